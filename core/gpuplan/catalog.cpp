@@ -1,0 +1,387 @@
+// catalog.cpp — parsing and validating catalog documents (format: docs/catalog.md).
+#include "gpuplan/catalog.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "gpuplan/json_reader.hpp"
+
+namespace gpuplan {
+
+std::string_view to_string(AcceleratorKind kind) {
+    switch (kind) {
+    case AcceleratorKind::gpu: return "gpu";
+    case AcceleratorKind::trainium: return "trainium";
+    case AcceleratorKind::inferentia: return "inferentia";
+    }
+    return "?";
+}
+
+std::string_view to_string(Interconnect link) {
+    switch (link) {
+    case Interconnect::nvswitch: return "nvswitch";
+    case Interconnect::nvlink: return "nvlink";
+    case Interconnect::pcie: return "pcie";
+    case Interconnect::neuronlink: return "neuronlink";
+    case Interconnect::none: return "none";
+    }
+    return "?";
+}
+
+std::optional<double> Instance::total_accelerator_memory_gib() const {
+    if (!accelerator_count || !accelerator_memory_gib_each) return std::nullopt;
+    // A fractional slice (g6f: 0.125 of an L4) lists the slice's own memory as "each".
+    return *accelerator_count < 1 ? *accelerator_memory_gib_each
+                                  : *accelerator_count * *accelerator_memory_gib_each;
+}
+
+const Price* Instance::find_price(std::string_view region, std::string_view option) const {
+    for (const auto& p : prices)
+        if (p.region == region && p.option == option) return &p;
+    return nullptr;
+}
+
+std::string Instance::unknown_reason(std::string_view field) const {
+    auto it = unknown.find(field);
+    return it == unknown.end() ? std::string() : it->second;
+}
+
+const Accelerator* Catalog::find_accelerator(std::string_view name) const {
+    for (const auto& a : accelerators)
+        if (a.name == name) return &a;
+    return nullptr;
+}
+
+const Instance* Catalog::find_instance(std::string_view name) const {
+    for (const auto& i : instances)
+        if (i.name == name) return &i;
+    return nullptr;
+}
+
+std::vector<std::string> Catalog::regions() const {
+    std::set<std::string> found;
+    for (const auto& i : instances)
+        for (const auto& p : i.prices) found.insert(p.region);
+    return {found.begin(), found.end()};
+}
+
+namespace {
+
+constexpr std::string_view kSchema = "gpuplan.catalog/1";
+
+// Tracks which fields of one record are null, so the record's "unknown" map can be checked
+// against them: every null needs a reason, and every reason must explain a null.
+class NullTracker {
+public:
+    explicit NullTracker(std::string record_path) : record_path_(std::move(record_path)) {}
+
+    std::optional<double> number(ObjectReader& r, const char* key, std::string_view field, NumberRule rule) {
+        auto v = r.nullable_number(key, rule);
+        if (!v) nulls_.insert(std::string(field));
+        return v;
+    }
+    std::optional<std::string> string(ObjectReader& r, const char* key, std::string_view field) {
+        const Json& v = r.value(key);
+        if (v.is_null()) {
+            nulls_.insert(std::string(field));
+            return std::nullopt;
+        }
+        return r.string(key);
+    }
+    void mark_null(std::string field) { nulls_.insert(std::move(field)); }
+
+    UnknownReasons reasons(ObjectReader& record) const {
+        UnknownReasons out;
+        if (const Json* u = record.optional_value("unknown")) {
+            ObjectReader unknown(*u, record.child_path("unknown"));
+            for (const auto& [field, reason] : u->items()) {
+                const std::string path = unknown.child_path(field);
+                if (!reason.is_string() || reason.get_ref<const std::string&>().empty())
+                    throw InputError(path, json_preview(reason), "a non-empty reason string");
+                if (!nulls_.count(field))
+                    throw InputError(path, json_preview(reason),
+                                     "a reason only for a field whose value is null (\"" + field + "\" is not null)");
+                out.emplace(field, reason.get<std::string>());
+                (void)unknown.value(field.c_str());
+            }
+        }
+        for (const auto& field : nulls_)
+            if (!out.count(field))
+                throw InputError(record_path_ + "." + field, "null",
+                                 "a value, or a reason in " + record_path_ + ".unknown.\"" + field + "\"");
+        return out;
+    }
+
+private:
+    std::string record_path_;
+    std::set<std::string> nulls_;
+};
+
+AcceleratorKind parse_kind(ObjectReader& r) {
+    const std::string kind = r.string("kind");
+    if (kind == "gpu") return AcceleratorKind::gpu;
+    if (kind == "trainium") return AcceleratorKind::trainium;
+    if (kind == "inferentia") return AcceleratorKind::inferentia;
+    throw InputError(r.child_path("kind"), "\"" + kind + "\"", "one of \"gpu\", \"trainium\", \"inferentia\"");
+}
+
+std::vector<std::string> parse_string_list(ObjectReader& r, const char* key) {
+    const Json& list = r.array(key);
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        if (!list[i].is_string())
+            throw InputError(index_path(r.child_path(key), i), json_preview(list[i]), "a string");
+        out.push_back(list[i].get<std::string>());
+    }
+    return out;
+}
+
+Accelerator parse_accelerator(const Json& j, const std::string& path, const std::string& origin) {
+    ObjectReader r(j, path);
+    NullTracker nulls(path);
+    Accelerator a;
+    a.origin = origin;
+    a.name = r.string("name");
+    a.kind = parse_kind(r);
+    a.vendor = r.string("vendor");
+    a.architecture = r.string("architecture");
+    // Compute capability is a GPU concept; Trainium/Inferentia must not pretend to have one.
+    if (a.kind == AcceleratorKind::gpu)
+        a.compute_capability = r.string("compute_capability");
+    else if (r.has("compute_capability"))
+        throw InputError(r.child_path("compute_capability"), json_preview(j["compute_capability"]),
+                         "no compute_capability for a " + std::string(to_string(a.kind)) + " (GPUs only)");
+    a.memory_gib = nulls.number(r, "memory_gib", "memory_gib", NumberRule::positive);
+    a.memory_type = r.string("memory_type");
+    a.memory_bandwidth_gb_per_s = nulls.number(r, "memory_bandwidth_gb_per_s", "memory_bandwidth_gb_per_s", NumberRule::positive);
+    {
+        ObjectReader t = r.object("dense_tflops");
+        a.dense_tflops.fp32 = nulls.number(t, "fp32", "dense_tflops.fp32", NumberRule::positive);
+        a.dense_tflops.tf32 = nulls.number(t, "tf32", "dense_tflops.tf32", NumberRule::positive);
+        a.dense_tflops.bf16 = nulls.number(t, "bf16", "dense_tflops.bf16", NumberRule::positive);
+        a.dense_tflops.fp16 = nulls.number(t, "fp16", "dense_tflops.fp16", NumberRule::positive);
+        a.dense_tflops.fp8 = nulls.number(t, "fp8", "dense_tflops.fp8", NumberRule::positive);
+        a.dense_tflops.fp4 = nulls.number(t, "fp4", "dense_tflops.fp4", NumberRule::positive);
+        t.finish();
+    }
+    a.flops_basis = r.string("flops_basis");
+    a.peer_link = nulls.string(r, "peer_link", "peer_link");
+    a.peer_link_gb_per_s = nulls.number(r, "peer_link_gb_per_s", "peer_link_gb_per_s", NumberRule::positive);
+    a.pcie_gen = nulls.number(r, "pcie_gen", "pcie_gen", NumberRule::positive);
+    a.pcie_lanes = nulls.number(r, "pcie_lanes", "pcie_lanes", NumberRule::positive);
+    a.tdp_w = nulls.number(r, "tdp_w", "tdp_w", NumberRule::positive);
+    a.families = parse_string_list(r, "families");
+    a.source_notes = r.string("source_notes");
+    a.unknown = nulls.reasons(r);
+    r.finish();
+    return a;
+}
+
+std::optional<Interconnect> parse_interconnect(ObjectReader& r, NullTracker& nulls) {
+    auto text = nulls.string(r, "interconnect", "interconnect");
+    if (!text) return std::nullopt;
+    static const std::pair<std::string_view, Interconnect> names[] = {
+        {"nvswitch", Interconnect::nvswitch}, {"nvlink", Interconnect::nvlink}, {"pcie", Interconnect::pcie},
+        {"neuronlink", Interconnect::neuronlink}, {"none", Interconnect::none}};
+    for (const auto& [name, link] : names)
+        if (*text == name) return link;
+    throw InputError(r.child_path("interconnect"), "\"" + *text + "\"",
+                     "one of \"nvswitch\", \"nvlink\", \"pcie\", \"neuronlink\", \"none\"");
+}
+
+// A region looks like "us-east-1": lower-case letters and digits separated by dashes.
+bool looks_like_region(const std::string& s) {
+    if (s.empty() || s.front() == '-' || s.back() == '-') return false;
+    return std::all_of(s.begin(), s.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+}
+
+// "2026-07-20" or "2026-07".
+bool looks_like_date(const std::string& s) {
+    auto digits = [&](std::size_t from, std::size_t n) {
+        for (std::size_t i = from; i < from + n; ++i)
+            if (i >= s.size() || s[i] < '0' || s[i] > '9') return false;
+        return true;
+    };
+    if (s.size() == 7) return digits(0, 4) && s[4] == '-' && digits(5, 2);
+    if (s.size() == 10) return digits(0, 4) && s[4] == '-' && digits(5, 2) && s[7] == '-' && digits(8, 2);
+    return false;
+}
+
+Price parse_price(const Json& j, const std::string& path, std::size_t index, NullTracker& nulls) {
+    ObjectReader r(j, path);
+    Price p;
+    p.region = r.string("region");
+    if (!looks_like_region(p.region))
+        throw InputError(r.child_path("region"), "\"" + p.region + "\"", "an AWS region name such as \"us-east-1\"");
+    p.option = r.string("option");
+    if (p.option != "on_demand" && p.option != "spot_typical")
+        throw InputError(r.child_path("option"), "\"" + p.option + "\"", "\"on_demand\" or \"spot_typical\"");
+    p.usd_per_hour = nulls.number(r, "usd_per_hour", "prices[" + std::to_string(index) + "].usd_per_hour", NumberRule::positive);
+    p.as_of = r.string("as_of");
+    if (!looks_like_date(p.as_of))
+        throw InputError(r.child_path("as_of"), "\"" + p.as_of + "\"", "a date \"YYYY-MM-DD\" or \"YYYY-MM\"");
+    p.source = r.string("source");
+    p.note = r.optional_string("note").value_or("");
+    r.finish();
+    return p;
+}
+
+Correction parse_correction(const Json& j, const std::string& path) {
+    ObjectReader r(j, path);
+    Correction c;
+    c.field = r.string("field");
+    c.claimed = r.value("claimed").dump();
+    c.aws = r.value("aws").dump();
+    c.claimed_by = r.string("claimed_by");
+    c.verdict = r.string("verdict");
+    r.finish();
+    return c;
+}
+
+Instance parse_instance(const Json& j, const std::string& path, const std::string& origin) {
+    ObjectReader r(j, path);
+    NullTracker nulls(path);
+    Instance i;
+    i.origin = origin;
+    i.name = r.string("name");
+    i.family = r.string("family");
+    // The family is the name's prefix ("p5" of "p5.48xlarge"): a mismatch is a typo.
+    if (i.name.rfind(i.family + ".", 0) != 0)
+        throw InputError(r.child_path("family"), "\"" + i.family + "\"",
+                         "the prefix of the instance name \"" + i.name + "\"");
+    i.accelerator = nulls.string(r, "accelerator", "accelerator");
+    i.accelerator_count = nulls.number(r, "accelerator_count", "accelerator_count", NumberRule::positive);
+    i.accelerator_memory_gib_each = nulls.number(r, "accelerator_memory_gib_each", "accelerator_memory_gib_each", NumberRule::positive);
+    i.vcpus = nulls.number(r, "vcpus", "vcpus", NumberRule::positive);
+    i.memory_gib = nulls.number(r, "memory_gib", "memory_gib", NumberRule::positive);
+    i.network_gbit_per_s = nulls.number(r, "network_gbit_per_s", "network_gbit_per_s", NumberRule::positive);
+    i.efa_interfaces = nulls.number(r, "efa_interfaces", "efa_interfaces", NumberRule::non_negative);
+    if (i.efa_interfaces && std::floor(*i.efa_interfaces) != *i.efa_interfaces)
+        throw InputError(r.child_path("efa_interfaces"), json_preview(j["efa_interfaces"]), "a whole number of interfaces");
+    {
+        const Json& g = r.value("gpudirect_rdma");
+        if (g.is_null())
+            nulls.mark_null("gpudirect_rdma");
+        else
+            i.gpudirect_rdma = r.boolean("gpudirect_rdma");
+    }
+    i.interconnect = parse_interconnect(r, nulls);
+    i.peer_gbit_per_s_per_accelerator = nulls.number(r, "peer_gbit_per_s_per_accelerator", "peer_gbit_per_s_per_accelerator", NumberRule::positive);
+    i.local_nvme_gb = nulls.number(r, "local_nvme_gb", "local_nvme_gb", NumberRule::non_negative);
+    i.ebs_gbit_per_s = nulls.number(r, "ebs_gbit_per_s", "ebs_gbit_per_s", NumberRule::positive);
+    const Json& prices = r.array("prices");
+    for (std::size_t k = 0; k < prices.size(); ++k) {
+        Price p = parse_price(prices[k], index_path(r.child_path("prices"), k), k, nulls);
+        if (i.find_price(p.region, p.option))
+            throw InputError(index_path(r.child_path("prices"), k), p.region + " " + p.option,
+                             "one price per region and option (this one is listed twice)");
+        i.prices.push_back(std::move(p));
+    }
+    i.source_notes = r.string("source_notes");
+    if (const Json* c = r.optional_value("corrections")) {
+        if (!c->is_array()) throw InputError(r.child_path("corrections"), json_preview(*c), "an array");
+        for (std::size_t k = 0; k < c->size(); ++k)
+            i.corrections.push_back(parse_correction((*c)[k], index_path(r.child_path("corrections"), k)));
+    }
+    i.unknown = nulls.reasons(r);
+    r.finish();
+
+    // Consistency inside the record.
+    if (i.accelerator_count && i.interconnect) {
+        const bool several = *i.accelerator_count >= 2;
+        const bool linked = *i.interconnect != Interconnect::none;
+        if (several != linked)
+            throw InputError(r.child_path("interconnect"), "\"" + std::string(to_string(*i.interconnect)) + "\"",
+                             several ? "a link between the " + json_preview(j["accelerator_count"]) + " accelerators (not \"none\")"
+                                     : "\"none\" for a single accelerator");
+    }
+    if (const Price* od = i.find_price("us-east-1", "on_demand"); od && od->usd_per_hour)
+        if (const Price* spot = i.find_price("us-east-1", "spot_typical"); spot && spot->usd_per_hour && *spot->usd_per_hour > *od->usd_per_hour)
+            throw InputError(r.child_path("prices"), "spot " + json_preview(*spot->usd_per_hour),
+                             "a typical spot price at or below the on-demand price " + json_preview(*od->usd_per_hour));
+    return i;
+}
+
+template <class Record>
+void add_or_replace(std::vector<Record>& records, Record record, std::set<std::string>& names_in_document,
+                    const std::string& path, std::vector<std::string>& overrides) {
+    if (!names_in_document.insert(record.name).second)
+        throw InputError(path + ".name", "\"" + record.name + "\"", "a name not used earlier in the same document");
+    for (auto& existing : records)
+        if (existing.name == record.name) {
+            overrides.push_back(record.name + ": " + existing.origin + " replaced by " + record.origin);
+            existing = std::move(record);
+            return;
+        }
+    records.push_back(std::move(record));
+}
+
+// Cross-record checks once every document is in: references resolve and totals agree.
+void check_consistency(const Catalog& catalog) {
+    for (std::size_t k = 0; k < catalog.instances.size(); ++k) {
+        const Instance& i = catalog.instances[k];
+        const std::string where = i.origin + ": instance \"" + i.name + "\"";
+        for (const auto& p : i.prices)
+            if (!catalog.sources.count(p.source))
+                throw InputError(where + ".prices", "source \"" + p.source + "\"", "a key of \"sources\"");
+        if (!i.accelerator) continue;
+        const Accelerator* a = catalog.find_accelerator(*i.accelerator);
+        if (!a) throw InputError(where + ".accelerator", "\"" + *i.accelerator + "\"", "the name of an accelerator in the catalog");
+        if (!i.accelerator_memory_gib_each || !a->memory_gib || !i.accelerator_count) continue;
+        // Memory per accelerator must match the accelerator's (a fractional slice gets its
+        // share). 2% tolerance covers rounding of MiB to GiB in the sources.
+        const double expected = *a->memory_gib * std::min(1.0, *i.accelerator_count);
+        if (std::fabs(*i.accelerator_memory_gib_each - expected) > 0.02 * expected)
+            throw InputError(where + ".accelerator_memory_gib_each", json_preview(*i.accelerator_memory_gib_each),
+                             json_preview(expected) + " GiB (" + a->name + " memory_gib " + json_preview(*a->memory_gib) +
+                                 (*i.accelerator_count < 1 ? " x " + json_preview(*i.accelerator_count) + " slice" : "") + ")");
+    }
+}
+
+}  // namespace
+
+Catalog load_catalog(const std::vector<CatalogDocument>& documents) {
+    Catalog catalog;
+    for (const auto& doc : documents) {
+        const Json j = parse_json_document(doc.text, doc.origin);
+        ObjectReader root(j, doc.origin + ": $");
+        const std::string schema = root.string("schema");
+        if (schema != kSchema)
+            throw InputError(root.child_path("schema"), "\"" + schema + "\"", "\"" + std::string(kSchema) + "\"");
+        if (const Json* sources = root.optional_value("sources")) {
+            ObjectReader s(*sources, root.child_path("sources"));
+            for (const auto& [code, entry] : sources->items()) {
+                ObjectReader e(s.value(code.c_str()), s.child_path(code));
+                Source src;
+                src.title = e.string("title");
+                if (!e.value("url").is_null()) src.url = e.string("url");
+                e.finish();
+                catalog.sources[code] = std::move(src);
+            }
+        }
+        std::set<std::string> names;
+        if (const Json* list = root.optional_value("accelerators")) {
+            if (!list->is_array()) throw InputError(root.child_path("accelerators"), json_preview(*list), "an array");
+            for (std::size_t k = 0; k < list->size(); ++k) {
+                const std::string path = index_path(root.child_path("accelerators"), k);
+                add_or_replace(catalog.accelerators, parse_accelerator((*list)[k], path, doc.origin), names, path, catalog.overrides);
+            }
+        }
+        names.clear();
+        if (const Json* list = root.optional_value("instances")) {
+            if (!list->is_array()) throw InputError(root.child_path("instances"), json_preview(*list), "an array");
+            for (std::size_t k = 0; k < list->size(); ++k) {
+                const std::string path = index_path(root.child_path("instances"), k);
+                add_or_replace(catalog.instances, parse_instance((*list)[k], path, doc.origin), names, path, catalog.overrides);
+            }
+        }
+        root.finish();
+    }
+    check_consistency(catalog);
+    return catalog;
+}
+
+Catalog load_builtin_catalog() { return load_catalog(builtin_catalog_documents()); }
+
+}  // namespace gpuplan

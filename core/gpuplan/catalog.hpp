@@ -1,0 +1,124 @@
+// catalog.hpp — EC2 accelerator instance types and accelerator models, with provenance.
+//
+// The catalog is data, not code: assets/catalog/*.json (format in docs/catalog.md) is parsed
+// and validated here. Every figure is either a value or unknown; an unknown figure is
+// std::nullopt here, and its reason is kept in the record's `unknown` map, keyed by the
+// field's path inside the record ("dense_tflops.fp8", "prices[1].usd_per_hour").
+// A reason starting with "n/a: " means the feature does not exist on that hardware.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuplan {
+
+enum class AcceleratorKind { gpu, trainium, inferentia };
+enum class Interconnect { nvswitch, nvlink, pcie, neuronlink, none };
+
+std::string_view to_string(AcceleratorKind kind);
+std::string_view to_string(Interconnect link);
+
+// Reasons for unknown figures, keyed by the field's path inside its record.
+using UnknownReasons = std::map<std::string, std::string, std::less<>>;
+
+struct DenseTflops {
+    std::optional<double> fp32, tf32, bf16, fp16, fp8, fp4;
+};
+
+struct Accelerator {
+    std::string name;  // "H100-SXM"; instances refer to it by this name
+    AcceleratorKind kind = AcceleratorKind::gpu;
+    std::string vendor, architecture;
+    std::optional<std::string> compute_capability;  // GPUs only ("sm_90")
+    std::optional<double> memory_gib;
+    std::string memory_type;
+    std::optional<double> memory_bandwidth_gb_per_s;
+    DenseTflops dense_tflops;
+    std::string flops_basis;                         // dense vs sparse, how obtained
+    std::optional<std::string> peer_link;            // "NVLink", "NeuronLink-v2", ...
+    std::optional<double> peer_link_gb_per_s;        // bidirectional, per chip
+    std::optional<double> pcie_gen, pcie_lanes;
+    std::optional<double> tdp_w;
+    std::vector<std::string> families;
+    std::string source_notes;
+    UnknownReasons unknown;
+    std::string origin;  // file the record came from
+};
+
+struct Price {
+    std::string region;  // "us-east-1"
+    std::string option;  // "on_demand" | "spot_typical"
+    std::optional<double> usd_per_hour;
+    std::string as_of;   // "2026-07-20" or "2026-07"
+    std::string source;  // a key of Catalog::sources
+    std::string note;
+};
+
+// A figure in circulation that AWS contradicts; kept to show users why checked facts matter.
+struct Correction {
+    std::string field, claimed, aws, claimed_by, verdict;
+};
+
+struct Instance {
+    std::string name, family;
+    std::optional<std::string> accelerator;       // name of an Accelerator
+    std::optional<double> accelerator_count;      // fractional for g6f/gr6f slices
+    std::optional<double> accelerator_memory_gib_each;
+    std::optional<double> vcpus, memory_gib;
+    std::optional<double> network_gbit_per_s;
+    std::optional<double> efa_interfaces;
+    std::optional<bool> gpudirect_rdma;
+    std::optional<Interconnect> interconnect;
+    std::optional<double> peer_gbit_per_s_per_accelerator;
+    std::optional<double> local_nvme_gb, ebs_gbit_per_s;
+    std::vector<Price> prices;
+    std::string source_notes;
+    std::vector<Correction> corrections;
+    UnknownReasons unknown;
+    std::string origin;
+
+    // Accelerator memory of the whole instance (a fractional slice's memory is its own).
+    std::optional<double> total_accelerator_memory_gib() const;
+    const Price* find_price(std::string_view region, std::string_view option) const;
+    // The reason a field is unknown, or "" when none is recorded.
+    std::string unknown_reason(std::string_view field) const;
+};
+
+struct Source {
+    std::string title;
+    std::optional<std::string> url;
+};
+
+struct Catalog {
+    std::map<std::string, Source, std::less<>> sources;
+    std::vector<Accelerator> accelerators;
+    std::vector<Instance> instances;
+    // "p5.48xlarge: replaced by user.json" — what a user's file changed, so nothing is silent.
+    std::vector<std::string> overrides;
+
+    const Accelerator* find_accelerator(std::string_view name) const;
+    const Instance* find_instance(std::string_view name) const;
+    std::vector<std::string> regions() const;  // every region with at least one price
+};
+
+// A named JSON text: the built-in files, or a user's file.
+struct CatalogDocument {
+    std::string origin;  // shown in errors: "assets/catalog/instances.json", "my.json"
+    std::string text;
+};
+
+// Parses and validates documents in order; a later document's record with the same name
+// replaces the earlier one (recorded in Catalog::overrides). Throws InputError naming the
+// document, JSON path, value and expectation for anything wrong, including cross-document
+// problems (an instance naming an unknown accelerator, memory that disagrees with its
+// accelerator, an interconnect that does not fit the accelerator count).
+Catalog load_catalog(const std::vector<CatalogDocument>& documents);
+
+// The catalog compiled into the program (assets/catalog/*.json at build time).
+const std::vector<CatalogDocument>& builtin_catalog_documents();
+Catalog load_builtin_catalog();
+
+}  // namespace gpuplan

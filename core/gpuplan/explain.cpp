@@ -1,0 +1,66 @@
+#include "gpuplan/explain.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace gpuplan {
+
+bool Figure::rests_on_assumption() const {
+    for (const auto& in : inputs)
+        if (in.origin == InputOrigin::assumption) return true;
+    return false;
+}
+
+double Figure::value_or_throw() const {
+    if (!value) throw std::logic_error("figure " + name + " is unknown: " + unknown_reason);
+    return *value;
+}
+
+FigureInput Figure::as_input(std::string source_note) const {
+    return {name, value.value_or(NAN), unit, InputOrigin::derived, source_note.empty() ? formula : std::move(source_note)};
+}
+
+std::string format_number(double value) {
+    if (!std::isfinite(value)) return "unknown";
+    char buf[64];
+    // 6 significant digits is enough to follow a calculation by hand; figures in JSON keep
+    // full precision in "value".
+    const double magnitude = std::fabs(value);
+    if (magnitude >= 1e6 && magnitude < 1e15 && std::floor(value) == value)
+        std::snprintf(buf, sizeof buf, "%.0f", value);
+    else
+        std::snprintf(buf, sizeof buf, "%.6g", value);
+    return buf;
+}
+
+std::string_view to_string(InputOrigin origin) {
+    switch (origin) {
+    case InputOrigin::catalog: return "catalog";
+    case InputOrigin::user: return "user";
+    case InputOrigin::assumption: return "assumption";
+    case InputOrigin::derived: return "derived";
+    }
+    return "?";
+}
+
+nlohmann::json to_json(const Figure& f) {
+    nlohmann::json inputs = nlohmann::json::array();
+    for (const auto& in : f.inputs)
+        inputs.push_back({{"name", in.name}, {"value", in.value}, {"unit", in.unit},
+                          {"origin", std::string(to_string(in.origin))}, {"source", in.source}});
+    nlohmann::json j = {{"value", f.value ? nlohmann::json(*f.value) : nlohmann::json(nullptr)},
+                        {"unit", f.unit},
+                        {"explain", {{"formula", f.formula}, {"worked", f.worked}, {"inputs", inputs}}}};
+    if (!f.value) j["unknown"] = f.unknown_reason;
+    if (f.rests_on_assumption()) j["assumption"] = true;
+    return j;
+}
+
+nlohmann::json to_json(const std::vector<Figure>& figures) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& f : figures) j[f.name] = to_json(f);
+    return j;
+}
+
+}  // namespace gpuplan

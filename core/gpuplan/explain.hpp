@@ -1,0 +1,66 @@
+// explain.hpp — a number that can say how it was computed ("show the math").
+//
+// Every figure the planner outputs is a Figure: its value (or why it is unknown), its unit,
+// the formula in words, the formula with the numbers put in, and the inputs it used, each
+// with where that input came from (a catalog fact and its source, a user's parameter, or a
+// documented default assumption).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gpuplan {
+
+enum class InputOrigin {
+    catalog,     // a catalog fact (source given)
+    user,        // given by the user (scenario or CLI)
+    assumption,  // a documented default the user did not override (docs/pricing.md)
+    derived,     // another Figure's value
+};
+
+struct FigureInput {
+    std::string name;   // "on_demand_usd_per_hour"
+    double value = 0;
+    std::string unit;   // "USD/h"
+    InputOrigin origin = InputOrigin::user;
+    std::string source; // "catalog p5.48xlarge us-east-1 on_demand, KARP-PRICE, as of 2026-07-20"
+};
+
+// A number handed to a model, with where it came from (so the Figure can cite it).
+struct Param {
+    double value = 0;
+    InputOrigin origin = InputOrigin::user;
+    std::string source;  // empty for user input; the catalog fact or the doc of the default
+};
+
+inline FigureInput input(std::string name, std::string unit, const Param& p) {
+    return {std::move(name), p.value, std::move(unit), p.origin, p.source};
+}
+
+struct Figure {
+    std::string name;                // "effective_usd_per_hour"
+    std::optional<double> value;     // nullopt: unknown (see unknown_reason)
+    std::string unit;
+    std::string formula;             // "on_demand_usd_per_hour x (1 - discount)"
+    std::string worked;              // "55.04 x (1 - 0.3) = 38.528"
+    std::vector<FigureInput> inputs;
+    std::string unknown_reason;
+
+    // True when any input is a default assumption, so the output can flag the figure.
+    bool rests_on_assumption() const;
+    double value_or_throw() const;   // for callers that checked has a value
+    FigureInput as_input(std::string source_note = "") const;
+};
+
+// Shortest decimal text that round-trips a double for people: up to 6 significant digits
+// after rounding, no trailing zeros ("38.528", "0.98667", "8760").
+std::string format_number(double value);
+
+std::string_view to_string(InputOrigin origin);
+nlohmann::json to_json(const Figure& figure);
+nlohmann::json to_json(const std::vector<Figure>& figures);  // {name: figure, ...}
+
+}  // namespace gpuplan

@@ -1,0 +1,147 @@
+#include "gpuplan/json_reader.hpp"
+
+#include <cmath>
+
+namespace gpuplan {
+
+Json parse_json_document(std::string_view text, const std::string& origin) {
+    if (text.size() > kMaxInputBytes)
+        throw InputError(origin, std::to_string(text.size()) + " bytes",
+                         "at most " + std::to_string(kMaxInputBytes) + " bytes (16 MiB)");
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        throw InputError(origin, "an empty document", "a JSON object");
+    // Non-throwing parse: a discarded value means a syntax error; re-parse only to get the
+    // parser's message with its byte position.
+    Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded()) {
+        std::string detail = "malformed JSON";
+        try {
+            (void)Json::parse(text);
+        } catch (const Json::parse_error& e) {
+            detail = e.what();
+            // nlohmann prefixes "[json.exception.parse_error.101] "; keep the human part.
+            if (auto pos = detail.find("] "); pos != std::string::npos) detail = detail.substr(pos + 2);
+        }
+        throw InputError(origin + ": " + detail);
+    }
+    if (!doc.is_object()) throw InputError(origin + ": $", json_preview(doc), "a JSON object");
+    return doc;
+}
+
+std::string json_preview(const Json& value) {
+    std::string text = value.dump();
+    if (text.size() > 60) text = text.substr(0, 57) + "...";
+    return text;
+}
+
+double read_number(const Json& value, const std::string& path, NumberRule rule) {
+    if (!value.is_number()) throw InputError(path, json_preview(value), "a number");
+    const double x = value.get<double>();
+    if (!std::isfinite(x)) throw InputError(path, json_preview(value), "a finite number");
+    switch (rule) {
+    case NumberRule::finite: break;
+    case NumberRule::non_negative:
+        if (x < 0) throw InputError(path, json_preview(value), "a number >= 0");
+        break;
+    case NumberRule::positive:
+        if (x <= 0) throw InputError(path, json_preview(value), "a number > 0");
+        break;
+    case NumberRule::fraction:
+        if (x < 0 || x > 1) throw InputError(path, json_preview(value), "a fraction between 0 and 1");
+        break;
+    case NumberRule::discount:
+        if (x < 0 || x >= 1)
+            throw InputError(path, json_preview(value), "a discount fraction from 0 up to (not including) 1, e.g. 0.3 for 30%");
+        break;
+    }
+    return x;
+}
+
+ObjectReader::ObjectReader(const Json& object, std::string path) : object_(&object), path_(std::move(path)) {
+    if (!object.is_object()) throw InputError(path_, json_preview(object), "a JSON object");
+}
+
+std::string ObjectReader::child_path(std::string_view key) const {
+    return path_ + "." + std::string(key);
+}
+
+const Json& ObjectReader::require(const char* key) {
+    read_keys_.insert(key);
+    auto it = object_->find(key);
+    if (it == object_->end()) throw InputError(child_path(key), "nothing (key missing)", "a value");
+    return *it;
+}
+
+const Json& ObjectReader::value(const char* key) { return require(key); }
+
+const Json* ObjectReader::optional_value(const char* key) {
+    read_keys_.insert(key);
+    auto it = object_->find(key);
+    return it == object_->end() ? nullptr : &*it;
+}
+
+std::string ObjectReader::string(const char* key) {
+    const Json& v = require(key);
+    if (!v.is_string() || v.get_ref<const std::string&>().empty())
+        throw InputError(child_path(key), json_preview(v), "a non-empty string");
+    return v.get<std::string>();
+}
+
+double ObjectReader::number(const char* key, NumberRule rule) {
+    return read_number(require(key), child_path(key), rule);
+}
+
+std::int64_t ObjectReader::integer(const char* key, std::int64_t min_value) {
+    const Json& v = require(key);
+    if (!v.is_number_integer() || v.get<std::int64_t>() < min_value)
+        throw InputError(child_path(key), json_preview(v), "an integer >= " + std::to_string(min_value));
+    return v.get<std::int64_t>();
+}
+
+bool ObjectReader::boolean(const char* key) {
+    const Json& v = require(key);
+    if (!v.is_boolean()) throw InputError(child_path(key), json_preview(v), "true or false");
+    return v.get<bool>();
+}
+
+ObjectReader ObjectReader::object(const char* key) { return ObjectReader(require(key), child_path(key)); }
+
+const Json& ObjectReader::array(const char* key) {
+    const Json& v = require(key);
+    if (!v.is_array()) throw InputError(child_path(key), json_preview(v), "an array");
+    return v;
+}
+
+std::optional<std::string> ObjectReader::optional_string(const char* key) {
+    read_keys_.insert(key);  // known even when absent, so finish() lists it
+    if (!has(key)) return std::nullopt;
+    return string(key);
+}
+
+std::optional<double> ObjectReader::optional_number(const char* key, NumberRule rule) {
+    read_keys_.insert(key);
+    if (!has(key)) return std::nullopt;
+    return number(key, rule);
+}
+
+std::optional<double> ObjectReader::nullable_number(const char* key, NumberRule rule) {
+    const Json& v = require(key);
+    if (v.is_null()) return std::nullopt;
+    return read_number(v, child_path(key), rule);
+}
+
+void ObjectReader::finish() const {
+    for (const auto& [key, v] : object_->items()) {
+        if (read_keys_.count(key)) continue;
+        std::string known;
+        for (const auto& k : read_keys_) known += (known.empty() ? "" : ", ") + k;
+        throw InputError(child_path(key), "an unknown key",
+                         known.empty() ? "no other keys here" : "one of: " + known);
+    }
+}
+
+std::string index_path(const std::string& array_path, std::size_t index) {
+    return array_path + "[" + std::to_string(index) + "]";
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,80 @@
+// json_reader.hpp — strict, path-aware reading of JSON documents.
+//
+// Every document gpuplan reads (catalog, scenario, bench results) goes through ObjectReader,
+// so every error names the JSON path, the value and what was expected, and unknown keys are
+// rejected instead of silently ignored (a typo such as "hour" for "hours" must not fall back
+// to a default).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/input_error.hpp"
+
+namespace gpuplan {
+
+using Json = nlohmann::json;
+
+// Parses one JSON document. Refuses empty text, text over kMaxInputBytes and malformed JSON
+// (NaN and Infinity are not JSON and are refused by the parser), naming `origin` in the error.
+Json parse_json_document(std::string_view text, const std::string& origin);
+
+// The value as JSON text, shortened to at most 60 characters for error messages.
+std::string json_preview(const Json& value);
+
+enum class NumberRule {
+    finite,        // any finite number
+    non_negative,  // >= 0
+    positive,      // > 0
+    fraction,      // 0 <= x <= 1
+    discount,      // 0 <= x < 1 (a 100% discount is not a price)
+};
+
+// Checks that `value` is a number obeying `rule`; returns it or throws InputError at `path`.
+double read_number(const Json& value, const std::string& path, NumberRule rule);
+
+class ObjectReader {
+public:
+    ObjectReader(const Json& object, std::string path);
+
+    const std::string& path() const { return path_; }
+    std::string child_path(std::string_view key) const;
+    bool has(const char* key) const { return object_->contains(key); }
+
+    // Required values: a missing key is an error.
+    const Json& value(const char* key);
+    std::string string(const char* key);
+    double number(const char* key, NumberRule rule);
+    std::int64_t integer(const char* key, std::int64_t min_value);
+    bool boolean(const char* key);
+    ObjectReader object(const char* key);
+    const Json& array(const char* key);
+
+    // Optional values: absent gives std::nullopt (or nullptr).
+    const Json* optional_value(const char* key);
+    std::optional<std::string> optional_string(const char* key);
+    std::optional<double> optional_number(const char* key, NumberRule rule);
+
+    // A required key whose value may be null (unknown). Null gives std::nullopt.
+    std::optional<double> nullable_number(const char* key, NumberRule rule);
+
+    // Rejects keys that were never read: call once all known keys have been read.
+    void finish() const;
+
+private:
+    const Json& require(const char* key);
+
+    const Json* object_;
+    std::string path_;
+    std::set<std::string, std::less<>> read_keys_;
+};
+
+// "$.a.b" + index → "$.a.b[3]"
+std::string index_path(const std::string& array_path, std::size_t index);
+
+}  // namespace gpuplan

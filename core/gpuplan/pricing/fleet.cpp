@@ -1,0 +1,80 @@
+#include "gpuplan/pricing/fleet.hpp"
+
+#include "gpuplan/input_error.hpp"
+
+namespace gpuplan {
+
+bool is_commitment_option(const std::string& option) {
+    return option.rfind("reserved", 0) == 0 || option.find("savings-plan") != std::string::npos;
+}
+
+FleetResult evaluate_fleet(const FleetRequest& request) {
+    if (request.tiers.empty()) throw InputError("fleet.tiers", "no tiers", "at least one tier of GPUs");
+    FleetResult r;
+    const double hours = request.hours;
+    const FigureInput in_hours = input("hours", "h", {hours, InputOrigin::user, ""});
+    double total = 0, used = 0;
+    std::string total_worked, used_worked;
+    std::vector<FigureInput> total_inputs, used_inputs;
+    for (std::size_t k = 0; k < request.tiers.size(); ++k) {
+        const FleetTier& t = request.tiers[k];
+        const std::string where = "fleet.tiers[" + std::to_string(k) + "]";
+        if (t.gpus < 0) throw InputError(where + ".gpus", format_number(t.gpus), "a number of GPUs >= 0");
+        const double billed_share = t.committed ? 1.0 : t.utilization;
+        const double cost = t.gpus * t.usd_per_gpu_hour.value * hours * billed_share;
+        Figure f;
+        f.name = "tier_cost_usd." + t.option;
+        f.value = cost;
+        f.unit = "USD";
+        f.formula = t.committed ? "gpus x usd_per_gpu_hour x hours (committed: billed every hour)"
+                                : "gpus x usd_per_gpu_hour x hours x utilization";
+        f.worked = format_number(t.gpus) + " x " + format_number(t.usd_per_gpu_hour.value) + " x " + format_number(hours) +
+                   (t.committed ? "" : " x " + format_number(t.utilization)) + " = " + format_number(cost);
+        f.inputs = {input("gpus", "", {t.gpus, InputOrigin::user, ""}), input("usd_per_gpu_hour", "USD/GPU-h", t.usd_per_gpu_hour), in_hours};
+        if (!t.committed) f.inputs.push_back(input("utilization", "fraction", {t.utilization, InputOrigin::user, ""}));
+        r.tier_cost_usd.push_back(f);
+        total += cost;
+        total_worked += (k ? " + " : "") + format_number(cost);
+        total_inputs.push_back(f.as_input());
+
+        const double tier_used = t.gpus * t.utilization * hours;
+        used += tier_used;
+        used_worked += (k ? " + " : "") + format_number(t.gpus) + " x " + format_number(t.utilization) + " x " + format_number(hours);
+
+        if (t.committed) {
+            Figure b;
+            b.name = "break_even_utilization." + t.option;
+            b.value = t.usd_per_gpu_hour.value / request.on_demand_usd_per_gpu_hour.value;
+            b.unit = "fraction of hours";
+            b.formula = "usd_per_gpu_hour / on_demand_usd_per_gpu_hour";
+            b.worked = format_number(t.usd_per_gpu_hour.value) + " / " + format_number(request.on_demand_usd_per_gpu_hour.value) + " = " +
+                       format_number(*b.value);
+            b.inputs = {input("usd_per_gpu_hour", "USD/GPU-h", t.usd_per_gpu_hour),
+                        input("on_demand_usd_per_gpu_hour", "USD/GPU-h", request.on_demand_usd_per_gpu_hour)};
+            r.tier_break_even_utilization.push_back(b);
+        } else {
+            r.tier_break_even_utilization.push_back(std::nullopt);
+        }
+    }
+    if (used <= 0) throw InputError("fleet.tiers", "0 used GPU-hours", "at least one tier with GPUs in use (gpus x utilization > 0)");
+
+    r.total_cost_usd = {"total_cost_usd", total, "USD", "sum of tier costs", total_worked + " = " + format_number(total), total_inputs, ""};
+    r.used_gpu_hours = {"used_gpu_hours", used, "GPU-h", "sum of gpus x utilization x hours", used_worked + " = " + format_number(used), {}, ""};
+    const double blended = total / used;
+    r.blended_usd_per_gpu_hour = {"blended_usd_per_gpu_hour", blended, "USD/GPU-h", "total_cost_usd / used_gpu_hours",
+                                  format_number(total) + " / " + format_number(used) + " = " + format_number(blended),
+                                  {r.total_cost_usd.as_input(), r.used_gpu_hours.as_input()}, ""};
+    const double od = request.on_demand_usd_per_gpu_hour.value;
+    const FigureInput in_od = input("on_demand_usd_per_gpu_hour", "USD/GPU-h", request.on_demand_usd_per_gpu_hour);
+    const double all_od = used * od;
+    r.all_on_demand_cost_usd = {"all_on_demand_cost_usd", all_od, "USD", "used_gpu_hours x on_demand_usd_per_gpu_hour",
+                                format_number(used) + " x " + format_number(od) + " = " + format_number(all_od),
+                                {r.used_gpu_hours.as_input(), in_od}, ""};
+    const double saving = 1.0 - total / all_od;
+    r.saving_vs_on_demand = {"saving_vs_on_demand", saving, "fraction", "1 - total_cost_usd / all_on_demand_cost_usd",
+                             "1 - " + format_number(total) + " / " + format_number(all_od) + " = " + format_number(saving),
+                             {r.total_cost_usd.as_input(), r.all_on_demand_cost_usd.as_input()}, ""};
+    return r;
+}
+
+}  // namespace gpuplan

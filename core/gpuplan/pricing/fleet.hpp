@@ -1,0 +1,51 @@
+// fleet.hpp — a GPU fleet served by a mix of purchase options, and its blended rate.
+//
+// Each tier is a number of GPUs bought one way, at a $/GPU-hour, in use a fraction of the
+// hours. Committed tiers (reserved, Savings Plans) are billed for every hour whether used or
+// not; on-demand and spot are billed only for the hours used.
+//   tier cost        = gpus x price x hours x (committed ? 1 : utilization)
+//   used GPU-hours   = sum over tiers of gpus x utilization x hours
+//   blended rate     = total cost / used GPU-hours
+//   saving           = 1 - total cost / (used GPU-hours x on-demand price)
+//   break-even util. = committed price / on-demand price (per committed tier)
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuplan/explain.hpp"
+
+namespace gpuplan {
+
+struct FleetTier {
+    std::string option;       // "reserved-3y", "spot", "on-demand", ... (a label)
+    double gpus = 0;
+    Param usd_per_gpu_hour;
+    double utilization = 1;   // fraction of the hours these GPUs are in use
+    bool committed = false;   // billed for every hour regardless of use
+};
+
+struct FleetRequest {
+    double hours = 730;       // hours in the period (a month by default)
+    Param on_demand_usd_per_gpu_hour;
+    std::vector<FleetTier> tiers;
+};
+
+struct FleetResult {
+    std::vector<Figure> tier_cost_usd;              // one per tier, in order
+    std::vector<std::optional<Figure>> tier_break_even_utilization;
+    Figure total_cost_usd;
+    Figure used_gpu_hours;
+    Figure blended_usd_per_gpu_hour;
+    Figure all_on_demand_cost_usd;
+    Figure saving_vs_on_demand;
+};
+
+// Throws InputError (naming the tier) for no tiers, negative GPUs or a zero-use fleet.
+FleetResult evaluate_fleet(const FleetRequest& request);
+
+// True for option labels that are commitments ("reserved*", "*savings-plan*").
+bool is_commitment_option(const std::string& option);
+
+}  // namespace gpuplan

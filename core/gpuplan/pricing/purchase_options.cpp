@@ -1,0 +1,280 @@
+#include "gpuplan/pricing/purchase_options.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpuplan/input_error.hpp"
+
+namespace gpuplan {
+
+double term_hours(Term term) { return term == Term::one_year ? kHoursPerYear : 3 * kHoursPerYear; }
+
+std::string_view to_string(Term term) { return term == Term::one_year ? "1y" : "3y"; }
+
+std::string_view to_string(Payment payment) {
+    switch (payment) {
+    case Payment::no_upfront: return "no-upfront";
+    case Payment::partial_upfront: return "partial-upfront";
+    case Payment::all_upfront: return "all-upfront";
+    }
+    return "?";
+}
+
+std::string_view to_string(PurchaseKind kind) {
+    switch (kind) {
+    case PurchaseKind::on_demand: return "on-demand";
+    case PurchaseKind::reserved: return "reserved";
+    case PurchaseKind::instance_savings_plan: return "instance-savings-plan";
+    case PurchaseKind::compute_savings_plan: return "compute-savings-plan";
+    case PurchaseKind::spot: return "spot";
+    case PurchaseKind::capacity_block: return "capacity-block";
+    }
+    return "?";
+}
+
+PricingAssumptions default_pricing_assumptions() {
+    auto a = [](double v, const char* why) { return Param{v, InputOrigin::assumption, why}; };
+    PricingAssumptions p;
+    // Reserved: the term discounts of shared/cases/pricing.md P2 (30% 1-year, 40% 3-year).
+    // AWS's real discount varies by type, region and payment; override with your quote.
+    p.reserved_discount[0] = a(0.30, "default reserved 1-year discount (docs/pricing.md)");
+    p.reserved_discount[1] = a(0.40, "default reserved 3-year discount (docs/pricing.md)");
+    // EC2 Instance Savings Plans are priced like Standard Reserved Instances (AWS advertises
+    // "up to 72%" for both), so they default to the reserved discounts.
+    p.instance_savings_plan_discount[0] = a(0.30, "default = reserved 1-year discount (docs/pricing.md)");
+    p.instance_savings_plan_discount[1] = a(0.40, "default = reserved 3-year discount (docs/pricing.md)");
+    // Compute Savings Plans trade discount for flexibility: AWS advertises "up to 66%" against
+    // "up to 72%", so the default scales the reserved discount by 66/72.
+    p.compute_savings_plan_discount[0] = a(0.30 * 66.0 / 72.0, "default = reserved 1-year x 66/72 (docs/pricing.md)");
+    p.compute_savings_plan_discount[1] = a(0.40 * 66.0 / 72.0, "default = reserved 3-year x 66/72 (docs/pricing.md)");
+    // Capacity Blocks have their own schedule-dependent price; with no figure we price them
+    // as on-demand rather than invent a discount.
+    p.capacity_block_discount = a(0.0, "default: no discount assumed for Capacity Blocks (docs/pricing.md)");
+    p.partial_upfront_share = a(0.5, "default: half the term cost paid upfront (docs/pricing.md)");
+    return p;
+}
+
+std::optional<Param> catalog_price(const Catalog&, const Instance& instance, const std::string& region,
+                                   const std::string& option) {
+    const Price* p = instance.find_price(region, option);
+    if (!p || !p->usd_per_hour) return std::nullopt;
+    return Param{*p->usd_per_hour, InputOrigin::catalog,
+                 "catalog " + instance.name + " " + region + " " + option + ", source " + p->source + ", as of " + p->as_of};
+}
+
+Figure median_spot_discount(const Catalog& catalog, const std::string& region) {
+    std::vector<double> discounts;
+    for (const auto& i : catalog.instances) {
+        const Price* od = i.find_price(region, "on_demand");
+        const Price* spot = i.find_price(region, "spot_typical");
+        if (od && spot && od->usd_per_hour && spot->usd_per_hour) discounts.push_back(1.0 - *spot->usd_per_hour / *od->usd_per_hour);
+    }
+    Figure f;
+    f.name = "median_spot_discount";
+    f.unit = "fraction";
+    f.formula = "median over catalog types of (1 - spot_typical / on_demand) in " + region;
+    if (discounts.empty()) {
+        f.unknown_reason = "the catalog has no type with both spot and on-demand prices in " + region;
+        return f;
+    }
+    std::sort(discounts.begin(), discounts.end());
+    const std::size_t n = discounts.size();
+    const double median = n % 2 ? discounts[n / 2] : 0.5 * (discounts[n / 2 - 1] + discounts[n / 2]);
+    f.value = median;
+    f.worked = "median of " + std::to_string(n) + " types = " + format_number(median);
+    return f;
+}
+
+namespace {
+
+Figure money(std::string name, double value, std::string unit, std::string formula, std::string worked,
+             std::vector<FigureInput> inputs) {
+    Figure f;
+    f.name = std::move(name);
+    f.value = value;
+    f.unit = std::move(unit);
+    f.formula = std::move(formula);
+    f.worked = std::move(worked);
+    f.inputs = std::move(inputs);
+    return f;
+}
+
+struct Context {
+    const Instance& instance;
+    const QuoteRequest& request;
+    Param on_demand;
+};
+
+// Fills cost and saving from the effective hourly price.
+void finish_quote(Quote& q, const Context& ctx) {
+    const double eff = *q.effective_usd_per_hour.value;
+    const double od = ctx.on_demand.value;
+    const FigureInput in_eff = q.effective_usd_per_hour.as_input();
+    const FigureInput in_od = input("on_demand_usd_per_hour", "USD/h", ctx.on_demand);
+    const FigureInput in_hours = input("hours", "h", {ctx.request.hours, InputOrigin::user, ""});
+    const FigureInput in_count = input("instances", "", {ctx.request.count, InputOrigin::user, ""});
+    const double cost = eff * ctx.request.hours * ctx.request.count;
+    q.cost_usd = money("cost_usd", cost, "USD", "effective_usd_per_hour x hours x instances",
+                       format_number(eff) + " x " + format_number(ctx.request.hours) + " x " + format_number(ctx.request.count) +
+                           " = " + format_number(cost),
+                       {in_eff, in_hours, in_count});
+    const double saving = 1.0 - eff / od;
+    q.saving_vs_on_demand = money("saving_vs_on_demand", saving, "fraction", "1 - effective_usd_per_hour / on_demand_usd_per_hour",
+                                  "1 - " + format_number(eff) + " / " + format_number(od) + " = " + format_number(saving),
+                                  {in_eff, in_od});
+    const bool committed = q.kind == PurchaseKind::reserved || q.kind == PurchaseKind::instance_savings_plan ||
+                           q.kind == PurchaseKind::compute_savings_plan;
+    if (committed) {
+        // A commitment is billed for every hour of the term; used a fraction u of the hours,
+        // each used hour costs eff / u, which equals on-demand at u = eff / od.
+        const double u = eff / od;
+        q.break_even_utilization = money("break_even_utilization", u, "fraction of term hours",
+                                         "effective_usd_per_hour / on_demand_usd_per_hour",
+                                         format_number(eff) + " / " + format_number(od) + " = " + format_number(u), {in_eff, in_od});
+    }
+}
+
+Quote flat_quote(const Context& ctx, std::string key, std::string label, PurchaseKind kind, const Param& price, std::string formula,
+                 std::string worked, std::vector<FigureInput> inputs) {
+    Quote q;
+    q.key = std::move(key);
+    q.label = std::move(label);
+    q.kind = kind;
+    q.effective_usd_per_hour = money("effective_usd_per_hour", price.value, "USD/h", std::move(formula), std::move(worked), std::move(inputs));
+    q.upfront_usd = money("upfront_usd", 0, "USD", "no upfront payment", "0", {});
+    q.recurring_usd_per_hour = q.effective_usd_per_hour;
+    q.recurring_usd_per_hour.name = "recurring_usd_per_hour";
+    finish_quote(q, ctx);
+    return q;
+}
+
+// Reserved instances and Savings Plans: one discount off on-demand, paid per `payment`.
+Quote commitment_quote(const Context& ctx, PurchaseKind kind, const char* label_prefix, Term term, Payment payment,
+                       const Param& discount) {
+    const PricingAssumptions& a = ctx.request.assumptions;
+    const double od = ctx.on_demand.value;
+    const double eff = od * (1.0 - discount.value);
+    const double hours = term_hours(term);
+    const double share = payment == Payment::all_upfront ? 1.0 : payment == Payment::partial_upfront ? a.partial_upfront_share.value : 0.0;
+    const FigureInput in_od = input("on_demand_usd_per_hour", "USD/h", ctx.on_demand);
+    const FigureInput in_d = input("discount", "fraction", discount);
+    const FigureInput in_term = input("term_hours", "h", {hours, InputOrigin::derived, "AWS term: 8760 h a year"});
+
+    Quote q;
+    q.kind = kind;
+    q.key = std::string(to_string(kind)) + "-" + std::string(to_string(term)) + "-" + std::string(to_string(payment));
+    q.label = std::string(label_prefix) + (term == Term::one_year ? " 1-year, " : " 3-year, ") +
+              (payment == Payment::no_upfront ? "no upfront" : payment == Payment::partial_upfront ? "partial upfront" : "all upfront");
+    q.effective_usd_per_hour = money("effective_usd_per_hour", eff, "USD/h", "on_demand_usd_per_hour x (1 - discount)",
+                                     format_number(od) + " x (1 - " + format_number(discount.value) + ") = " + format_number(eff),
+                                     {in_od, in_d});
+    const double upfront = eff * hours * share;
+    std::vector<FigureInput> upfront_inputs = {q.effective_usd_per_hour.as_input(), in_term};
+    if (payment == Payment::partial_upfront) upfront_inputs.push_back(input("partial_upfront_share", "fraction", a.partial_upfront_share));
+    q.upfront_usd = money("upfront_usd", upfront, "USD", "effective_usd_per_hour x term_hours x upfront_share",
+                          format_number(eff) + " x " + format_number(hours) + " x " + format_number(share) + " = " + format_number(upfront),
+                          upfront_inputs);
+    const double recurring = eff * (1.0 - share);
+    q.recurring_usd_per_hour = money("recurring_usd_per_hour", recurring, "USD/h", "effective_usd_per_hour x (1 - upfront_share)",
+                                     format_number(eff) + " x (1 - " + format_number(share) + ") = " + format_number(recurring),
+                                     upfront_inputs);
+    finish_quote(q, ctx);
+    return q;
+}
+
+}  // namespace
+
+std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteRequest& request) {
+    const Instance* instance = catalog.find_instance(request.instance);
+    if (!instance) throw InputError("instance", "\"" + request.instance + "\"", "an instance type in the catalog (see `gpuplan catalog`)");
+    const auto regions = catalog.regions();
+    if (std::find(regions.begin(), regions.end(), request.region) == regions.end()) {
+        std::string list;
+        for (const auto& r : regions) list += (list.empty() ? "" : ", ") + r;
+        throw InputError("region", "\"" + request.region + "\"", "a region with catalog prices: " + list);
+    }
+    const auto od = catalog_price(catalog, *instance, request.region, "on_demand");
+    if (!od) {
+        const Price* p = instance->find_price(request.region, "on_demand");
+        std::string why = "no on-demand price in the catalog";
+        if (p) {
+            for (std::size_t k = 0; k < instance->prices.size(); ++k)
+                if (&instance->prices[k] == p) why = instance->unknown_reason("prices[" + std::to_string(k) + "].usd_per_hour");
+        }
+        throw InputError("instance", "\"" + request.instance + "\" in " + request.region,
+                         "a type with a known on-demand price (unknown: " + why + "); give one in a user catalog file");
+    }
+    const Context ctx{*instance, request, *od};
+    const PricingAssumptions& a = request.assumptions;
+    std::vector<Quote> quotes;
+    quotes.push_back(flat_quote(ctx, "on-demand", "On-demand", PurchaseKind::on_demand, *od, "catalog on-demand price",
+                                format_number(od->value), {input("on_demand_usd_per_hour", "USD/h", *od)}));
+    for (Term term : {Term::one_year, Term::three_year}) {
+        const int t = term == Term::one_year ? 0 : 1;
+        for (Payment pay : {Payment::no_upfront, Payment::partial_upfront, Payment::all_upfront})
+            quotes.push_back(commitment_quote(ctx, PurchaseKind::reserved, "Reserved", term, pay, a.reserved_discount[t]));
+        for (Payment pay : {Payment::no_upfront, Payment::partial_upfront, Payment::all_upfront})
+            quotes.push_back(commitment_quote(ctx, PurchaseKind::instance_savings_plan, "EC2 Instance Savings Plan", term, pay,
+                                              a.instance_savings_plan_discount[t]));
+        for (Payment pay : {Payment::no_upfront, Payment::partial_upfront, Payment::all_upfront})
+            quotes.push_back(commitment_quote(ctx, PurchaseKind::compute_savings_plan, "Compute Savings Plan", term, pay,
+                                              a.compute_savings_plan_discount[t]));
+    }
+
+    // Spot: the catalog's typical price, else a discount (user's, or the catalog median).
+    const Price* spot_entry = instance->find_price(request.region, "spot_typical");
+    std::string no_spot;
+    if (spot_entry && !spot_entry->usd_per_hour) {
+        for (std::size_t k = 0; k < instance->prices.size(); ++k)
+            if (&instance->prices[k] == spot_entry) no_spot = instance->unknown_reason("prices[" + std::to_string(k) + "].usd_per_hour");
+    }
+    if (no_spot.rfind("n/a", 0) == 0) {
+        Quote q;
+        q.key = "spot";
+        q.label = "Spot";
+        q.kind = PurchaseKind::spot;
+        q.available = false;
+        q.unavailable_reason = no_spot;
+        quotes.push_back(std::move(q));
+    } else {
+        std::optional<Param> spot = catalog_price(catalog, *instance, request.region, "spot_typical");
+        Quote q;
+        if (spot) {
+            q = flat_quote(ctx, "spot", "Spot (typical)", PurchaseKind::spot, *spot, "catalog typical spot price",
+                           format_number(spot->value), {input("spot_usd_per_hour", "USD/h", *spot)});
+        } else {
+            Param d;
+            if (a.spot_discount) {
+                d = *a.spot_discount;
+            } else {
+                const Figure median = median_spot_discount(catalog, request.region);
+                d = {median.value.value_or(0.0), InputOrigin::assumption,
+                     "no catalog spot price for this type" + (no_spot.empty() ? "" : " (" + no_spot + ")") +
+                         "; default = catalog median spot discount in " + request.region + ", " + median.worked};
+            }
+            const double price = od->value * (1.0 - d.value);
+            q = flat_quote(ctx, "spot", "Spot (estimated)", PurchaseKind::spot, {price, d.origin, d.source},
+                           "on_demand_usd_per_hour x (1 - spot_discount)",
+                           format_number(od->value) + " x (1 - " + format_number(d.value) + ") = " + format_number(price),
+                           {input("on_demand_usd_per_hour", "USD/h", *od), input("spot_discount", "fraction", d)});
+        }
+        const CheckpointPlan plan = plan_checkpoints(request.spot_risk);
+        const double eff = *q.effective_usd_per_hour.value;
+        const double per_useful = eff * (1.0 + *plan.overhead_fraction.value);
+        q.spot_effective_usd_per_useful_hour =
+            money("spot_usd_per_useful_hour", per_useful, "USD/h", "spot_usd_per_hour x (1 + rework_overhead_fraction)",
+                  format_number(eff) + " x (1 + " + format_number(*plan.overhead_fraction.value) + ") = " + format_number(per_useful),
+                  {q.effective_usd_per_hour.as_input(), plan.overhead_fraction.as_input(plan.overhead_fraction.worked)});
+        quotes.push_back(std::move(q));
+    }
+
+    const double cb = od->value * (1.0 - a.capacity_block_discount.value);
+    quotes.push_back(flat_quote(ctx, "capacity-block", "Capacity Block", PurchaseKind::capacity_block,
+                                {cb, a.capacity_block_discount.origin, a.capacity_block_discount.source},
+                                "on_demand_usd_per_hour x (1 - capacity_block_discount)",
+                                format_number(od->value) + " x (1 - " + format_number(a.capacity_block_discount.value) + ") = " + format_number(cb),
+                                {input("on_demand_usd_per_hour", "USD/h", *od), input("capacity_block_discount", "fraction", a.capacity_block_discount)}));
+    return quotes;
+}
+
+}  // namespace gpuplan

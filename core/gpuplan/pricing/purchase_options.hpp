@@ -1,0 +1,80 @@
+// purchase_options.hpp — every way to buy an instance-hour, side by side.
+//
+// On-demand and typical spot prices come from the catalog. AWS's reserved, Savings Plans and
+// Capacity Block prices are not in the catalog, so those options are priced as a discount off
+// on-demand; each discount is a parameter with a documented default (docs/pricing.md), and
+// every figure that rests on a default says so ("assumption": true in JSON).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuplan/catalog.hpp"
+#include "gpuplan/explain.hpp"
+#include "gpuplan/pricing/spot_checkpoint.hpp"
+
+namespace gpuplan {
+
+enum class Term { one_year, three_year };
+enum class Payment { no_upfront, partial_upfront, all_upfront };
+enum class PurchaseKind { on_demand, reserved, instance_savings_plan, compute_savings_plan, spot, capacity_block };
+
+inline constexpr double kHoursPerYear = 8760;  // 365 x 24, AWS's term length in hours
+double term_hours(Term term);
+std::string_view to_string(Term term);
+std::string_view to_string(Payment payment);
+std::string_view to_string(PurchaseKind kind);
+
+// Discounts off on-demand (fractions, 0 <= d < 1), indexed by term [1y, 3y].
+struct PricingAssumptions {
+    Param reserved_discount[2];
+    Param instance_savings_plan_discount[2];
+    Param compute_savings_plan_discount[2];
+    Param capacity_block_discount;
+    // Share of the term's cost paid at purchase with "partial upfront".
+    Param partial_upfront_share;
+    // Spot discount used only when the catalog has no spot price for the type and region.
+    std::optional<Param> spot_discount;
+};
+
+// The documented defaults (docs/pricing.md explains each choice).
+PricingAssumptions default_pricing_assumptions();
+
+// Median of (1 - spot / on-demand) over every catalog type with both prices in `region`;
+// the fallback spot discount, computed from catalog facts rather than typed in.
+Figure median_spot_discount(const Catalog& catalog, const std::string& region);
+
+struct Quote {
+    std::string key;    // "reserved-1y-partial-upfront": stable, for JSON and the CLI
+    std::string label;  // "Reserved 1-year, partial upfront"
+    PurchaseKind kind = PurchaseKind::on_demand;
+    bool available = true;
+    std::string unavailable_reason;
+    Figure effective_usd_per_hour;   // amortised price of one instance-hour
+    Figure upfront_usd;              // paid at purchase, per instance (commitments)
+    Figure recurring_usd_per_hour;   // billed every hour of the term, per instance
+    Figure cost_usd;                 // for the requested hours and instance count
+    Figure saving_vs_on_demand;      // fraction
+    std::optional<Figure> break_even_utilization;  // commitments: below this, on-demand is cheaper
+    std::optional<Figure> spot_effective_usd_per_useful_hour;  // spot: price x (1 + rework)
+};
+
+struct QuoteRequest {
+    std::string instance;
+    std::string region = "us-east-1";
+    double hours = 730;   // usage hours to price (a month by default)
+    double count = 1;     // instances
+    PricingAssumptions assumptions = default_pricing_assumptions();
+    SpotRisk spot_risk = default_spot_risk();
+};
+
+// Throws InputError for an unknown instance or region, or an instance with no known
+// on-demand price in that region (every other option is priced off it).
+std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteRequest& request);
+
+// Catalog price as a Param citing its source; nullopt when unknown or absent.
+std::optional<Param> catalog_price(const Catalog& catalog, const Instance& instance, const std::string& region,
+                                   const std::string& option);
+
+}  // namespace gpuplan

@@ -1,0 +1,333 @@
+// scenario.cpp — parsing (strict, path-named errors) and evaluation of scenario documents.
+#include "gpuplan/scenario.hpp"
+
+#include "gpuplan/json_reader.hpp"
+#include "gpuplan/pricing/unit_cost.hpp"
+
+namespace gpuplan {
+
+namespace {
+
+constexpr std::string_view kScenarioSchema = "gpuplan.scenario/1";
+constexpr std::string_view kResultSchema = "gpuplan.result/1";
+
+Param user_param(double v) { return {v, InputOrigin::user, ""}; }
+
+// A user override of a default: same value slot, now marked as the user's.
+void read_override(ObjectReader& r, const char* key, Param& slot, NumberRule rule) {
+    if (auto v = r.optional_number(key, rule)) slot = user_param(*v);
+}
+
+void read_term_pair(ObjectReader& r, const char* key, Param (&slots)[2]) {
+    const Json* j = r.optional_value(key);
+    if (!j) return;
+    ObjectReader terms(*j, r.child_path(key));
+    read_override(terms, "1y", slots[0], NumberRule::discount);
+    read_override(terms, "3y", slots[1], NumberRule::discount);
+    terms.finish();
+}
+
+PricingAssumptions parse_assumptions(ObjectReader& root) {
+    PricingAssumptions a = default_pricing_assumptions();
+    const Json* j = root.optional_value("assumptions");
+    if (!j) return a;
+    ObjectReader r(*j, root.child_path("assumptions"));
+    read_term_pair(r, "reserved_discount", a.reserved_discount);
+    read_term_pair(r, "instance_savings_plan_discount", a.instance_savings_plan_discount);
+    read_term_pair(r, "compute_savings_plan_discount", a.compute_savings_plan_discount);
+    read_override(r, "capacity_block_discount", a.capacity_block_discount, NumberRule::discount);
+    read_override(r, "partial_upfront_share", a.partial_upfront_share, NumberRule::fraction);
+    if (auto d = r.optional_number("spot_discount", NumberRule::discount)) a.spot_discount = user_param(*d);
+    r.finish();
+    return a;
+}
+
+SpotRisk parse_spot_risk(ObjectReader& root) {
+    SpotRisk s = default_spot_risk();
+    const Json* j = root.optional_value("spot_risk");
+    if (!j) return s;
+    ObjectReader r(*j, root.child_path("spot_risk"));
+    read_override(r, "mean_hours_between_interruptions", s.mean_hours_between_interruptions, NumberRule::positive);
+    read_override(r, "checkpoint_minutes", s.checkpoint_minutes, NumberRule::positive);
+    read_override(r, "restart_minutes", s.restart_minutes, NumberRule::non_negative);
+    if (auto t = r.optional_number("checkpoint_interval_hours", NumberRule::positive)) s.checkpoint_interval_hours = user_param(*t);
+    r.finish();
+    return s;
+}
+
+const Instance& require_instance(const Catalog& catalog, ObjectReader& r, const char* key) {
+    const std::string name = r.string(key);
+    const Instance* i = catalog.find_instance(name);
+    if (!i) throw InputError(r.child_path(key), "\"" + name + "\"", "an instance type in the catalog (see `gpuplan catalog`)");
+    return *i;
+}
+
+// A price given directly ("usd_per_hour") or looked up ("instance" + option in the region).
+Param price_param(const Catalog& catalog, ObjectReader& r, const std::string& region, const char* price_key) {
+    const bool has_price = r.has(price_key), has_instance = r.has("instance");
+    if (has_price == has_instance)
+        throw InputError(r.path(), has_price ? "both \"" + std::string(price_key) + "\" and \"instance\"" : "neither",
+                         "exactly one of \"" + std::string(price_key) + "\" or \"instance\"");
+    if (has_price) {
+        (void)r.optional_value("instance");
+        (void)r.optional_value("purchase");
+        return user_param(r.number(price_key, NumberRule::positive));
+    }
+    (void)r.optional_value(price_key);
+    const Instance& inst = require_instance(catalog, r, "instance");
+    const std::string option = r.optional_string("purchase").value_or("on_demand");
+    if (option != "on_demand" && option != "spot_typical")
+        throw InputError(r.child_path("purchase"), "\"" + option + "\"", "\"on_demand\" or \"spot_typical\"");
+    auto p = catalog_price(catalog, inst, region, option);
+    if (!p) throw InputError(r.child_path("instance"), "\"" + inst.name + "\"", "a type with a known " + option + " price in " + region);
+    return *p;
+}
+
+std::optional<QuoteRequest> parse_price(ObjectReader& root, const Catalog& catalog, const Scenario& s, const PricingAssumptions& a,
+                                        const SpotRisk& risk, UnitCostOptions& units) {
+    const Json* j = root.optional_value("price");
+    if (!j) return std::nullopt;
+    ObjectReader r(*j, root.child_path("price"));
+    QuoteRequest q;
+    q.instance = require_instance(catalog, r, "instance").name;
+    q.region = s.region;
+    q.hours = r.optional_number("hours", NumberRule::positive).value_or(730);
+    q.count = r.optional_number("instances", NumberRule::positive).value_or(1);
+    q.assumptions = a;
+    q.spot_risk = risk;
+    units.tokens_per_second = r.optional_number("tokens_per_second", NumberRule::positive);
+    units.real_time_factor = r.optional_number("real_time_factor", NumberRule::positive);
+    units.training_hours = r.optional_number("training_hours", NumberRule::positive);
+    r.finish();
+    return q;
+}
+
+std::optional<FleetRequest> parse_fleet(ObjectReader& root, const Catalog& catalog, const std::string& region) {
+    const Json* j = root.optional_value("fleet");
+    if (!j) return std::nullopt;
+    ObjectReader r(*j, root.child_path("fleet"));
+    FleetRequest f;
+    f.hours = r.optional_number("hours", NumberRule::positive).value_or(730);
+    if (r.has("instance")) {
+        // On-demand $/GPU-hour from the catalog: the instance price over its accelerators.
+        const Param od = price_param(catalog, r, region, "on_demand_usd_per_gpu_hour");
+        const Instance& inst = *catalog.find_instance(j->at("instance").get<std::string>());
+        if (!inst.accelerator_count) throw InputError(r.child_path("instance"), "\"" + inst.name + "\"", "a type with a known accelerator count");
+        f.on_demand_usd_per_gpu_hour = {od.value / *inst.accelerator_count, InputOrigin::catalog,
+                                        od.source + " / " + format_number(*inst.accelerator_count) + " accelerators"};
+    } else {
+        f.on_demand_usd_per_gpu_hour = price_param(catalog, r, region, "on_demand_usd_per_gpu_hour");
+    }
+    const Json& tiers = r.array("tiers");
+    for (std::size_t k = 0; k < tiers.size(); ++k) {
+        ObjectReader t(tiers[k], index_path(r.child_path("tiers"), k));
+        FleetTier tier;
+        tier.option = t.string("option");
+        tier.gpus = t.number("gpus", NumberRule::non_negative);
+        tier.usd_per_gpu_hour = user_param(t.number("usd_per_gpu_hour", NumberRule::positive));
+        tier.utilization = t.optional_number("utilization", NumberRule::fraction).value_or(1.0);
+        if (auto committed = t.optional_value("committed")) {
+            if (!committed->is_boolean()) throw InputError(t.child_path("committed"), json_preview(*committed), "true or false");
+            tier.committed = committed->get<bool>();
+        } else {
+            tier.committed = is_commitment_option(tier.option);
+        }
+        t.finish();
+        f.tiers.push_back(tier);
+    }
+    r.finish();
+    return f;
+}
+
+std::optional<IdleRequest> parse_idle(ObjectReader& root, const Catalog& catalog, const std::string& region) {
+    const Json* j = root.optional_value("idle");
+    if (!j) return std::nullopt;
+    ObjectReader r(*j, root.child_path("idle"));
+    IdleRequest q;
+    q.usd_per_hour = price_param(catalog, r, region, "usd_per_hour");
+    q.engineers = r.optional_number("engineers", NumberRule::positive).value_or(q.engineers);
+    q.hours_per_month = r.optional_number("hours_per_month", NumberRule::positive).value_or(q.hours_per_month);
+    q.active_hours_per_day = r.optional_number("active_hours_per_day", NumberRule::non_negative).value_or(q.active_hours_per_day);
+    q.workdays_per_month = r.optional_number("workdays_per_month", NumberRule::non_negative).value_or(q.workdays_per_month);
+    q.boot_setup_minutes = r.optional_number("boot_setup_minutes", NumberRule::non_negative).value_or(q.boot_setup_minutes);
+    q.idle_shutdown_minutes = r.optional_number("idle_shutdown_minutes", NumberRule::non_negative).value_or(q.idle_shutdown_minutes);
+    q.storage_gb = r.optional_number("storage_gb", NumberRule::non_negative).value_or(0);
+    q.storage_usd_per_gb_month = default_storage_rates().ebs_gp3_usd_per_gb_month;
+    read_override(r, "storage_usd_per_gb_month", q.storage_usd_per_gb_month, NumberRule::non_negative);
+    r.finish();
+    return q;
+}
+
+std::optional<StorageRequest> parse_storage(ObjectReader& root) {
+    const Json* j = root.optional_value("storage");
+    if (!j) return std::nullopt;
+    ObjectReader r(*j, root.child_path("storage"));
+    StorageRequest q;
+    q.months = r.optional_number("months", NumberRule::positive).value_or(1);
+    q.s3_gb = r.optional_number("s3_gb", NumberRule::non_negative).value_or(0);
+    q.ebs_gb = r.optional_number("ebs_gb", NumberRule::non_negative).value_or(0);
+    q.fsx_lustre_gb = r.optional_number("fsx_lustre_gb", NumberRule::non_negative).value_or(0);
+    q.same_az_gb = r.optional_number("same_az_gb", NumberRule::non_negative).value_or(0);
+    q.cross_az_gb = r.optional_number("cross_az_gb", NumberRule::non_negative).value_or(0);
+    q.cross_region_gb = r.optional_number("cross_region_gb", NumberRule::non_negative).value_or(0);
+    q.internet_gb = r.optional_number("internet_gb", NumberRule::non_negative).value_or(0);
+    if (const Json* rates = r.optional_value("rates")) {
+        ObjectReader rr(*rates, r.child_path("rates"));
+        read_override(rr, "s3_standard_usd_per_gb_month", q.rates.s3_standard_usd_per_gb_month, NumberRule::non_negative);
+        read_override(rr, "ebs_gp3_usd_per_gb_month", q.rates.ebs_gp3_usd_per_gb_month, NumberRule::non_negative);
+        read_override(rr, "fsx_lustre_usd_per_gb_month", q.rates.fsx_lustre_usd_per_gb_month, NumberRule::non_negative);
+        read_override(rr, "transfer_same_az_usd_per_gb", q.rates.transfer_same_az_usd_per_gb, NumberRule::non_negative);
+        read_override(rr, "transfer_cross_az_usd_per_gb", q.rates.transfer_cross_az_usd_per_gb, NumberRule::non_negative);
+        read_override(rr, "transfer_cross_region_usd_per_gb", q.rates.transfer_cross_region_usd_per_gb, NumberRule::non_negative);
+        read_override(rr, "transfer_internet_usd_per_gb", q.rates.transfer_internet_usd_per_gb, NumberRule::non_negative);
+        rr.finish();
+    }
+    r.finish();
+    return q;
+}
+
+std::vector<TokenCostRequest> parse_token_costs(ObjectReader& root, const Catalog& catalog, const std::string& region) {
+    std::vector<TokenCostRequest> out;
+    const Json* j = root.optional_value("token_costs");
+    if (!j) return out;
+    if (!j->is_array()) throw InputError(root.child_path("token_costs"), json_preview(*j), "an array");
+    for (std::size_t k = 0; k < j->size(); ++k) {
+        ObjectReader r((*j)[k], index_path(root.child_path("token_costs"), k));
+        TokenCostRequest t;
+        t.usd_per_hour = price_param(catalog, r, region, "usd_per_hour");
+        t.tokens_per_second = user_param(r.number("tokens_per_second", NumberRule::positive));
+        r.finish();
+        out.push_back(t);
+    }
+    return out;
+}
+
+std::optional<VideoCostRequest> parse_video(ObjectReader& root, const Catalog& catalog, const std::string& region) {
+    const Json* j = root.optional_value("video");
+    if (!j) return std::nullopt;
+    ObjectReader r(*j, root.child_path("video"));
+    VideoCostRequest v;
+    v.usd_per_hour = price_param(catalog, r, region, "usd_per_hour");
+    v.decode_seconds_a = user_param(r.number("decode_seconds_a", NumberRule::positive));
+    v.decode_seconds_b = user_param(r.number("decode_seconds_b", NumberRule::positive));
+    v.rtf_a = user_param(r.number("rtf_a", NumberRule::positive));
+    r.finish();
+    return v;
+}
+
+}  // namespace
+
+Scenario parse_scenario(std::string_view text, const std::string& origin, const Catalog& catalog) {
+    const Json j = parse_json_document(text, origin);
+    ObjectReader root(j, origin + ": $");
+    const std::string schema = root.string("schema");
+    if (schema != kScenarioSchema)
+        throw InputError(root.child_path("schema"), "\"" + schema + "\"", "\"" + std::string(kScenarioSchema) + "\"");
+    Scenario s;
+    s.name = root.optional_string("name").value_or("");
+    if (auto region = root.optional_string("region")) {
+        const auto regions = catalog.regions();
+        if (std::find(regions.begin(), regions.end(), *region) == regions.end()) {
+            std::string list;
+            for (const auto& r : regions) list += (list.empty() ? "" : ", ") + r;
+            throw InputError(root.child_path("region"), "\"" + *region + "\"", "a region with catalog prices: " + list);
+        }
+        s.region = *region;
+    }
+    const PricingAssumptions assumptions = parse_assumptions(root);
+    const SpotRisk risk = parse_spot_risk(root);
+    s.price = parse_price(root, catalog, s, assumptions, risk, s.price_unit_costs);
+    s.fleet = parse_fleet(root, catalog, s.region);
+    s.idle = parse_idle(root, catalog, s.region);
+    s.storage = parse_storage(root);
+    s.token_costs = parse_token_costs(root, catalog, s.region);
+    s.video = parse_video(root, catalog, s.region);
+    root.finish();
+    return s;
+}
+
+nlohmann::json to_json(const Quote& q, const UnitCostOptions& units, double instances) {
+    nlohmann::json j = {{"key", q.key}, {"label", q.label}, {"available", q.available}};
+    if (!q.available) {
+        j["unavailable_reason"] = q.unavailable_reason;
+        return j;
+    }
+    std::vector<Figure> figures = {q.effective_usd_per_hour, q.upfront_usd, q.recurring_usd_per_hour, q.cost_usd, q.saving_vs_on_demand};
+    if (q.break_even_utilization) figures.push_back(*q.break_even_utilization);
+    if (q.spot_effective_usd_per_useful_hour) figures.push_back(*q.spot_effective_usd_per_useful_hour);
+    // Unit costs use the price of the whole fleet of `instances` per hour.
+    const Param fleet_hourly{*q.effective_usd_per_hour.value * instances, InputOrigin::derived,
+                             "effective_usd_per_hour x " + format_number(instances) + " instances"};
+    if (units.tokens_per_second) figures.push_back(usd_per_million_tokens(fleet_hourly, user_param(*units.tokens_per_second)));
+    if (units.real_time_factor) figures.push_back(usd_per_video_hour(fleet_hourly, user_param(*units.real_time_factor)));
+    if (units.training_hours)
+        figures.push_back(training_run_usd({*q.effective_usd_per_hour.value, InputOrigin::derived, "effective_usd_per_hour"},
+                                           user_param(*units.training_hours), user_param(instances)));
+    j["figures"] = to_json(figures);
+    return j;
+}
+
+nlohmann::json to_json(const FleetResult& r, const FleetRequest& request) {
+    nlohmann::json tiers = nlohmann::json::array();
+    for (std::size_t k = 0; k < r.tier_cost_usd.size(); ++k) {
+        nlohmann::json t = {{"option", request.tiers[k].option}, {"gpus", request.tiers[k].gpus},
+                            {"committed", request.tiers[k].committed}, {"cost_usd", to_json(r.tier_cost_usd[k])}};
+        if (r.tier_break_even_utilization[k]) t["break_even_utilization"] = to_json(*r.tier_break_even_utilization[k]);
+        tiers.push_back(t);
+    }
+    Figure saving_usd{"saving_usd", *r.all_on_demand_cost_usd.value - *r.total_cost_usd.value, "USD",
+                      "all_on_demand_cost_usd - total_cost_usd",
+                      format_number(*r.all_on_demand_cost_usd.value) + " - " + format_number(*r.total_cost_usd.value) + " = " +
+                          format_number(*r.all_on_demand_cost_usd.value - *r.total_cost_usd.value),
+                      {r.all_on_demand_cost_usd.as_input(), r.total_cost_usd.as_input()}, ""};
+    return {{"tiers", tiers},
+            {"figures", to_json(std::vector<Figure>{r.total_cost_usd, r.used_gpu_hours, r.blended_usd_per_gpu_hour,
+                                                    r.all_on_demand_cost_usd, r.saving_vs_on_demand, saving_usd})}};
+}
+
+nlohmann::json to_json(const IdleResult& r) {
+    return {{"figures", to_json(std::vector<Figure>{r.always_on_usd_per_instance, r.always_on_usd_total, r.ephemeral_hours_per_instance,
+                                                    r.ephemeral_usd_per_instance, r.ephemeral_usd_total, r.storage_usd_total,
+                                                    r.saving_fraction_compute})}};
+}
+
+nlohmann::json to_json(const StorageResult& r) {
+    std::vector<Figure> all = r.lines;
+    all.push_back(r.total_usd);
+    return {{"figures", to_json(all)}};
+}
+
+nlohmann::json evaluate_scenario(const Scenario& s, const Catalog& catalog) {
+    nlohmann::json out = {{"schema", std::string(kResultSchema)}, {"name", s.name}, {"region", s.region}};
+    if (s.price) {
+        nlohmann::json quotes = nlohmann::json::array();
+        for (const auto& q : quote_purchase_options(catalog, *s.price)) quotes.push_back(to_json(q, s.price_unit_costs, s.price->count));
+        out["price"] = {{"instance", s.price->instance}, {"hours", s.price->hours}, {"instances", s.price->count}, {"options", quotes}};
+    }
+    if (s.fleet) out["fleet"] = to_json(evaluate_fleet(*s.fleet), *s.fleet);
+    if (s.idle) out["idle"] = to_json(evaluate_idle_cost(*s.idle));
+    if (s.storage) out["storage"] = to_json(evaluate_storage(*s.storage));
+    if (!s.token_costs.empty()) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto& t : s.token_costs) {
+            const Figure per_million = usd_per_million_tokens(t.usd_per_hour, t.tokens_per_second);
+            Figure per_billion = per_million;
+            per_billion.name = "usd_per_billion_tokens";
+            per_billion.unit = "USD/1B tokens";
+            per_billion.value = *per_million.value * 1000.0;
+            per_billion.formula = "usd_per_million_tokens x 1000";
+            per_billion.worked = format_number(*per_million.value) + " x 1000 = " + format_number(*per_billion.value);
+            per_billion.inputs = {per_million.as_input()};
+            rows.push_back({{"figures", to_json(std::vector<Figure>{per_million, per_billion})}});
+        }
+        out["token_costs"] = rows;
+    }
+    if (s.video) {
+        const auto c = compare_video_pipelines(s.video->usd_per_hour, s.video->decode_seconds_a, s.video->decode_seconds_b, s.video->rtf_a);
+        out["video"] = {{"figures", to_json(std::vector<Figure>{c.video_seconds, c.rtf_b, c.gpu_hours_per_1000_video_hours_a,
+                                                                c.gpu_hours_per_1000_video_hours_b, c.saving_usd_per_1000_video_hours})}};
+    }
+    return out;
+}
+
+}  // namespace gpuplan

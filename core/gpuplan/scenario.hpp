@@ -1,0 +1,60 @@
+// scenario.hpp — the one JSON document that captures a what-if (schema gpuplan.scenario/1).
+//
+// The same document drives `gpuplan eval`, the browser app and its URL, so a link from the
+// browser reproduces exactly in the terminal. Every section is optional; each present section
+// is evaluated and its results come back with their explanations. Format: docs/scenario.md.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/catalog.hpp"
+#include "gpuplan/pricing/fleet.hpp"
+#include "gpuplan/pricing/idle_cost.hpp"
+#include "gpuplan/pricing/purchase_options.hpp"
+#include "gpuplan/pricing/storage_transfer.hpp"
+
+namespace gpuplan {
+
+struct TokenCostRequest { Param usd_per_hour; Param tokens_per_second; };
+struct VideoCostRequest { Param usd_per_hour; Param decode_seconds_a, decode_seconds_b, rtf_a; };
+
+// Unit costs applied to every purchase option of a `price` section.
+struct UnitCostOptions {
+    std::optional<double> tokens_per_second;
+    std::optional<double> real_time_factor;
+    std::optional<double> training_hours;
+};
+
+struct Scenario {
+    std::string name;
+    std::string region = "us-east-1";
+    std::optional<QuoteRequest> price;
+    UnitCostOptions price_unit_costs;
+    std::optional<FleetRequest> fleet;
+    std::optional<IdleRequest> idle;
+    std::optional<StorageRequest> storage;
+    std::vector<TokenCostRequest> token_costs;
+    std::optional<VideoCostRequest> video;
+};
+
+// Parses and validates a scenario against the catalog (instances and regions must exist).
+// Throws InputError naming `origin`, the JSON path, the value and what was expected.
+Scenario parse_scenario(std::string_view text, const std::string& origin, const Catalog& catalog);
+
+// Evaluates every present section; the result is schema gpuplan.result/1.
+nlohmann::json evaluate_scenario(const Scenario& scenario, const Catalog& catalog);
+
+// The example scenarios compiled into the program (assets/scenarios/*.json), by file name.
+const std::vector<CatalogDocument>& builtin_scenario_documents();
+
+// Serialisers shared by the CLI and the web shell.
+nlohmann::json to_json(const Quote& quote, const UnitCostOptions& units, double instances);
+nlohmann::json to_json(const FleetResult& result, const FleetRequest& request);
+nlohmann::json to_json(const IdleResult& result);
+nlohmann::json to_json(const StorageResult& result);
+
+}  // namespace gpuplan

@@ -1,0 +1,192 @@
+// common.cpp — helpers shared by the subcommands: numeric flag validation, --format,
+// --catalog, --region, bounded file reading and catalog look-ups with useful errors.
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+
+namespace gpuplan::cli {
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator) {
+    std::string out;
+    for (std::size_t k = 0; k < parts.size(); ++k) out += (k ? std::string(separator) : std::string()) + parts[k];
+    return out;
+}
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// ---- flags --------------------------------------------------------------------------------
+
+namespace {
+
+std::string_view rule_text(NumberRule rule) {
+    switch (rule) {
+    case NumberRule::finite: return "a finite number";
+    case NumberRule::non_negative: return "a finite number >= 0";
+    case NumberRule::positive: return "a finite number > 0";
+    case NumberRule::fraction: return "a fraction from 0 to 1 (0.25 = 25%)";
+    case NumberRule::discount: return "a discount as a fraction, at least 0 and below 1 (0.30 = 30% off)";
+    }
+    return "a number";
+}
+
+std::string_view rule_type(NumberRule rule) {
+    switch (rule) {
+    case NumberRule::non_negative: return "FLOAT>=0";
+    case NumberRule::positive: return "FLOAT>0";
+    case NumberRule::fraction: return "FRACTION";
+    case NumberRule::discount: return "DISCOUNT";
+    default: return "FLOAT";
+    }
+}
+
+bool obeys(double v, NumberRule rule) {
+    switch (rule) {
+    case NumberRule::finite: return true;
+    case NumberRule::non_negative: return v >= 0;
+    case NumberRule::positive: return v > 0;
+    case NumberRule::fraction: return v >= 0 && v <= 1;
+    case NumberRule::discount: return v >= 0 && v < 1;
+    }
+    return false;
+}
+
+}  // namespace
+
+CLI::Validator number_rule(NumberRule rule) {
+    return CLI::Validator(
+        [rule](std::string& text) -> std::string {
+            const std::string expected = "; expected " + std::string(rule_text(rule));
+            char* end = nullptr;
+            errno = 0;
+            const double v = std::strtod(text.c_str(), &end);
+            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + text + "'" + expected;
+            // strtod accepts "nan", "inf" and overflows to HUGE_VAL: none is a usable figure.
+            if (!std::isfinite(v) || errno == ERANGE) return "got " + text + expected;
+            if (!obeys(v, rule)) return "got " + text + expected;
+            return "";
+        },
+        std::string(rule_type(rule)));
+}
+
+CLI::Option* add_format_option(CLI::App& app, Format& format, std::vector<Format> allowed) {
+    format = allowed.front();
+    std::vector<std::string> names;
+    for (Format f : allowed) names.emplace_back(to_string(f));
+    const std::string list = join(names, "|");
+    // Maps the name to the enum's number, which is how CLI11 fills an enum.
+    CLI::Validator to_enum(
+        [allowed, list](std::string& text) -> std::string {
+            for (Format f : allowed)
+                if (lower(text) == to_string(f)) {
+                    text = std::to_string(static_cast<int>(f));
+                    return "";
+                }
+            return "got '" + text + "'; expected one of " + list;
+        },
+        list);
+    return app.add_option("--format", format, "Output format (default " + names.front() + ")")->transform(to_enum)->type_name("FORMAT");
+}
+
+void add_catalog_option(CLI::App& app, std::vector<std::string>& files) {
+    app.add_option("--catalog", files,
+                   "Extra catalog file (gpuplan.catalog/1, docs/catalog.md), loaded after the built-in catalog; "
+                   "its records add to or replace built-in ones (each replacement is noted on stderr). Repeatable.")
+        ->type_name("FILE")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+CLI::Option* add_region_option(CLI::App& app, std::string& region) {
+    return app.add_option("--region", region, "AWS region whose catalog prices to use")->capture_default_str()->type_name("REGION");
+}
+
+// ---- files and catalog --------------------------------------------------------------------
+
+std::string read_input_file(const std::string& path, const std::string& where) {
+    namespace fs = std::filesystem;
+    const std::string limit = fmt::format("a file of at most {} bytes (16 MiB)", group_thousands(std::to_string(kMaxInputBytes)));
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (ec || !fs::exists(st))
+        throw InputError(where + ": cannot read '" + path + "': " + (ec ? ec.message() : std::string("no such file")));
+    if (fs::is_directory(st)) throw InputError(where + ": cannot read '" + path + "': it is a directory, not a file");
+    if (fs::is_regular_file(st)) {
+        // Refuse a huge file before reading any of it.
+        const auto size = fs::file_size(path, ec);
+        if (!ec && size > kMaxInputBytes)
+            throw InputError(where, "'" + path + "' of " + group_thousands(std::to_string(size)) + " bytes", limit);
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(where + ": cannot read '" + path + "': " + std::strerror(errno));
+    // Pipes and devices have no size to check: read in chunks and stop past the limit.
+    std::string text;
+    char chunk[1 << 16];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+        text.append(chunk, static_cast<std::size_t>(in.gcount()));
+        if (text.size() > kMaxInputBytes) throw InputError(where, "'" + path + "' of more than 16 MiB", limit);
+    }
+    if (in.bad()) throw InputError(where + ": cannot read '" + path + "': read error");
+    return text;
+}
+
+Catalog load_catalog_with_files(const std::vector<std::string>& files) {
+    std::vector<CatalogDocument> docs = builtin_catalog_documents();
+    for (const auto& f : files) docs.push_back({f, read_input_file(f, "--catalog")});
+    return load_catalog(docs);
+}
+
+namespace {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j)
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+}  // namespace
+
+const Instance& require_instance(const Catalog& catalog, const std::string& name, const std::string& where) {
+    if (const Instance* i = catalog.find_instance(name)) return *i;
+    std::vector<std::pair<std::size_t, std::string>> close;
+    for (const auto& i : catalog.instances) {
+        const std::size_t d = edit_distance(lower(name), lower(i.name));
+        if (d <= 3) close.emplace_back(d, i.name);
+    }
+    std::sort(close.begin(), close.end());
+    std::vector<std::string> names;
+    for (std::size_t k = 0; k < close.size() && k < 3; ++k) names.push_back(close[k].second);
+    throw InputError(where + ": unknown instance type '" + name + "'" + (names.empty() ? "" : " (did you mean " + join(names, ", ") + "?)") +
+                     "; see `gpuplan catalog` for the list");
+}
+
+void require_region(const Catalog& catalog, const std::string& region, const std::string& where) {
+    const auto regions = catalog.regions();
+    if (std::find(regions.begin(), regions.end(), region) == regions.end())
+        throw InputError(where, "'" + region + "'", "a region with catalog prices: " + join(regions, ", "));
+}
+
+void rethrow_for_flag(const InputError& error, const std::vector<std::pair<std::string, std::string>>& path_to_flag) {
+    for (const auto& [path, flag] : path_to_flag)
+        if (!error.where().empty() && error.where().rfind(path, 0) == 0) throw InputError(flag, error.value(), error.expected());
+    throw error;
+}
+
+}  // namespace gpuplan::cli

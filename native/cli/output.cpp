@@ -1,0 +1,207 @@
+#include "output.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace gpuplan::cli {
+
+std::string_view to_string(Format format) {
+    switch (format) {
+    case Format::table: return "table";
+    case Format::json: return "json";
+    case Format::csv: return "csv";
+    case Format::md: return "md";
+    }
+    return "?";
+}
+
+// ---- numbers ------------------------------------------------------------------------------
+
+std::string group_thousands(std::string text) {
+    // Only plain decimals ("-1234.5"); leave "1e+20" and words alone.
+    if (text.find_first_of("eEn") != std::string::npos) return text;
+    const std::size_t start = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
+    std::size_t end = text.find('.');
+    if (end == std::string::npos) end = text.size();
+    for (std::size_t pos = end; pos > start + 3; pos -= 3) text.insert(pos - 3, ",");
+    return text;
+}
+
+namespace {
+
+// Fixed decimals with separators; a value that rounds to zero loses its minus sign.
+std::string fixed(double value, int places) {
+    std::string s = fmt::format("{:.{}f}", value, places);
+    if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
+    return group_thousands(s);
+}
+
+std::string dollars(double value, int places) {
+    std::string s = fixed(value, places);
+    return s[0] == '-' ? "-$" + s.substr(1) : "$" + s;
+}
+
+}  // namespace
+
+std::string money(double usd) { return std::isfinite(usd) ? dollars(usd, 2) : std::string(kUnknown); }
+std::string rate(double usd) { return std::isfinite(usd) ? dollars(usd, 4) : std::string(kUnknown); }
+std::string percent(double fraction) { return std::isfinite(fraction) ? fixed(fraction * 100.0, 2) + "%" : std::string(kUnknown); }
+std::string quantity(double value) { return group_thousands(format_number(value)); }
+std::string decimals(double value, int places) { return std::isfinite(value) ? fixed(value, places) : std::string(kUnknown); }
+std::string full_precision(double value) { return std::isfinite(value) ? fmt::format("{}", value) : std::string(kUnknown); }
+
+std::string_view missing_text(std::string_view reason) {
+    return reason.find("n/a: ") != std::string_view::npos || reason.rfind("n/a", 0) == 0 ? kNotApplicable : kUnknown;
+}
+
+// ---- tables -------------------------------------------------------------------------------
+
+Cell text_cell(std::string text) { return {text, text}; }
+
+Cell number_cell(const std::optional<double>& value, std::string (*format)(double), std::string_view missing_reason, bool assumed) {
+    if (!value) {
+        const std::string t(missing_text(missing_reason));
+        return {t, t};
+    }
+    return {format(*value) + (assumed ? "*" : ""), full_precision(*value)};
+}
+
+Cell figure_cell(const Figure& figure, std::string (*format)(double), bool assumed) {
+    return number_cell(figure.value, format, figure.unknown_reason, assumed);
+}
+
+Cell none_cell() { return {std::string(kNone), ""}; }
+
+namespace {
+
+// Display width of UTF-8 text: count code points, not bytes.
+std::size_t width(std::string_view s) {
+    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+std::string pad(const std::string& s, std::size_t w, bool right) {
+    const std::size_t n = width(s);
+    if (n >= w) return s;
+    return right ? std::string(w - n, ' ') + s : s + std::string(w - n, ' ');
+}
+
+std::string rstrip(std::string s) {
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s;
+}
+
+std::string md_escape(std::string s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '|') out += '\\';
+        out += c == '\n' ? ' ' : c;
+    }
+    return out;
+}
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+}  // namespace
+
+std::string render_text_table(const Table& t) {
+    std::vector<std::size_t> w(t.columns.size(), 0);
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+        w[c] = width(t.columns[c].header);
+        for (const auto& row : t.rows) w[c] = std::max(w[c], width(row[c].text));
+    }
+    const auto line = [&](auto cell_text, bool header) {
+        std::string s;
+        for (std::size_t c = 0; c < t.columns.size(); ++c) {
+            const bool right = c > 0 && t.columns[c].right_align && !header;
+            s += (c ? "  " : "") + pad(cell_text(c), w[c], right || (header && c > 0 && t.columns[c].right_align));
+        }
+        return rstrip(s) + "\n";
+    };
+    std::string out = line([&](std::size_t c) { return t.columns[c].header; }, true);
+    out += line([&](std::size_t c) { return std::string(w[c], '-'); }, true);
+    for (const auto& row : t.rows) out += line([&](std::size_t c) { return row[c].text; }, false);
+    return out;
+}
+
+std::string render_markdown_table(const Table& t) {
+    std::string out = "|", rule = "|";
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+        out += " " + md_escape(t.columns[c].header) + " |";
+        rule += c > 0 && t.columns[c].right_align ? " --: |" : " --- |";
+    }
+    out += "\n" + rule + "\n";
+    for (const auto& row : t.rows) {
+        out += "|";
+        for (const auto& cell : row) out += " " + md_escape(cell.text) + " |";
+        out += "\n";
+    }
+    return out;
+}
+
+std::string render_csv(const Table& t) {
+    std::string out;
+    for (std::size_t c = 0; c < t.columns.size(); ++c) out += (c ? "," : "") + csv_field(t.columns[c].key);
+    out += "\n";
+    for (const auto& row : t.rows) {
+        for (std::size_t c = 0; c < row.size(); ++c) out += (c ? "," : "") + csv_field(row[c].raw);
+        out += "\n";
+    }
+    return out;
+}
+
+std::string render_table(const Table& table, Format format) {
+    switch (format) {
+    case Format::md: return render_markdown_table(table);
+    case Format::csv: return render_csv(table);
+    default: return render_text_table(table);
+    }
+}
+
+std::string render_key_values(const std::vector<KeyValue>& lines, std::string_view indent) {
+    std::size_t w = 0;
+    for (const auto& kv : lines) w = std::max(w, width(kv.label));
+    std::string out;
+    for (const auto& kv : lines) out += rstrip(std::string(indent) + pad(kv.label, w, false) + "  " + kv.value) + "\n";
+    return out;
+}
+
+// ---- JSON and explanations ----------------------------------------------------------------
+
+std::string dump_json(const nlohmann::json& value) { return value.dump(2) + "\n"; }
+
+std::string explain_figure(const Figure& f, std::string_view indent, bool markdown) {
+    const std::string in(indent);
+    const std::string bullet = markdown ? "- " : "";
+    const std::string code_open = markdown ? "`" : "", code_close = markdown ? "`" : "";
+    std::string out;
+    if (!f.formula.empty()) out += in + bullet + "formula: " + code_open + f.formula + code_close + "\n";
+    if (f.value)
+        out += in + bullet + "worked:  " + code_open + (f.worked.empty() ? format_number(*f.value) : f.worked) + code_close + " " + f.unit + "\n";
+    else
+        out += in + bullet + std::string(missing_text(f.unknown_reason)) + ": " + f.unknown_reason + "\n";
+    if (!f.inputs.empty()) {
+        out += in + bullet + "inputs:\n";
+        for (const auto& i : f.inputs) {
+            out += in + (markdown ? "  - " : "  ") + i.name + " = " + format_number(i.value) + (i.unit.empty() ? "" : " " + i.unit) + " [" +
+                   std::string(gpuplan::to_string(i.origin)) + (i.source.empty() ? "" : ": " + i.source) + "]\n";
+        }
+    }
+    return out;
+}
+
+std::string assumption_footnote(const std::vector<KeyValue>& defaults_used) {
+    std::string out =
+        "\n* rests on a default assumption, not a catalog fact (why each default: docs/pricing.md);\n"
+        "  override with the flag named:\n";
+    out += render_key_values(defaults_used, "    ");
+    return out;
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,93 @@
+// output.hpp — how the CLI renders results: tables (text / Markdown / CSV), JSON, money and
+// number formatting, "unknown" figures and figure explanations.
+//
+// Every command builds its whole output as one string with these helpers and main prints it
+// at the end, so an error never leaves partial output on stdout.
+//
+// Formatting rules (docs/cli.md): money 2 decimals with thousands separators ($2,140.94),
+// hourly rates 4 decimals ($0.9867), percentages 2 decimals (38.33%). CSV and JSON keep full
+// precision. A missing figure prints "unknown", or "n/a" when its reason says the feature
+// does not exist on that hardware (catalog reasons starting "n/a: ").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/explain.hpp"
+
+namespace gpuplan::cli {
+
+enum class Format { table, json, csv, md };
+
+std::string_view to_string(Format format);
+
+// ---- numbers ------------------------------------------------------------------------------
+
+// "1234567.891" → "1,234,567.891": separators in the integer part of a plain decimal text.
+std::string group_thousands(std::string text);
+std::string money(double usd);           // "$2,140.94" (2 decimals)
+std::string rate(double usd);            // "$0.9867"   (4 decimals, for $/h and other rates)
+std::string percent(double fraction);    // "38.33%"    (0.3833 in, 2 decimals)
+std::string quantity(double value);      // "2,048", "0.125" (up to 6 significant digits)
+std::string decimals(double value, int places);  // "135.67" with separators
+std::string full_precision(double value);        // shortest text that round-trips (CSV)
+
+inline constexpr std::string_view kUnknown = "unknown";
+inline constexpr std::string_view kNotApplicable = "n/a";
+inline constexpr std::string_view kNone = "-";
+
+// "n/a" when the reason says the feature does not exist, else "unknown".
+std::string_view missing_text(std::string_view reason);
+
+// ---- tables -------------------------------------------------------------------------------
+
+// One cell: the text people read and the raw value CSV writes (full precision, no "$").
+struct Cell {
+    std::string text;
+    std::string raw;
+};
+
+Cell text_cell(std::string text);                                  // same text both ways
+Cell number_cell(const std::optional<double>& value, std::string (*format)(double),
+                 std::string_view missing_reason = "", bool assumed = false);
+Cell figure_cell(const Figure& figure, std::string (*format)(double), bool assumed);
+Cell none_cell();                                                  // "-" / "" (not applicable)
+
+struct Column {
+    std::string header;   // shown in text and Markdown tables
+    std::string key;      // CSV header (snake_case)
+    bool right_align = true;
+};
+
+struct Table {
+    std::vector<Column> columns;
+    std::vector<std::vector<Cell>> rows;
+};
+
+std::string render_text_table(const Table& table);      // aligned, 2 spaces between columns
+std::string render_markdown_table(const Table& table);  // GitHub pipe table
+std::string render_csv(const Table& table);             // RFC 4180, raw values
+std::string render_table(const Table& table, Format format);  // table / md / csv
+
+// Two-column "label  value" lines (summaries, `show` sections).
+struct KeyValue {
+    std::string label;
+    std::string value;
+};
+std::string render_key_values(const std::vector<KeyValue>& lines, std::string_view indent = "  ");
+
+// ---- JSON and explanations ----------------------------------------------------------------
+
+std::string dump_json(const nlohmann::json& value);  // 2-space indent, trailing newline
+
+// Lines "formula: ...", "worked: ...", "inputs:" then one line per input with its origin.
+std::string explain_figure(const Figure& figure, std::string_view indent, bool markdown = false);
+
+// The footnote printed under any table with a "*" figure.
+std::string assumption_footnote(const std::vector<KeyValue>& defaults_used);
+
+}  // namespace gpuplan::cli

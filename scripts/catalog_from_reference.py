@@ -1,0 +1,675 @@
+#!/usr/bin/env python3
+"""Regenerate gpuplan's catalog JSON from the reference CSVs.
+
+Reads   <reference>/accelerators.csv and <reference>/aws-gpu-instances.csv
+Writes  <out>/accelerators.json and <out>/instances.json  (schema gpuplan.catalog/1)
+
+The JSON files are the source of truth that the C++ loader reads; this script is
+only used to (re)build them. Every value comes from the CSVs or the reference
+README. An empty CSV cell becomes null and gets a reason in the record's
+"unknown" map (reasons starting "n/a: " mean the feature does not exist).
+Python 3 standard library only. See docs/catalog.md.
+"""
+
+import argparse
+import csv
+import json
+import re
+import sys
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+SCHEMA = "gpuplan.catalog/1"
+EXPECTED_ACCELERATORS = 17
+EXPECTED_INSTANCES = 67
+
+ON_DEMAND_AS_OF = "2026-07-20"  # Karpenter pricing file stamped 2026-07-20T13:44:30Z
+SPOT_AS_OF = "2026-07"          # SkyPilot snapshot is undated; about mid-2026
+REGION = "us-east-1"
+
+# --------------------------------------------------------------------------
+# Sources, as listed in the reference README ("Sources" section, plus the
+# third-party article named in "Where the seed figures disagree with AWS").
+# url is null where the README names a repository/file but gives no URL.
+# --------------------------------------------------------------------------
+SOURCES = {
+    "AWS-AC": {
+        "title": 'AWS, "Specifications for Amazon EC2 accelerated computing instances" '
+                 "(performance, network, EBS, instance store and family summary tables; "
+                 "read from a public markdown copy; undated)",
+        "url": "https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html",
+    },
+    "KARP": {
+        "title": "aws/karpenter-provider-aws: website/content/en/preview/reference/instance-types.md "
+                 "(generated from EC2 DescribeInstanceTypes; repo HEAD of 21 Aug 2026), "
+                 "website/content/en/v1.12/reference/instance-types.md (P3) and "
+                 "pkg/providers/instancetype/zz_generated.bandwidth.go",
+        "url": None,
+    },
+    "KARP-PRICE": {
+        "title": "aws/karpenter-provider-aws: pkg/providers/pricing/zz_generated.pricing_aws.go "
+                 "(AWS price list, on-demand, generated 2026-07-20T13:44:30Z)",
+        "url": None,
+    },
+    "SKY": {
+        "title": "skypilot-org/skypilot-catalog: catalogs/v9/aws/vms.csv (per-AZ spot and on-demand; "
+                 "commit 2c3d7ea7d76bf84cf80d382e946c1609571485fd; undated, about mid-2026)",
+        "url": None,
+    },
+    "NCCL": {
+        "title": "aws/aws-ofi-nccl: src/platform-aws.cpp (per-platform gdr_required flag)",
+        "url": None,
+    },
+    "NEURON": {
+        "title": "aws-neuron/aws-neuron-sdk: about-neuron/arch/neuron-hardware/trainium2.rst, "
+                 "general/arch/neuron-hardware/trn2-arch.rst, general/arch/neuron-hardware/inf2-arch.rst; "
+                 "AWS Neuron documentation (Trainium, Inferentia2, Trainium2 pages)",
+        "url": "https://awsdocs-neuron.readthedocs-hosted.com",
+    },
+    "P3-LAUNCH": {
+        "title": "AWS P3 launch post (NVLink 200/300 GB/s, EBS, network), Chinese translation",
+        "url": "https://infoq.cn/article/j629I8X512fg8tuKd6ke",
+    },
+    "P4D-DEEP-DIVE": {
+        "title": 'AWS, "Amazon EC2 P4d instances deep dive" (GPUDirect RDMA), repost',
+        "url": "https://noise.getoto.net/2020/11/03/amazon-ec2-p4d-instances-deep-dive/",
+    },
+    "P6E-HYPERPOD": {
+        "title": "AWS ML blog on SageMaker HyperPod with P6e-GB200 UltraServers, summary",
+        "url": "https://news.fishaiapp.com/news/4622641",
+    },
+    "G7E-LAUNCH": {
+        "title": "AWS G7e launch announcement (GPUDirect RDMA/P2P) as summarised in a public repo note",
+        "url": None,
+    },
+    "RTX-PRO-6000-DS": {
+        "title": "NVIDIA RTX PRO 6000 Blackwell Server Edition datasheet figures as quoted in public repos",
+        "url": None,
+    },
+    "GK-H100": {
+        "title": "glennklockwood.com, H100 page (cites NVIDIA datasheets)",
+        "url": "https://glennklockwood.com/garden/processors/h100",
+    },
+    "GK-A100": {
+        "title": "glennklockwood.com, A100 page (cites NVIDIA datasheets)",
+        "url": "https://glennklockwood.com/garden/processors/A100",
+    },
+    "TORCHTITAN": {
+        "title": "pytorch/torchtitan: torchtitan/tools/utils.py (dense BF16 peaks citing nvidia.com "
+                 "and the Blackwell datasheet)",
+        "url": None,
+    },
+    "NV-BLACKWELL-ULTRA": {
+        "title": 'NVIDIA developer blog, "Inside NVIDIA Blackwell Ultra: the chip powering the AI factory era"',
+        "url": "https://developer.nvidia.com/blog/inside-nvidia-blackwell-ultra-the-chip-powering-the-ai-factory-era",
+    },
+    "FIBERMALL-HGX": {
+        "title": "HGX B300/B200 table, third-party copy of NVIDIA's HGX page (fibermall)",
+        "url": "https://fibermall.com/blog/?p=17161",
+    },
+    "VULTR-HGX-B200": {
+        "title": "Vultr inference cookbook, HGX B200 hardware overview",
+        "url": "https://docs.vultr.com/inference-cookbook/cuda/getting-started/hardware-overview",
+    },
+    "L40S-REPRINT": {
+        "title": "NVIDIA L40S datasheet reprint (reseller page)",
+        "url": "https://www.mullet.se/product.html?product_id=355414",
+    },
+    "BASETEN-A10G": {
+        "title": 'Baseten, "NVIDIA A10 vs A10G for ML model inference"',
+        "url": "https://www.baseten.co/blog/nvidia-a10-vs-a10g-for-ml-model-inference/",
+    },
+    "CUDA-CC-LIST": {
+        "title": "NVIDIA CUDA GPU compute capability list, reprint",
+        "url": "https://michaelbommarito.com/wiki/programming/tools/gpu-compute-capability",
+    },
+    "DEPLOYBASE-L40S": {
+        "title": "Third-party article on L40S on AWS (2026) carrying the seed's g6e GPU/network table "
+                 "(disagrees with AWS; cited only in corrections)",
+        "url": "https://deploybase.ai/articles/l40s-aws",
+    },
+}
+
+# --------------------------------------------------------------------------
+# Reasons for empty accelerator cells (README "Known gaps", flops_basis and
+# source_notes). Keyed by accelerator name, then dotted JSON path.
+# --------------------------------------------------------------------------
+NOT_FOUND = "not found in the sources read"
+NO_NVLINK = "n/a: no NVLink on this part; peers talk over PCIe"
+
+
+def _na_volta(what):
+    return f"n/a: Volta has no {what} support"
+
+
+_VOLTA = {
+    "dense_tflops.tf32": _na_volta("TF32"),
+    "dense_tflops.bf16": _na_volta("BF16"),
+    "dense_tflops.fp8": _na_volta("FP8"),
+    "dense_tflops.fp4": _na_volta("FP4"),
+    "pcie_gen": "PCIe generation not confirmed in the sources read",
+    "pcie_lanes": "PCIe lane count not confirmed in the sources read",
+}
+_AMPERE_FP = {
+    "dense_tflops.fp8": "n/a: Ampere has no FP8 tensor cores",
+    "dense_tflops.fp4": "n/a: Ampere has no FP4 tensor cores",
+}
+_BLACKWELL_PCIE = {
+    "pcie_gen": "Blackwell PCIe generation " + NOT_FOUND,
+    "pcie_lanes": "Blackwell PCIe lane count " + NOT_FOUND,
+}
+_NEURON = {
+    "dense_tflops.fp4": "no FP4 figure in the AWS Neuron docs read",
+    "pcie_gen": "PCIe generation " + NOT_FOUND,
+    "pcie_lanes": "PCIe lane count " + NOT_FOUND,
+    "tdp_w": "Neuron chip TDP " + NOT_FOUND,
+}
+_RTX_TENSOR = ("NVIDIA's Server Edition datasheet omits dense tensor figures "
+               "(marketing quotes only sparse FP4 TOPS and an unqualified ~1 PFLOP FP16/BF16)")
+_A10G_FLOPS = "NVIDIA publishes no A10G datasheet (A10 figures are in flops_basis only)"
+
+ACCEL_REASONS = {
+    "V100-16GB": dict(_VOLTA),
+    "V100-32GB": dict(_VOLTA),
+    "A100-40GB": dict(_AMPERE_FP),
+    "A100-80GB": dict(_AMPERE_FP),
+    "H100-SXM": {"dense_tflops.fp4": "n/a: Hopper has no FP4 tensor cores"},
+    "H200": {"dense_tflops.fp4": "n/a: Hopper has no FP4 tensor cores"},
+    "B200": dict(_BLACKWELL_PCIE),
+    "B300": dict(_BLACKWELL_PCIE, tdp_w="B300 TDP " + NOT_FOUND),
+    "GB200": dict(_BLACKWELL_PCIE, **{
+        "dense_tflops.fp32": "GB200 FP32 " + NOT_FOUND,
+        "dense_tflops.tf32": "GB200 TF32 " + NOT_FOUND,
+        "tdp_w": "GB200 TDP " + NOT_FOUND,
+    }),
+    "T4": {
+        "dense_tflops.tf32": "n/a: Turing has no TF32 support",
+        "dense_tflops.bf16": "n/a: Turing has no BF16 support",
+        "dense_tflops.fp8": "n/a: Turing has no FP8 support",
+        "dense_tflops.fp4": "n/a: Turing has no FP4 tensor cores",
+        "peer_link": NO_NVLINK,
+        "peer_link_gb_per_s": NO_NVLINK,
+    },
+    "A10G": dict(_AMPERE_FP, **{
+        "dense_tflops.fp32": _A10G_FLOPS,
+        "dense_tflops.tf32": _A10G_FLOPS,
+        "dense_tflops.bf16": _A10G_FLOPS,
+        "dense_tflops.fp16": _A10G_FLOPS,
+        "peer_link": NO_NVLINK,
+        "peer_link_gb_per_s": NO_NVLINK,
+    }),
+    "L4": {
+        "dense_tflops.fp4": "n/a: Ada Lovelace has no FP4 tensor cores",
+        "peer_link": NO_NVLINK,
+        "peer_link_gb_per_s": NO_NVLINK,
+    },
+    "L40S": {
+        "dense_tflops.fp4": "n/a: Ada Lovelace has no FP4 tensor cores",
+        "peer_link": NO_NVLINK,
+        "peer_link_gb_per_s": NO_NVLINK,
+    },
+    "RTX PRO 6000 Blackwell Server": {
+        "dense_tflops.tf32": _RTX_TENSOR,
+        "dense_tflops.bf16": _RTX_TENSOR,
+        "dense_tflops.fp16": _RTX_TENSOR,
+        "dense_tflops.fp8": _RTX_TENSOR,
+        "dense_tflops.fp4": _RTX_TENSOR,
+        "peer_link": NO_NVLINK,
+        "peer_link_gb_per_s": NO_NVLINK,
+    },
+    "Trainium": dict(_NEURON),
+    "Trainium2": dict(_NEURON),
+    "Inferentia2": dict(_NEURON),
+}
+
+# Neuron interconnect names; each must appear in that row's source_notes.
+NEURON_LINK = {
+    "Trainium": "NeuronLink-v2",
+    "Trainium2": "NeuronLink-v3",
+    "Inferentia2": "NeuronLink-v2",
+}
+
+# --------------------------------------------------------------------------
+# Corrections: seed claims the README marks as disagreeing with AWS.
+# (g6e.xlarge $1.85/h is "close" and not recorded.)
+# --------------------------------------------------------------------------
+_SEED = "a seed list in circulation"
+_SEED_AND_ARTICLE = ("a seed list in circulation and a third-party article "
+                     "(deploybase.ai/articles/l40s-aws, 2026) carrying the same table")
+
+
+def _corr(field, claimed, aws, claimed_by, verdict):
+    return {"field": field, "claimed": claimed, "aws": aws,
+            "claimed_by": claimed_by, "verdict": verdict}
+
+
+# (instance, field, claimed) -> verdict text; "aws" is filled from the catalog value.
+CORRECTIONS = {
+    "g6e.xlarge": [
+        ("network_gbit_per_s", "10", _SEED_AND_ARTICLE,
+         "disagrees: AWS lists up to 20 Gbps (2.5 baseline)"),
+    ],
+    "g6e.2xlarge": [
+        ("accelerator_count", "2", _SEED_AND_ARTICLE, "disagrees: AWS lists 1 x L40S"),
+        ("network_gbit_per_s", "25", _SEED_AND_ARTICLE,
+         "disagrees: AWS lists up to 20 Gbps (5 baseline)"),
+        ("prices.us-east-1.on_demand", "3.50", _SEED,
+         "disagrees: AWS list price is $2.24208/h in us-east-1"),
+    ],
+    "g6e.4xlarge": [
+        ("accelerator_count", "4", _SEED_AND_ARTICLE, "disagrees: AWS lists 1 x L40S"),
+        ("network_gbit_per_s", "50", _SEED_AND_ARTICLE, "disagrees: AWS lists 20 Gbps"),
+    ],
+    "g6e.8xlarge": [
+        ("accelerator_count", "8", _SEED_AND_ARTICLE, "disagrees: AWS lists 1 x L40S"),
+        ("network_gbit_per_s", "100", _SEED_AND_ARTICLE, "disagrees: AWS lists 25 Gbps"),
+    ],
+    "g6e.12xlarge": [
+        ("accelerator_count", "12", _SEED_AND_ARTICLE,
+         "disagrees: AWS lists 4 x L40S; no 12-GPU g6e size exists"),
+        ("network_gbit_per_s", "150", _SEED_AND_ARTICLE, "disagrees: AWS lists 100 Gbps"),
+    ],
+}
+
+# README "Where the seed figures disagree with AWS": g7e.2xlarge $3.36312/h in us-east-1 and us-east-2.
+EXTRA_PRICES = {
+    "g7e.2xlarge": [{
+        "region": "us-east-2", "option": "on_demand", "price": "3.36312",
+        "as_of": ON_DEMAND_AS_OF, "source": "KARP-PRICE",
+        "note": "Linux on-demand list price; same as us-east-1 per the reference README's seed comparison "
+                "(seed list quoted $3.36/h us-east-2)",
+    }],
+}
+
+
+# --------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------
+class Num(str):
+    """A JSON number kept as its exact CSV text (no float round-trip)."""
+
+
+NUM_RE = re.compile(r"^-?(0|[1-9]\d*)(\.\d+)?$")
+
+
+def num(text, where):
+    text = text.strip()
+    if text == "":
+        return None
+    if not NUM_RE.match(text):
+        sys.exit(f"error: {where}: not a plain number: {text!r}")
+    try:
+        Decimal(text)
+    except InvalidOperation:
+        sys.exit(f"error: {where}: bad number {text!r}")
+    return Num(text)
+
+
+def integer(text, where):
+    v = num(text, where)
+    if v is not None and "." in v:
+        sys.exit(f"error: {where}: expected an integer, got {v!r}")
+    return v
+
+
+def text_or_none(text):
+    text = text.strip()
+    return text if text else None
+
+
+def dump(obj, indent=0):
+    pad = "  " * indent
+    pad1 = "  " * (indent + 1)
+    if obj is None:
+        return "null"
+    if obj is True:
+        return "true"
+    if obj is False:
+        return "false"
+    if isinstance(obj, Num):
+        return str(obj)
+    if isinstance(obj, str):
+        return json.dumps(obj, ensure_ascii=False)
+    if isinstance(obj, int):
+        return str(obj)
+    if isinstance(obj, dict):
+        if not obj:
+            return "{}"
+        items = [f"{pad1}{json.dumps(k)}: {dump(v, indent + 1)}" for k, v in obj.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(obj, list):
+        if not obj:
+            return "[]"
+        items = [pad1 + dump(v, indent + 1) for v in obj]
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    raise TypeError(f"cannot serialise {type(obj).__name__}")
+
+
+def null_paths(obj, prefix=""):
+    """Dotted paths of every null inside obj (lists as name[i])."""
+    out = []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k == "unknown":
+                continue
+            p = f"{prefix}.{k}" if prefix else k
+            if v is None:
+                out.append(p)
+            else:
+                out.extend(null_paths(v, p))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            p = f"{prefix}[{i}]"
+            if v is None:
+                out.append(p)
+            else:
+                out.extend(null_paths(v, p))
+    return out
+
+
+def check_unknown(rec, what):
+    nulls = set(null_paths(rec))
+    reasons = rec.get("unknown", {})
+    missing = nulls - set(reasons)
+    extra = set(reasons) - nulls
+    if missing or extra:
+        sys.exit(f"error: {what}: null without reason {sorted(missing)}; reason without null {sorted(extra)}")
+    for k, v in reasons.items():
+        if not isinstance(v, str) or not v.strip():
+            sys.exit(f"error: {what}: empty reason for {k}")
+
+
+def read_csv(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+# --------------------------------------------------------------------------
+# Accelerators
+# --------------------------------------------------------------------------
+def build_accelerator(row):
+    name = row["accelerator"].strip()
+    vendor = row["vendor"].strip()
+    if vendor == "NVIDIA":
+        kind = "gpu"
+    elif name.startswith("Trainium"):
+        kind = "trainium"
+    elif name.startswith("Inferentia"):
+        kind = "inferentia"
+    else:
+        sys.exit(f"error: accelerator {name}: cannot classify kind")
+    w = f"accelerators.csv {name}"
+
+    rec = {"name": name, "kind": kind, "vendor": vendor,
+           "architecture": row["architecture"].strip()}
+    if kind == "gpu":
+        rec["compute_capability"] = text_or_none(row["compute_capability"])
+    elif row["compute_capability"].strip():
+        sys.exit(f"error: {w}: compute capability on a non-GPU")
+    rec["memory_gib"] = num(row["memory_gib"], w)
+    rec["memory_type"] = text_or_none(row["memory_type"])
+    rec["memory_bandwidth_gb_per_s"] = num(row["memory_bandwidth_gb_s"], w)
+    rec["dense_tflops"] = {
+        "fp32": num(row["fp32_tflops"], w),
+        "tf32": num(row["tf32_tflops_dense"], w),
+        "bf16": num(row["bf16_tflops_dense"], w),
+        "fp16": num(row["fp16_tflops_dense"], w),
+        "fp8": num(row["fp8_tflops_dense"], w),
+        "fp4": num(row["fp4_tflops_dense"], w),
+    }
+    rec["flops_basis"] = text_or_none(row["flops_basis"])
+    link_bw = num(row["nvlink_gb_s_per_gpu"], w)
+    notes = row["source_notes"].strip()
+    if link_bw is None:
+        link = None
+    elif kind == "gpu":
+        link = "NVLink"
+    else:
+        link = NEURON_LINK[name]
+        if link not in notes:
+            sys.exit(f"error: {w}: {link} not stated in source_notes")
+    rec["peer_link"] = link
+    rec["peer_link_gb_per_s"] = link_bw
+    rec["pcie_gen"] = integer(row["pcie_gen"], w)
+    rec["pcie_lanes"] = integer(row["pcie_lanes"], w)
+    rec["tdp_w"] = num(row["tdp_w"], w)
+    rec["families"] = [f.strip() for f in row["used_in_families"].split(";") if f.strip()]
+    rec["source_notes"] = notes
+
+    nulls = null_paths(rec)
+    table = ACCEL_REASONS.get(name, {})
+    unknown = {}
+    for p in nulls:
+        if p not in table:
+            sys.exit(f"error: {w}: no reason recorded for null {p}")
+        unknown[p] = table[p]
+    stale = set(table) - set(nulls)
+    if stale:
+        sys.exit(f"error: {w}: reason table names non-null fields {sorted(stale)}")
+    if unknown:
+        rec["unknown"] = unknown
+    return rec
+
+
+# --------------------------------------------------------------------------
+# Instances
+# --------------------------------------------------------------------------
+SPOT_RE = re.compile(r"spot median of (\d+) us-east-1 AZs ([\d.]+)-([\d.]+) \[SKY\]")
+INTERCONNECTS = {"nvswitch", "nvlink", "pcie", "neuronlink", "none"}
+
+
+def gpudirect(cell, notes, w):
+    cell = cell.strip()
+    if cell == "yes":
+        return True, None
+    if cell == "no":
+        return False, None
+    m = re.match(r"^n/a \((.+)\)$", cell)
+    if m:
+        return None, "n/a: " + m.group(1)
+    if cell == "":
+        if "gdr_required=false" in notes and "not confirmed" in notes:
+            return None, ("GPUDirect RDMA not established for this size "
+                          "(aws-ofi-nccl sets gdr_required=false; not confirmed elsewhere)")
+        return None, "GPUDirect RDMA not established for this size"
+    sys.exit(f"error: {w}: unexpected gpudirect_rdma {cell!r}")
+
+
+def build_instance(row, accel_by_name):
+    name = row["instance_type"].strip()
+    w = f"aws-gpu-instances.csv {name}"
+    notes = row["source_notes"].strip()
+    unknown = {}
+    no_accel_list = "AWS spec table lists no accelerators for this UltraServer node type"
+
+    accel = text_or_none(row["accelerator"])
+    if accel is not None:
+        if accel not in accel_by_name:
+            sys.exit(f"error: {w}: unknown accelerator {accel}")
+        fam = row["family"].strip()
+        if fam not in accel_by_name[accel]["families"]:
+            sys.exit(f"error: {w}: family {fam} not in {accel}'s families")
+    else:
+        unknown["accelerator"] = no_accel_list
+
+    count = num(row["accelerator_count"], w)
+    if count is None:
+        if "lists no accelerators" not in notes:
+            sys.exit(f"error: {w}: empty accelerator_count without explanation")
+        unknown["accelerator_count"] = (no_accel_list + " (Neuron docs describe u-trn2x64 as 4 nodes "
+                                        "of 16 Trainium2 each; not confirmed per node type)")
+    mem_each = num(row["accelerator_memory_gib_each"], w)
+    if mem_each is None:
+        unknown["accelerator_memory_gib_each"] = no_accel_list
+
+    efa = integer(row["efa_interfaces"], w)
+    if efa is None:
+        if "max EFA interface count not found" not in notes:
+            sys.exit(f"error: {w}: empty efa_interfaces without explanation")
+        unknown["efa_interfaces"] = "EFA supported per AWS; max EFA interface count not found"
+
+    gdr, gdr_reason = gpudirect(row["gpudirect_rdma"], notes, w)
+    if gdr_reason:
+        unknown["gpudirect_rdma"] = gdr_reason
+
+    ic = text_or_none(row["gpu_interconnect"])
+    if ic is not None and ic not in INTERCONNECTS:
+        sys.exit(f"error: {w}: unexpected gpu_interconnect {ic!r}")
+    if ic is None:
+        unknown["interconnect"] = no_accel_list
+
+    p2p = num(row["gpu_p2p_gbps_per_gpu"], w)
+    if p2p is None:
+        if ic == "none":
+            if count is not None and Decimal(count) < 1:
+                unknown["peer_gbit_per_s_per_accelerator"] = "n/a: single accelerator (a fraction of one L4)"
+            else:
+                unknown["peer_gbit_per_s_per_accelerator"] = "n/a: single accelerator"
+        elif ic == "pcie":
+            unknown["peer_gbit_per_s_per_accelerator"] = "AWS publishes no PCIe peer-to-peer figure"
+        elif ic is None:
+            unknown["peer_gbit_per_s_per_accelerator"] = no_accel_list
+        else:
+            sys.exit(f"error: {w}: empty p2p for interconnect {ic}")
+
+    # --- prices (us-east-1 on-demand, us-east-1 typical spot, extras) ---
+    prices = []
+    od = num(row["price_on_demand_usd_hr_us_east_1"], w)
+    prices.append({"region": REGION, "option": "on_demand", "usd_per_hour": od,
+                   "as_of": ON_DEMAND_AS_OF, "source": "KARP-PRICE",
+                   "note": "Linux on-demand list price"})
+    if od is None:
+        if "no us-east-1 on-demand price in AWS price list snapshot" not in notes:
+            sys.exit(f"error: {w}: empty on-demand price without explanation")
+        reason = (f"no us-east-1 on-demand price in the AWS price-list snapshot ({ON_DEMAND_AS_OF}); "
+                  "reason not established")
+        if "no on-demand price in SkyPilot" in notes:
+            reason += "; SkyPilot has no on-demand price for it in any region either"
+        unknown["prices[0].usd_per_hour"] = reason
+
+    spot = num(row["price_spot_typical_usd_hr_us_east_1"], w)
+    m = SPOT_RE.search(notes)
+    if spot is not None:
+        if not m:
+            sys.exit(f"error: {w}: spot price without a median note")
+        n, lo, hi = m.groups()
+        spot_note = (f"median of {n} us-east-1 AZ{'s' if n != '1' else ''} {lo}-{hi}; "
+                     "undated snapshot, about mid-2026")
+    else:
+        if m:
+            sys.exit(f"error: {w}: spot note without a spot price")
+        spot_note = "median of us-east-1 AZ spot prices; undated snapshot, about mid-2026"
+        if "no Spot" in notes:
+            reason = "n/a: no Spot for this type per AWS"
+            spot_note = "no Spot for this type per AWS"
+        elif "us-east-2 spot" in notes:
+            r = re.search(r"us-east-2 spot ([\d.]+-[\d.]+)", notes).group(1)
+            reason = (f"no us-east-1 spot rows in the SkyPilot snapshot (only us-east-2, {r})")
+        elif "us-west-2" in notes:
+            r = re.search(r"spot ([\d.]+) \[SKY\]", notes).group(1)
+            reason = f"no us-east-1 spot rows in the SkyPilot snapshot (only us-west-2, {r})"
+        else:
+            reason = ("not read: the SkyPilot snapshot lists this type but its spot rows were not read "
+                      "(reference README, Known gaps)")
+        unknown["prices[1].usd_per_hour"] = reason
+    prices.append({"region": REGION, "option": "spot_typical", "usd_per_hour": spot,
+                   "as_of": SPOT_AS_OF, "source": "SKY", "note": spot_note})
+    for extra in EXTRA_PRICES.get(name, []):
+        prices.append({"region": extra["region"], "option": extra["option"],
+                       "usd_per_hour": Num(extra["price"]), "as_of": extra["as_of"],
+                       "source": extra["source"], "note": extra["note"]})
+
+    rec = {
+        "name": name,
+        "family": row["family"].strip(),
+        "accelerator": accel,
+        "accelerator_count": count,
+        "accelerator_memory_gib_each": mem_each,
+        "vcpus": integer(row["vcpus"], w),
+        "memory_gib": num(row["memory_gib"], w),
+        "network_gbit_per_s": num(row["network_gbps"], w),
+        "efa_interfaces": efa,
+        "gpudirect_rdma": gdr,
+        "interconnect": ic,
+        "peer_gbit_per_s_per_accelerator": p2p,
+        "local_nvme_gb": num(row["local_nvme_gb"], w),
+        "ebs_gbit_per_s": num(row["ebs_gbps"], w),
+        "prices": prices,
+        "source_notes": notes,
+    }
+
+    if name in CORRECTIONS:
+        corrs = []
+        for field, claimed, by, verdict in CORRECTIONS[name]:
+            if field == "prices.us-east-1.on_demand":
+                aws = od
+            else:
+                aws = rec[field]
+            if aws is None:
+                sys.exit(f"error: {w}: correction against a null {field}")
+            corrs.append(_corr(field, Num(claimed), aws, by, verdict))
+        rec["corrections"] = corrs
+
+    # Order unknown by field order in the record.
+    order = null_paths(rec)
+    if unknown:
+        rec["unknown"] = {p: unknown[p] for p in order if p in unknown}
+        rec["unknown"].update({k: v for k, v in unknown.items() if k not in rec["unknown"]})
+    return rec
+
+
+# --------------------------------------------------------------------------
+def main():
+    repo = Path(__file__).resolve().parent.parent
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reference", type=Path, default=(repo / ".." / "shared" / "reference").resolve(),
+                    help="directory holding accelerators.csv and aws-gpu-instances.csv")
+    ap.add_argument("--out", type=Path, default=repo / "assets" / "catalog",
+                    help="output directory for accelerators.json and instances.json")
+    args = ap.parse_args()
+
+    acc_rows = read_csv(args.reference / "accelerators.csv")
+    inst_rows = read_csv(args.reference / "aws-gpu-instances.csv")
+    if len(acc_rows) != EXPECTED_ACCELERATORS:
+        sys.exit(f"error: expected {EXPECTED_ACCELERATORS} accelerators, got {len(acc_rows)}")
+    if len(inst_rows) != EXPECTED_INSTANCES:
+        sys.exit(f"error: expected {EXPECTED_INSTANCES} instances, got {len(inst_rows)}")
+
+    accelerators = [build_accelerator(r) for r in acc_rows]
+    by_name = {a["name"]: a for a in accelerators}
+    if len(by_name) != len(accelerators):
+        sys.exit("error: duplicate accelerator names")
+    unused_reasons = set(ACCEL_REASONS) - set(by_name)
+    if unused_reasons:
+        sys.exit(f"error: reasons for unknown accelerators {sorted(unused_reasons)}")
+
+    instances = [build_instance(r, by_name) for r in inst_rows]
+    if len({i["name"] for i in instances}) != len(instances):
+        sys.exit("error: duplicate instance names")
+    if set(CORRECTIONS) - {i["name"] for i in instances}:
+        sys.exit("error: corrections for unknown instances")
+
+    for rec in accelerators:
+        check_unknown(rec, f"accelerator {rec['name']}")
+    for rec in instances:
+        check_unknown(rec, f"instance {rec['name']}")
+        for p in rec["prices"]:
+            if set(p) != {"region", "option", "usd_per_hour", "as_of", "source", "note"}:
+                sys.exit(f"error: instance {rec['name']}: bad price keys")
+            if p["source"] not in SOURCES:
+                sys.exit(f"error: instance {rec['name']}: unknown source {p['source']}")
+
+    acc_doc = {"schema": SCHEMA, "sources": SOURCES, "accelerators": accelerators}
+    inst_doc = {"schema": SCHEMA, "instances": instances}
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    for fname, doc in (("accelerators.json", acc_doc), ("instances.json", inst_doc)):
+        text = dump(doc) + "\n"
+        json.loads(text)  # must parse
+        (args.out / fname).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out / fname}")
+    print(f"{len(accelerators)} accelerators, {len(instances)} instances")
+
+
+if __name__ == "__main__":
+    main()

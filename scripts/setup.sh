@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# gpuplan set-up: installs everything the build and tests need, on Debian 12 as root.
+# Idempotent: every step checks first, so a second run takes seconds.
+#
+#   scripts/setup.sh          # packages + third-party sources + SDL2 for wasm + npm deps
+#
+# What it fetches and where (all ignored by git, never committed):
+#   third_party/imgui-*/      Dear ImGui 1.86 from Debian's source package `imgui`
+#   third_party/libsdl2-*/    SDL2 2.26.5 from Debian's source package `libsdl2`
+#   third_party/sdl2-wasm/    SDL2 built with Emscripten (static libSDL2.a + headers)
+#   tests/browser/node_modules  playwright-core (uses Debian's chromium, no browser download)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+tp="$root/third_party"
+log() { printf '[setup] %s\n' "$*"; }
+
+packages=(
+  build-essential cmake ninja-build pkg-config git ca-certificates dpkg-dev
+  nlohmann-json3-dev catch2 libcli11-dev libfmt-dev libbenchmark-dev
+  libsdl2-dev libgl-dev
+  emscripten python3
+  chromium xvfb xauth brotli
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  log "installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  log "Debian packages: all present"
+fi
+
+# --- third-party sources from Debian source packages -------------------------
+mkdir -p "$tp"
+have_src() { compgen -G "$tp/$1-*/" >/dev/null; }
+if ! have_src imgui || ! have_src libsdl2; then
+  src_list=/etc/apt/sources.list.d/debian-src.sources
+  if [ ! -f "$src_list" ]; then
+    log "enabling deb-src entries (copy of the machine's Debian entry)"
+    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$src_list"
+  fi
+  apt-get update -qq
+  (cd "$tp" && have_src imgui || apt-get source -qq imgui >/dev/null)
+  (cd "$tp" && have_src libsdl2 || apt-get source -qq libsdl2 >/dev/null)
+fi
+imgui_dir=$(ls -d "$tp"/imgui-*/ | head -n1); imgui_dir=${imgui_dir%/}
+sdl_src=$(ls -d "$tp"/libsdl2-*/ | head -n1); sdl_src=${sdl_src%/}
+ln -sfn "$imgui_dir" "$tp/imgui"
+ln -sfn "$sdl_src" "$tp/sdl2-src"
+log "Dear ImGui sources: $imgui_dir"
+log "SDL2 sources:       $sdl_src"
+
+# --- SDL2 for wasm (emscripten ports are frozen here; see shared/toolchain.md) --
+if [ ! -f "$tp/sdl2-wasm/lib/libSDL2.a" ]; then
+  log "building SDL2 for wasm (about 2 minutes on 2 cores)"
+  export NODE_PATH=/usr/share/nodejs
+  rm -rf "$tp/sdl2-wasm-build"
+  emcmake cmake -S "$sdl_src" -B "$tp/sdl2-wasm-build" -G Ninja -DCMAKE_BUILD_TYPE=MinSizeRel \
+    -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF -DCMAKE_INSTALL_PREFIX="$tp/sdl2-wasm" >/dev/null
+  cmake --build "$tp/sdl2-wasm-build" >/dev/null
+  cmake --install "$tp/sdl2-wasm-build" >/dev/null
+else
+  log "SDL2 for wasm: built"
+fi
+
+# --- header-only packages, visible to em++ without -I/usr/include -------------
+inc="$tp/wasm-include"
+mkdir -p "$inc"
+for h in nlohmann catch2 CLI fmt; do
+  [ -e "/usr/include/$h" ] && ln -sfn "/usr/include/$h" "$inc/$h"
+done
+
+# --- browser tests: playwright-core drives Debian's chromium ------------------
+if [ ! -d "$root/tests/browser/node_modules/playwright-core" ]; then
+  log "installing playwright-core (npm)"
+  (cd "$root/tests/browser" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+else
+  log "playwright-core: present"
+fi
+log "done"

@@ -1,0 +1,127 @@
+// Bad input: each kind is refused with an InputError that names the place, the value and
+// what was expected. Documents are built from a valid record with one thing broken.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "gpuplan/catalog.hpp"
+#include "gpuplan/input_error.hpp"
+#include "gpuplan/scenario.hpp"
+
+using namespace gpuplan;
+
+namespace {
+
+const char* kValidInstance = R"({"name": "x1.big", "family": "x1", "accelerator": "L4", "accelerator_count": 1,
+  "accelerator_memory_gib_each": 22.35, "vcpus": 8, "memory_gib": 32, "network_gbit_per_s": 10, "efa_interfaces": 0,
+  "gpudirect_rdma": false, "interconnect": "none", "peer_gbit_per_s_per_accelerator": null, "local_nvme_gb": 0,
+  "ebs_gbit_per_s": 5, "prices": [{"region": "us-east-1", "option": "on_demand", "usd_per_hour": 1.0, "as_of": "2026-07-20",
+  "source": "KARP-PRICE"}], "source_notes": "test", "unknown": {"peer_gbit_per_s_per_accelerator": "n/a: single accelerator"}})";
+
+std::string user_doc(const std::string& instance_json) {
+    return R"({"schema": "gpuplan.catalog/1", "instances": [)" + instance_json + "]}";
+}
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+    const auto pos = s.find(from);
+    REQUIRE(pos != std::string::npos);
+    return s.replace(pos, from.size(), to);
+}
+
+// The message of the InputError that loading the built-in catalog plus `text` throws.
+std::string catalog_error(const std::string& text) {
+    std::vector<CatalogDocument> docs = builtin_catalog_documents();
+    docs.push_back({"user.json", text});
+    try {
+        (void)load_catalog(docs);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+std::string scenario_error(const std::string& text) {
+    static const Catalog catalog = load_builtin_catalog();
+    try {
+        (void)evaluate_scenario(parse_scenario(text, "s.json", catalog), catalog);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("the valid test record loads", "[bad-input]") {
+    CHECK(catalog_error(user_doc(kValidInstance)) == "(no error)");
+}
+
+TEST_CASE("catalog: each kind of bad input is named", "[bad-input][catalog]") {
+    using Catch::Matchers::Contains;
+    const std::string v = kValidInstance;
+    CHECK_THAT(catalog_error(""), Contains("user.json") && Contains("empty"));
+    CHECK_THAT(catalog_error("{\"schema\": "), Contains("user.json") && Contains("parse error"));
+    CHECK_THAT(catalog_error("{\"schema\": \"gpuplan.catalog/1\", \"instances\": [NaN]}"), Contains("user.json"));
+    CHECK_THAT(catalog_error("[1, 2]"), Contains("$") && Contains("a JSON object"));
+    CHECK_THAT(catalog_error(R"({"schema": "gpuplan.catalog/9"})"), Contains("$.schema") && Contains("gpuplan.catalog/1"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"vcpus\": 8", "\"vcpus\": 8, \"vcpu\": 8"))),
+               Contains("$.instances[0].vcpu") && Contains("unknown key"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"vcpus\": 8", "\"vcpus\": \"8\""))),
+               Contains("$.instances[0].vcpus") && Contains("\"8\"") && Contains("a number"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"vcpus\": 8", "\"vcpus\": -8"))),
+               Contains("$.instances[0].vcpus: got -8; expected a number > 0"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"memory_gib\": 32", "\"memory_gib\": 0"))),
+               Contains("$.instances[0].memory_gib: got 0"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"efa_interfaces\": 0", "\"efa_interfaces\": 1.5"))),
+               Contains("efa_interfaces") && Contains("whole number"));
+    CHECK_THAT(catalog_error(user_doc(v + "," + v)), Contains("$.instances[1].name") && Contains("\"x1.big\""));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"vcpus\": 8", "\"vcpus\": null"))),
+               Contains("$.instances[0].vcpus") && Contains("reason"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"n/a: single accelerator\"", "\"n/a: single\", \"vcpus\": \"why\""))),
+               Contains("unknown.vcpus") && Contains("not null"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"accelerator\": \"L4\"", "\"accelerator\": \"L5\""))),
+               Contains("x1.big") && Contains("\"L5\"") && Contains("accelerator in the catalog"));
+    // Inconsistent totals: an L4 has 22.35 GiB, not 40.
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"accelerator_memory_gib_each\": 22.35", "\"accelerator_memory_gib_each\": 40"))),
+               Contains("accelerator_memory_gib_each") && Contains("got 40") && Contains("22.35"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"accelerator_count\": 1", "\"accelerator_count\": 4"))),
+               Contains("$.instances[0].interconnect") && Contains("a link between"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"family\": \"x1\"", "\"family\": \"x2\""))), Contains("$.instances[0].family"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"region\": \"us-east-1\"", "\"region\": \"US East\""))),
+               Contains("prices[0].region") && Contains("us-east-1"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"as_of\": \"2026-07-20\"", "\"as_of\": \"July\""))), Contains("prices[0].as_of"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"source\": \"KARP-PRICE\"", "\"source\": \"MY-GUESS\""))),
+               Contains("MY-GUESS") && Contains("sources"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"interconnect\": \"none\"", "\"interconnect\": \"infiniband\""))),
+               Contains("interconnect") && Contains("infiniband"));
+}
+
+TEST_CASE("catalog: a 50 MB document is refused before parsing", "[bad-input][catalog]") {
+    std::string huge = "{\"schema\": \"gpuplan.catalog/1\", \"x\": \"" + std::string(50u * 1000u * 1000u, 'a') + "\"}";
+    using Catch::Matchers::Contains;
+    CHECK_THAT(catalog_error(huge), Contains("user.json") && Contains("50000") && Contains("16 MiB"));
+}
+
+TEST_CASE("scenario: each kind of bad input is named", "[bad-input][scenario]") {
+    using Catch::Matchers::Contains;
+    const std::string head = R"({"schema": "gpuplan.scenario/1", )";
+    CHECK_THAT(scenario_error("   "), Contains("s.json") && Contains("empty"));
+    CHECK_THAT(scenario_error(head + R"("price": {"instance": "p9.huge"}})"), Contains("$.price.instance") && Contains("p9.huge"));
+    CHECK_THAT(scenario_error(head + R"("region": "mars-1", "price": {"instance": "p5.48xlarge"}})"),
+               Contains("$.region") && Contains("mars-1") && Contains("us-east-1"));
+    CHECK_THAT(scenario_error(head + R"("price": {"instance": "p5.48xlarge", "hours": -5}})"),
+               Contains("$.price.hours: got -5; expected a number > 0"));
+    CHECK_THAT(scenario_error(head + R"("assumptions": {"reserved_discount": {"1y": 1.5}}})"),
+               Contains("$.assumptions.reserved_discount.1y: got 1.5") && Contains("discount"));
+    CHECK_THAT(scenario_error(head + R"("price": {"instance": "p5.48xlarge", "hour": 5}})"),
+               Contains("$.price.hour") && Contains("unknown key") && Contains("hours"));
+    CHECK_THAT(scenario_error(head + R"("price": {"instance": "p5.48xlarge", "hours": NaN}})"), Contains("s.json"));
+    CHECK_THAT(scenario_error(head + R"("price": {"instance": "p5e.48xlarge"}})"),
+               Contains("p5e.48xlarge") && Contains("on-demand price"));
+    CHECK_THAT(scenario_error(head + R"("fleet": {"on_demand_usd_per_gpu_hour": 1.6, "tiers": []}})"),
+               Contains("fleet.tiers") && Contains("at least one"));
+    CHECK_THAT(scenario_error(head + R"("idle": {"usd_per_hour": 1, "active_hours_per_day": 30}})"),
+               Contains("active_hours_per_day") && Contains("24"));
+    CHECK_THAT(scenario_error(head + R"("idle": {"usd_per_hour": 1, "instance": "g6.2xlarge"}})"),
+               Contains("$.idle") && Contains("exactly one"));
+}

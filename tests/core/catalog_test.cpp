@@ -1,0 +1,110 @@
+// The built-in catalog: every reference row is there, unknowns carry reasons, and derived
+// metrics follow from the facts (expected values worked by hand from the reference CSV).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog_metrics.hpp"
+
+using namespace gpuplan;
+
+TEST_CASE("built-in catalog holds every reference row", "[catalog]") {
+    const Catalog c = load_builtin_catalog();
+    // shared/reference: aws-gpu-instances.csv has 67 rows, accelerators.csv 17.
+    CHECK(c.instances.size() == 67);
+    CHECK(c.accelerators.size() == 17);
+    CHECK(c.overrides.empty());
+    for (const char* name : {"p3.2xlarge", "p4d.24xlarge", "p5.48xlarge", "p5en.48xlarge", "p6-b200.48xlarge", "p6e-gb200.36xlarge",
+                             "g4dn.xlarge", "g5.48xlarge", "g6.2xlarge", "g6e.xlarge", "g6f.large", "gr6f.4xlarge", "g7e.48xlarge",
+                             "inf2.48xlarge", "trn1n.32xlarge", "trn2.48xlarge", "trn2u.48xlarge"})
+        CHECK(c.find_instance(name) != nullptr);
+}
+
+TEST_CASE("catalog facts keep their values, kinds and sources", "[catalog]") {
+    const Catalog c = load_builtin_catalog();
+    const Instance& p5 = *c.find_instance("p5.48xlarge");
+    CHECK(p5.accelerator == "H100-SXM");
+    CHECK(p5.accelerator_count == 8.0);
+    CHECK(p5.efa_interfaces == 32.0);
+    CHECK(p5.gpudirect_rdma == true);
+    CHECK(p5.interconnect == Interconnect::nvswitch);
+    const Price* od = p5.find_price("us-east-1", "on_demand");
+    REQUIRE(od);
+    CHECK(od->usd_per_hour == 55.04);
+    CHECK(od->as_of == "2026-07-20");
+    CHECK(c.sources.count(od->source) == 1);
+
+    CHECK(c.find_accelerator("Trainium2")->kind == AcceleratorKind::trainium);
+    CHECK(c.find_accelerator("Inferentia2")->kind == AcceleratorKind::inferentia);
+    CHECK(c.find_accelerator("Trainium2")->compute_capability == std::nullopt);
+    CHECK(c.find_accelerator("L40S")->compute_capability == "sm_89");
+
+    // g6e.2xlarge: AWS lists 1 L40S; a figure in circulation says 2. The catalog keeps AWS's
+    // and records the claim as a correction.
+    const Instance& g6e = *c.find_instance("g6e.2xlarge");
+    CHECK(g6e.accelerator_count == 1.0);
+    bool found = false;
+    for (const auto& corr : g6e.corrections) found = found || (corr.field == "accelerator_count" && corr.claimed == "2");
+    CHECK(found);
+}
+
+TEST_CASE("unknown figures are null with a reason", "[catalog]") {
+    const Catalog c = load_builtin_catalog();
+    std::size_t nulls = 0;
+    for (const auto& i : c.instances) {
+        for (std::size_t k = 0; k < i.prices.size(); ++k)
+            if (!i.prices[k].usd_per_hour) {
+                ++nulls;
+                CHECK_FALSE(i.unknown_reason("prices[" + std::to_string(k) + "].usd_per_hour").empty());
+            }
+        if (!i.peer_gbit_per_s_per_accelerator) CHECK_FALSE(i.unknown_reason("peer_gbit_per_s_per_accelerator").empty());
+    }
+    CHECK(nulls > 0);
+    const Instance& p5e = *c.find_instance("p5e.48xlarge");
+    CHECK(p5e.find_price("us-east-1", "on_demand")->usd_per_hour == std::nullopt);
+    const Accelerator& a100 = *c.find_accelerator("A100-40GB");
+    CHECK(a100.dense_tflops.fp8 == std::nullopt);
+    CHECK(a100.unknown.at("dense_tflops.fp8").rfind("n/a", 0) == 0);
+}
+
+TEST_CASE("derived metrics per instance", "[catalog][metrics]") {
+    const Catalog c = load_builtin_catalog();
+    // p5.48xlarge: $55.04/h, 8 x H100 (80 GiB, 989.4 dense BF16 TFLOPS, 3350 GB/s).
+    const InstanceMetrics m = instance_metrics(c, *c.find_instance("p5.48xlarge"), "us-east-1");
+    CHECK(*m.usd_per_accelerator_hour.value == Approx(6.88).epsilon(1e-12));
+    CHECK(*m.usd_per_accel_gib_hour.value == Approx(55.04 / 640).epsilon(1e-12));
+    CHECK(*m.usd_per_dense_bf16_pflop_hour.value == Approx(55.04 / (8 * 0.9894)).epsilon(1e-12));
+    CHECK(*m.usd_per_tb_per_s_hour.value == Approx(55.04 / (8 * 3.35)).epsilon(1e-12));
+    CHECK(m.usd_per_dense_bf16_pflop_hour.inputs.size() == 3);
+
+    // g6f.large: 1/8 of an L4 with 2.79 GiB for $0.202/h.
+    const InstanceMetrics g6f = instance_metrics(c, *c.find_instance("g6f.large"), "us-east-1");
+    CHECK(*g6f.usd_per_accelerator_hour.value == Approx(0.202 / 0.125).epsilon(1e-12));
+    CHECK(*g6f.usd_per_accel_gib_hour.value == Approx(0.202 / 2.79).epsilon(1e-12));
+
+    // Unknown inputs give unknown outputs, with the reason passed through.
+    const InstanceMetrics p5e = instance_metrics(c, *c.find_instance("p5e.48xlarge"), "us-east-1");
+    CHECK_FALSE(p5e.usd_per_accelerator_hour.value);
+    CHECK(p5e.usd_per_accelerator_hour.unknown_reason.find("price") != std::string::npos);
+    const InstanceMetrics g5 = instance_metrics(c, *c.find_instance("g5.xlarge"), "us-east-1");  // A10G: no datasheet
+    CHECK_FALSE(g5.usd_per_dense_bf16_pflop_hour.value);
+    CHECK(g5.usd_per_tb_per_s_hour.value);
+}
+
+TEST_CASE("a user's catalog file extends and overrides the built-in one", "[catalog]") {
+    std::vector<CatalogDocument> docs = builtin_catalog_documents();
+    docs.push_back({"user.json", R"({"schema": "gpuplan.catalog/1", "instances": [
+      {"name": "g6.2xlarge", "family": "g6", "accelerator": "L4", "accelerator_count": 1, "accelerator_memory_gib_each": 22.35,
+       "vcpus": 8, "memory_gib": 32, "network_gbit_per_s": 10, "efa_interfaces": 0, "gpudirect_rdma": false, "interconnect": "none",
+       "peer_gbit_per_s_per_accelerator": null, "local_nvme_gb": 450, "ebs_gbit_per_s": 5,
+       "prices": [{"region": "eu-west-1", "option": "on_demand", "usd_per_hour": 1.1, "as_of": "2026-11-01", "source": "KARP-PRICE"}],
+       "source_notes": "my quote", "unknown": {"peer_gbit_per_s_per_accelerator": "n/a: single accelerator"}}]})"});
+    const Catalog c = load_catalog(docs);
+    CHECK(c.instances.size() == 67);
+    REQUIRE(c.overrides.size() == 1);
+    CHECK(c.overrides[0].find("g6.2xlarge") != std::string::npos);
+    CHECK(c.find_instance("g6.2xlarge")->find_price("eu-west-1", "on_demand")->usd_per_hour == 1.1);
+    const auto regions = c.regions();
+    CHECK(std::find(regions.begin(), regions.end(), "eu-west-1") != regions.end());
+}

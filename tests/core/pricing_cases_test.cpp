@@ -1,0 +1,160 @@
+// The worked cases of shared/cases/pricing.md, reproduced to the cent (money) and to 4
+// decimals (rates). Expected values are the case's own figures, not outputs of this code.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "gpuplan/pricing/fleet.hpp"
+#include "gpuplan/pricing/idle_cost.hpp"
+#include "gpuplan/pricing/purchase_options.hpp"
+#include "gpuplan/pricing/spot_checkpoint.hpp"
+#include "gpuplan/pricing/unit_cost.hpp"
+#include "gpuplan/scenario.hpp"
+
+using namespace gpuplan;
+
+namespace {
+Param p(double v) { return {v, InputOrigin::user, ""}; }
+double cents(double usd) { return std::round(usd * 100.0) / 100.0; }
+double dp4(double x) { return std::round(x * 1e4) / 1e4; }
+
+const nlohmann::json& figure(const nlohmann::json& section, const char* name) { return section.at("figures").at(name); }
+
+nlohmann::json eval_builtin(const std::string& file) {
+    static const Catalog catalog = load_builtin_catalog();
+    for (const auto& doc : builtin_scenario_documents())
+        if (doc.origin == "assets/scenarios/" + file) return evaluate_scenario(parse_scenario(doc.text, doc.origin, catalog), catalog);
+    FAIL("no built-in scenario " << file);
+    return {};
+}
+}  // namespace
+
+TEST_CASE("P1 blended fleet rate", "[pricing][P1]") {
+    FleetRequest r;
+    r.on_demand_usd_per_gpu_hour = p(1.60);
+    r.tiers = {{"reserved-3y", 4, p(0.96), 1, true}, {"spot", 6, p(0.80), 1, false}, {"on-demand", 2, p(1.60), 1, false}};
+    const FleetResult f = evaluate_fleet(r);
+    CHECK(dp4(*f.blended_usd_per_gpu_hour.value) == 0.9867);
+    CHECK(std::round(*f.saving_vs_on_demand.value * 1e4) / 100 == 38.33);
+    // The figure printed in circulation ($0.93, 42%) does not follow from the same inputs.
+    CHECK(dp4(*f.blended_usd_per_gpu_hour.value) != 0.93);
+
+    const auto j = eval_builtin("p1-blended-fleet.json").at("fleet");
+    CHECK(dp4(figure(j, "blended_usd_per_gpu_hour").at("value").get<double>()) == 0.9867);
+}
+
+TEST_CASE("P2 reserved savings on 8 GPUs for a year", "[pricing][P2]") {
+    auto saving = [](double reserved_price) {
+        FleetRequest r;
+        r.hours = 8760;
+        r.on_demand_usd_per_gpu_hour = p(1.60);
+        r.tiers = {{"reserved", 8, p(reserved_price), 1, true}};
+        const FleetResult f = evaluate_fleet(r);
+        return cents(*f.all_on_demand_cost_usd.value - *f.total_cost_usd.value);
+    };
+    CHECK(saving(1.60 * (1 - 0.30)) == 33638.40);
+    CHECK(saving(1.60 * (1 - 0.40)) == 44851.20);
+    CHECK(cents(figure(eval_builtin("p2-reserved-1y.json").at("fleet"), "saving_usd").at("value").get<double>()) == 33638.40);
+    CHECK(cents(figure(eval_builtin("p2-reserved-3y.json").at("fleet"), "saving_usd").at("value").get<double>()) == 44851.20);
+}
+
+TEST_CASE("P3 cost per token", "[pricing][P3]") {
+    CHECK(dp4(*usd_per_million_tokens(p(1.85), p(1000)).value) == 0.5139);
+    CHECK(dp4(*usd_per_million_tokens(p(12.80), p(5000)).value) == 0.7111);
+    CHECK(dp4(*usd_per_million_tokens(p(12.80), p(20000)).value) == 0.1778);
+    const auto rows = eval_builtin("p3-cost-per-token.json").at("token_costs");
+    REQUIRE(rows.size() == 3);
+    CHECK(cents(figure(rows[0], "usd_per_billion_tokens").at("value").get<double>()) == 513.89);
+    CHECK(cents(figure(rows[1], "usd_per_billion_tokens").at("value").get<double>()) == 711.11);
+    CHECK(cents(figure(rows[2], "usd_per_billion_tokens").at("value").get<double>()) == 177.78);
+}
+
+TEST_CASE("P4 always-on versus ephemeral development instances", "[pricing][P4]") {
+    IdleRequest q;
+    q.engineers = 3;
+    q.usd_per_hour = p(0.9776);
+    const IdleResult r = evaluate_idle_cost(q);  // defaults: 730 h, 6 h/day, 22 days, 10 min boot
+    CHECK(cents(*r.always_on_usd_per_instance.value) == 713.65);
+    CHECK(cents(*r.always_on_usd_total.value) == 2140.94);
+    CHECK(std::round(*r.ephemeral_hours_per_instance.value * 100) / 100 == 135.67);
+    CHECK(cents(*r.ephemeral_usd_per_instance.value) == 132.63);
+    CHECK(cents(*r.ephemeral_usd_total.value) == 397.88);
+    CHECK(std::round(*r.saving_fraction_compute.value * 1e4) / 100 == 81.42);
+
+    // The same through the scenario file, which takes the price from the catalog.
+    const auto j = eval_builtin("p4-idle-dev-instances.json").at("idle");
+    CHECK(cents(figure(j, "ephemeral_usd_total").at("value").get<double>()) == 397.88);
+    CHECK(figure(j, "always_on_usd_per_instance").at("explain").at("inputs")[1].at("origin") == "catalog");
+}
+
+TEST_CASE("P5 spot with checkpoints (Young/Daly)", "[pricing][P5]") {
+    SpotRisk risk{p(3.5), p(2), p(5), std::nullopt};
+    const CheckpointPlan plan = plan_checkpoints(risk);
+    CHECK(dp4(*plan.interval_hours.value) == 0.4830);
+    CHECK(std::round(*plan.interval_hours.value * 60 * 100) / 100 == 28.98);
+    CHECK(dp4(*plan.overhead_fraction.value) == 0.1618);
+    // A user-chosen interval of 1 h: 1/30 + 1/7 + 1/42 = 0.2 exactly.
+    risk.checkpoint_interval_hours = p(1.0);
+    CHECK(std::fabs(*plan_checkpoints(risk).overhead_fraction.value - 0.2) < 1e-12);
+}
+
+TEST_CASE("P6 unit cost of decoded video", "[pricing][P6]") {
+    const auto c = compare_video_pipelines(p(3.36), p(21.99), p(20.17), p(3.21));
+    CHECK(dp4(*c.video_seconds.value) == 6.8505);
+    CHECK(std::round(*c.rtf_b.value * 1000) / 1000 == 2.944);
+    CHECK(cents(*c.saving_usd_per_1000_video_hours.value) == 892.67);
+    CHECK(cents(*usd_per_video_hour(p(3.36), p(3.21)).value) == 10.79);  // 3.36 x 3.21 = 10.7856
+    const auto j = eval_builtin("p6-video-decode.json").at("video");
+    CHECK(cents(figure(j, "saving_usd_per_1000_video_hours").at("value").get<double>()) == 892.67);
+}
+
+TEST_CASE("purchase options for a catalog instance", "[pricing]") {
+    const Catalog catalog = load_builtin_catalog();
+    QuoteRequest q;
+    q.instance = "p5.48xlarge";
+    q.hours = 100;
+    const auto quotes = quote_purchase_options(catalog, q);
+    auto find = [&](const std::string& key) -> const Quote& {
+        for (const auto& x : quotes)
+            if (x.key == key) return x;
+        FAIL("no quote " << key);
+        return quotes.front();
+    };
+    // On-demand is the catalog price (p5.48xlarge us-east-1, $55.04/h, 2026-07-20).
+    CHECK(*find("on-demand").effective_usd_per_hour.value == 55.04);
+    CHECK(cents(*find("on-demand").cost_usd.value) == 5504.00);
+    // Reserved 1y at the default 30%: 55.04 x 0.7 = 38.528; all upfront pays the whole term.
+    const Quote& all = find("reserved-1y-all-upfront");
+    CHECK(std::fabs(*all.effective_usd_per_hour.value - 38.528) < 1e-9);
+    CHECK(cents(*all.upfront_usd.value) == cents(38.528 * 8760));
+    CHECK(*all.recurring_usd_per_hour.value == 0);
+    CHECK(all.effective_usd_per_hour.rests_on_assumption());
+    CHECK(std::fabs(all.break_even_utilization->value.value() - 0.7) < 1e-12);
+    const Quote& partial = find("reserved-3y-partial-upfront");
+    CHECK(cents(*partial.upfront_usd.value) == cents(55.04 * 0.6 * 26280 * 0.5));
+    CHECK(std::fabs(*partial.recurring_usd_per_hour.value - 55.04 * 0.6 * 0.5) < 1e-9);
+    // Spot: the catalog's typical price, then x (1 + rework) at the default risk (P5 figures).
+    const Quote& spot = find("spot");
+    CHECK(*spot.effective_usd_per_hour.value == 18.7089);
+    CHECK(dp4(spot.spot_effective_usd_per_useful_hour->value.value() / 18.7089 - 1) == 0.1618);
+    CHECK(quotes.size() == 1 + 2 * 9 + 1 + 1);
+}
+
+TEST_CASE("spot without a catalog price falls back to the catalog median discount", "[pricing]") {
+    const Catalog catalog = load_builtin_catalog();
+    const Figure median = median_spot_discount(catalog, "us-east-1");
+    REQUIRE(median.value);
+    CHECK(*median.value > 0.0);
+    CHECK(*median.value < 1.0);
+    QuoteRequest q;
+    q.instance = "g5.xlarge";  // no spot price in the reference (README "Known gaps")
+    const auto quotes = quote_purchase_options(catalog, q);
+    const Quote& spot = quotes[quotes.size() - 2];
+    REQUIRE(spot.key == "spot");
+    CHECK(spot.effective_usd_per_hour.rests_on_assumption());
+    CHECK(std::fabs(*spot.effective_usd_per_hour.value - 1.006 * (1 - *median.value)) < 1e-12);
+    // p6e-gb200 has no Spot at all (AWS), so spot is marked unavailable, not estimated.
+    const Instance* gb200 = catalog.find_instance("p6e-gb200.36xlarge");
+    REQUIRE(gb200);
+    CHECK(gb200->find_price("us-east-1", "on_demand")->usd_per_hour == std::nullopt);
+}
