@@ -43,11 +43,11 @@ std::string_view rule_text(NumberRule rule) {
 
 std::string_view rule_type(NumberRule rule) {
     switch (rule) {
-    case NumberRule::non_negative: return "FLOAT>=0";
-    case NumberRule::positive: return "FLOAT>0";
-    case NumberRule::fraction: return "FRACTION";
-    case NumberRule::discount: return "DISCOUNT";
-    default: return "FLOAT";
+    case NumberRule::non_negative: return "NON-NEGATIVE";
+    case NumberRule::positive: return "POSITIVE";
+    case NumberRule::fraction: return "IN [0,1]";
+    case NumberRule::discount: return "IN [0,1)";
+    default: return "FINITE";
     }
 }
 
@@ -85,18 +85,19 @@ CLI::Option* add_format_option(CLI::App& app, Format& format, std::vector<Format
     std::vector<std::string> names;
     for (Format f : allowed) names.emplace_back(to_string(f));
     const std::string list = join(names, "|");
-    // Maps the name to the enum's number, which is how CLI11 fills an enum.
-    CLI::Validator to_enum(
-        [allowed, list](std::string& text) -> std::string {
-            for (Format f : allowed)
-                if (lower(text) == to_string(f)) {
-                    text = std::to_string(static_cast<int>(f));
-                    return "";
-                }
-            return "got '" + text + "'; expected one of " + list;
-        },
-        list);
-    return app.add_option("--format", format, "Output format (default " + names.front() + ")")->transform(to_enum)->type_name("FORMAT");
+    const auto find = [allowed](const std::string& text) -> const Format* {
+        for (const Format& f : allowed)
+            if (lower(text) == to_string(f)) return &f;
+        return nullptr;
+    };
+    CLI::Validator known(
+        [find, list](std::string& text) -> std::string { return find(text) ? "" : "got '" + text + "'; expected one of " + list; }, list);
+    return app
+        .add_option_function<std::string>(
+            "--format", [&format, allowed, find](const std::string& text) { format = *find(text); },
+            "Output format (default " + names.front() + ")")
+        ->check(known)
+        ->type_name("FORMAT");
 }
 
 void add_catalog_option(CLI::App& app, std::vector<std::string>& files) {

@@ -56,6 +56,11 @@ std::string_view missing_text(std::string_view reason) {
     return reason.find("n/a: ") != std::string_view::npos || reason.rfind("n/a", 0) == 0 ? kNotApplicable : kUnknown;
 }
 
+std::string missing_with_reason(std::string_view reason) {
+    const std::string_view why = reason.rfind("n/a: ", 0) == 0 ? reason.substr(5) : reason;
+    return std::string(missing_text(reason)) + (why.empty() ? "" : " — " + std::string(why));
+}
+
 // ---- tables -------------------------------------------------------------------------------
 
 Cell text_cell(std::string text) { return {text, text}; }
@@ -176,23 +181,43 @@ std::string render_key_values(const std::vector<KeyValue>& lines, std::string_vi
 
 std::string dump_json(const nlohmann::json& value) { return value.dump(2) + "\n"; }
 
-std::string explain_figure(const Figure& f, std::string_view indent, bool markdown) {
+std::string explain_figure_json(const nlohmann::json& f, std::string_view indent) {
     const std::string in(indent);
-    const std::string bullet = markdown ? "- " : "";
-    const std::string code_open = markdown ? "`" : "", code_close = markdown ? "`" : "";
+    const auto& e = f.at("explain");
+    const std::string unit = f.value("unit", "");
     std::string out;
-    if (!f.formula.empty()) out += in + bullet + "formula: " + code_open + f.formula + code_close + "\n";
-    if (f.value)
-        out += in + bullet + "worked:  " + code_open + (f.worked.empty() ? format_number(*f.value) : f.worked) + code_close + " " + f.unit + "\n";
+    if (!e.value("formula", "").empty()) out += in + "formula: " + e.value("formula", "") + "\n";
+    if (f.at("value").is_number())
+        out += in + "worked:  " + e.value("worked", "") + (unit.empty() ? "" : " " + unit) + "\n";
     else
-        out += in + bullet + std::string(missing_text(f.unknown_reason)) + ": " + f.unknown_reason + "\n";
-    if (!f.inputs.empty()) {
-        out += in + bullet + "inputs:\n";
-        for (const auto& i : f.inputs) {
-            out += in + (markdown ? "  - " : "  ") + i.name + " = " + format_number(i.value) + (i.unit.empty() ? "" : " " + i.unit) + " [" +
-                   std::string(gpuplan::to_string(i.origin)) + (i.source.empty() ? "" : ": " + i.source) + "]\n";
+        out += in + std::string(missing_text(f.value("unknown", ""))) + ": " + f.value("unknown", "") + "\n";
+    if (!e.at("inputs").empty()) {
+        out += in + "inputs:\n";
+        for (const auto& i : e.at("inputs")) {
+            const std::string iu = i.value("unit", ""), src = i.value("source", "");
+            const std::string value = i.at("value").is_number() ? format_number(i.at("value").get<double>()) : std::string(kUnknown);
+            out += in + "  " + i.value("name", "") + " = " + value + (iu.empty() ? "" : " " + iu) + "  [" + i.value("origin", "") +
+                   (src.empty() ? "" : ": " + src) + "]\n";
         }
     }
+    return out;
+}
+
+std::string explain_figure(const Figure& f, std::string_view indent) { return explain_figure_json(to_json(f), indent); }
+
+std::string figures_csv(const NamedFigures& figures) {
+    Table t{{{"", "name"}, {"", "value"}, {"", "unit"}, {"", "assumption"}, {"", "formula"}}, {}};
+    for (const auto& [name, f] : figures) {
+        const std::optional<double> v = f.at("value").is_number() ? std::optional<double>(f.at("value").get<double>()) : std::nullopt;
+        t.rows.push_back({text_cell(name), number_cell(v, full_precision, f.value("unknown", "")), text_cell(f.value("unit", "")),
+                          text_cell(f.value("assumption", false) ? "true" : "false"), text_cell(f.at("explain").value("formula", ""))});
+    }
+    return render_csv(t);
+}
+
+std::string explain_all(const NamedFigures& figures) {
+    std::string out = "\nHow each figure was computed:\n";
+    for (const auto& [name, f] : figures) out += "\n  " + name + "\n" + explain_figure_json(f, "    ");
     return out;
 }
 

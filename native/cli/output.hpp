@@ -42,6 +42,8 @@ inline constexpr std::string_view kNone = "-";
 
 // "n/a" when the reason says the feature does not exist, else "unknown".
 std::string_view missing_text(std::string_view reason);
+// "n/a — single accelerator", "unknown — not in the snapshot": the word and the reason.
+std::string missing_with_reason(std::string_view reason);
 
 // ---- tables -------------------------------------------------------------------------------
 
@@ -85,7 +87,17 @@ std::string render_key_values(const std::vector<KeyValue>& lines, std::string_vi
 std::string dump_json(const nlohmann::json& value);  // 2-space indent, trailing newline
 
 // Lines "formula: ...", "worked: ...", "inputs:" then one line per input with its origin.
-std::string explain_figure(const Figure& figure, std::string_view indent, bool markdown = false);
+// The JSON form reads a figure as gpuplan::to_json(Figure) writes it.
+std::string explain_figure(const Figure& figure, std::string_view indent);
+std::string explain_figure_json(const nlohmann::json& figure, std::string_view indent);
+
+// Figures as gpuplan::to_json(Figure) writes them, in a chosen order, keyed by name.
+using NamedFigures = std::vector<std::pair<std::string, nlohmann::json>>;
+
+// Every figure as CSV rows: name,value,unit,assumption,formula (full precision).
+std::string figures_csv(const NamedFigures& figures);
+// "How each figure was computed:" then each figure's explanation.
+std::string explain_all(const NamedFigures& figures);
 
 // The footnote printed under any table with a "*" figure.
 std::string assumption_footnote(const std::vector<KeyValue>& defaults_used);

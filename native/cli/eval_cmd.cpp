@@ -1,0 +1,38 @@
+// eval_cmd.cpp — `gpuplan eval SCENARIO.json`: the same scenario document the browser app
+// uses (schema gpuplan.scenario/1, docs/scenario.md), evaluated by the core, printed as JSON.
+#include <memory>
+
+#include "commands.hpp"
+#include "gpuplan/scenario.hpp"
+
+namespace gpuplan::cli {
+
+namespace {
+
+struct EvalOptions {
+    std::string path;
+};
+
+std::string run_eval(const Catalog& catalog, const EvalOptions& o) {
+    // The shell reads the file (with the size check first); the core only sees text.
+    const std::string text = read_input_file(o.path, "SCENARIO");
+    const Scenario scenario = parse_scenario(text, o.path, catalog);
+    return dump_json(evaluate_scenario(scenario, catalog));
+}
+
+}  // namespace
+
+Command register_eval(CLI::App& parent) {
+    auto o = std::make_shared<EvalOptions>();
+    CLI::App* app = parent.add_subcommand("eval", "Evaluate a scenario file and print the result as JSON (schema gpuplan.result/1)");
+    app->add_option("SCENARIO", o->path, "Scenario JSON file (schema gpuplan.scenario/1, docs/scenario.md)")->required()->type_name("FILE");
+    app->footer(R"(The scenario is the document the browser app keeps in its URL, so a link reproduces exactly here.
+Every section (price, fleet, idle, storage, token_costs, video) is optional; each present one is
+evaluated and returned with its explanations. Files over 16 MiB are refused before reading.
+Examples:
+  gpuplan eval scenario.json
+  gpuplan eval scenario.json --catalog my-prices.json)");
+    return {app, [o](const Catalog& c) { return run_eval(c, *o); }};
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,237 @@
+// price_cmd.cpp — `gpuplan price`: every purchase option of one instance side by side.
+//
+// The figures come from the core (quote_purchase_options, and to_json(Quote, ...) for the
+// unit costs); the table reads the same JSON the --format json output prints, so the two can
+// never disagree.
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "gpuplan/pricing/purchase_options.hpp"
+#include "gpuplan/scenario.hpp"
+
+namespace gpuplan::cli {
+
+namespace {
+
+// A flag that overrides one documented default (docs/pricing.md).
+struct DefaultFlag {
+    const char* flag;
+    NumberRule rule;
+    const char* help;
+    Param* (*slot)(QuoteRequest&);
+};
+
+const DefaultFlag kDefaultFlags[] = {
+    {"--reserved-1y-discount", NumberRule::discount, "Reserved 1-year discount off on-demand", [](QuoteRequest& q) { return &q.assumptions.reserved_discount[0]; }},
+    {"--reserved-3y-discount", NumberRule::discount, "Reserved 3-year discount off on-demand", [](QuoteRequest& q) { return &q.assumptions.reserved_discount[1]; }},
+    {"--instance-sp-1y-discount", NumberRule::discount, "EC2 Instance Savings Plan 1-year discount",
+     [](QuoteRequest& q) { return &q.assumptions.instance_savings_plan_discount[0]; }},
+    {"--instance-sp-3y-discount", NumberRule::discount, "EC2 Instance Savings Plan 3-year discount",
+     [](QuoteRequest& q) { return &q.assumptions.instance_savings_plan_discount[1]; }},
+    {"--compute-sp-1y-discount", NumberRule::discount, "Compute Savings Plan 1-year discount",
+     [](QuoteRequest& q) { return &q.assumptions.compute_savings_plan_discount[0]; }},
+    {"--compute-sp-3y-discount", NumberRule::discount, "Compute Savings Plan 3-year discount",
+     [](QuoteRequest& q) { return &q.assumptions.compute_savings_plan_discount[1]; }},
+    {"--capacity-block-discount", NumberRule::discount, "Capacity Block discount off on-demand",
+     [](QuoteRequest& q) { return &q.assumptions.capacity_block_discount; }},
+    {"--partial-upfront-share", NumberRule::fraction, "Share of the term's cost paid upfront with \"partial upfront\"",
+     [](QuoteRequest& q) { return &q.assumptions.partial_upfront_share; }},
+    {"--mtbi-hours", NumberRule::positive, "Spot: mean hours between interruptions",
+     [](QuoteRequest& q) { return &q.spot_risk.mean_hours_between_interruptions; }},
+    {"--checkpoint-minutes", NumberRule::positive, "Spot: minutes to write one checkpoint", [](QuoteRequest& q) { return &q.spot_risk.checkpoint_minutes; }},
+    {"--restart-minutes", NumberRule::non_negative, "Spot: minutes lost restarting after an interruption",
+     [](QuoteRequest& q) { return &q.spot_risk.restart_minutes; }},
+};
+
+struct PriceOptions {
+    std::string instance, region = "us-east-1";
+    double hours = 730, instances = 1;
+    double tokens_per_second = 0, rtf = 0, training_hours = 0, spot_discount = 0, checkpoint_interval_hours = 0;
+    std::map<std::string, double> overrides;  // by flag
+    bool explain = false;
+    Format format = Format::table;
+    CLI::App* app = nullptr;
+    bool given(const char* flag) const { return app->count(flag) > 0; }
+};
+
+bool spot_risk_assumed(const SpotRisk& r) {
+    return r.mean_hours_between_interruptions.origin == InputOrigin::assumption || r.checkpoint_minutes.origin == InputOrigin::assumption ||
+           r.restart_minutes.origin == InputOrigin::assumption;
+}
+
+// Columns: [figure name in JSON, header, CSV key, formatter]. Unit costs only when asked for.
+struct PriceColumn {
+    std::string figure, header;
+    std::string (*format)(double);
+};
+
+std::string run_price(const Catalog& catalog, const PriceOptions& o) {
+    const Instance& inst = require_instance(catalog, o.instance, "INSTANCE");
+    require_region(catalog, o.region, "--region");
+    QuoteRequest q;
+    q.instance = inst.name;
+    q.region = o.region;
+    q.hours = o.hours;
+    q.count = o.instances;
+    for (const auto& d : kDefaultFlags)
+        if (o.given(d.flag)) *d.slot(q) = {o.overrides.at(d.flag), InputOrigin::user, ""};
+    if (o.given("--spot-discount")) q.assumptions.spot_discount = Param{o.spot_discount, InputOrigin::user, ""};
+    if (o.given("--checkpoint-interval-hours")) q.spot_risk.checkpoint_interval_hours = Param{o.checkpoint_interval_hours, InputOrigin::user, ""};
+    UnitCostOptions units;
+    if (o.given("--tokens-per-second")) units.tokens_per_second = o.tokens_per_second;
+    if (o.given("--rtf")) units.real_time_factor = o.rtf;
+    if (o.given("--training-hours")) units.training_hours = o.training_hours;
+
+    std::vector<Quote> quotes;
+    try {
+        quotes = quote_purchase_options(catalog, q);
+    } catch (const InputError& e) {
+        rethrow_for_flag(e, {{"instance", "INSTANCE"}, {"region", "--region"}});
+    }
+    nlohmann::json options = nlohmann::json::array();
+    for (const auto& quote : quotes) options.push_back(to_json(quote, units, q.count));
+    if (o.format == Format::json)
+        return dump_json({{"instance", q.instance}, {"region", q.region}, {"hours", q.hours}, {"instances", q.count}, {"options", options}});
+
+    std::vector<PriceColumn> cols = {{"effective_usd_per_hour", "$/h effective", rate},
+                                     {"upfront_usd", "upfront $", money},
+                                     {"recurring_usd_per_hour", "recurring $/h", rate},
+                                     {"cost_usd", "cost " + format_number(q.hours) + " h x " + format_number(q.count), money},
+                                     {"saving_vs_on_demand", "saving", percent},
+                                     {"break_even_utilization", "break-even util.", percent},
+                                     {"spot_usd_per_useful_hour", "$/useful-h", rate}};
+    if (units.tokens_per_second) cols.push_back({"usd_per_million_tokens", "$/1M tokens", rate});
+    if (units.real_time_factor) cols.push_back({"usd_per_video_hour", "$/video-h", rate});
+    if (units.training_hours) cols.push_back({"training_run_usd", "training run $", money});
+
+    Table t;
+    t.columns.push_back({"option", "key", false});
+    if (o.format == Format::csv) t.columns.push_back({"label", "label", false});
+    for (const auto& c : cols) t.columns.push_back({c.header, c.figure, true});
+    if (o.format == Format::csv) t.columns.push_back({"assumption", "assumption", false});
+    bool any_star = false;
+    std::string notes;
+    for (std::size_t k = 0; k < quotes.size(); ++k) {
+        const Quote& quote = quotes[k];
+        const nlohmann::json& figs = options[k].contains("figures") ? options[k]["figures"] : nlohmann::json::object();
+        std::vector<Cell> row = {o.format == Format::csv ? text_cell(quote.key) : text_cell(quote.label)};
+        if (o.format == Format::csv) row.push_back(text_cell(quote.label));
+        // The core flags a figure whose own inputs include a default; a figure computed from
+        // an assumed price rests on it too, so the flag is carried along the quote here.
+        const bool price_assumed = quote.available && quote.effective_usd_per_hour.rests_on_assumption();
+        bool row_star = false;
+        for (const auto& c : cols) {
+            if (!quote.available) {
+                row.push_back(text_cell(std::string(kNotApplicable)));
+                continue;
+            }
+            if (!figs.contains(c.figure)) {
+                row.push_back(none_cell());
+                continue;
+            }
+            const nlohmann::json& f = figs[c.figure];
+            // Upfront and recurring parts that are zero by the payment choice rest on nothing.
+            const bool constant_zero = (c.figure == "upfront_usd" || c.figure == "recurring_usd_per_hour") && f["value"] == 0.0;
+            const bool star = f.value("assumption", false) || (price_assumed && !constant_zero) ||
+                              (c.figure == "spot_usd_per_useful_hour" && spot_risk_assumed(q.spot_risk));
+            const std::optional<double> v = f["value"].is_number() ? std::optional<double>(f["value"].get<double>()) : std::nullopt;
+            row.push_back(number_cell(v, c.format, f.value("unknown", ""), star));
+            row_star = row_star || star;
+        }
+        if (o.format == Format::csv) row.push_back(text_cell(row_star ? "true" : "false"));
+        any_star = any_star || row_star;
+        if (!quote.available) notes += quote.label + ": " + missing_with_reason(quote.unavailable_reason) + "\n";
+        t.rows.push_back(std::move(row));
+    }
+    if (o.format == Format::csv) return render_csv(t);
+
+    const FigureInput& od = quotes.front().effective_usd_per_hour.inputs.front();  // the catalog on-demand price
+    std::string out = inst.name + " in " + q.region + ": " + format_number(q.hours) + " h x " + format_number(q.count) + " instance" +
+                      (q.count == 1 ? "" : "s") + "; on-demand " + rate(od.value) + "/h (" + od.source + ")\n\n";
+    out += render_table(t, o.format);
+    out += "\n" + notes;
+    const CheckpointPlan plan = plan_checkpoints(q.spot_risk);
+    out += "break-even util.: a commitment is billed every hour of its term; used less than this share of the hours,\n"
+           "  on-demand would cost less.\n";
+    const bool spot_priced = std::any_of(quotes.begin(), quotes.end(), [](const Quote& x) { return x.kind == PurchaseKind::spot && x.available; });
+    if (spot_priced)
+        out += "$/useful-h: spot price x (1 + " + percent(*plan.overhead_fraction.value) + " rework): checkpoints every " +
+           decimals(*plan.interval_hours.value, 4) + " h, interruptions every " + format_number(q.spot_risk.mean_hours_between_interruptions.value) +
+           " h on average, " + format_number(q.spot_risk.checkpoint_minutes.value) + " min per checkpoint, " +
+           format_number(q.spot_risk.restart_minutes.value) + " min per restart (Young 1974 / Daly 2006).\n";
+    if (any_star) {
+        std::vector<KeyValue> used;
+        for (const auto& d : kDefaultFlags) {
+            const Param& p = *d.slot(q);
+            const bool spot_risk = &p == &q.spot_risk.mean_hours_between_interruptions || &p == &q.spot_risk.checkpoint_minutes ||
+                                   &p == &q.spot_risk.restart_minutes;
+            if (p.origin == InputOrigin::assumption && (spot_priced || !spot_risk)) used.push_back({d.flag, fmt::format("{:<9} {}", format_number(p.value), p.source)});
+        }
+        for (const auto& quote : quotes)
+            for (const auto& in : quote.effective_usd_per_hour.inputs)
+                if (in.name == "spot_discount" && in.origin == InputOrigin::assumption)
+                    used.push_back({"--spot-discount", fmt::format("{:<9} {}", format_number(in.value), in.source)});
+        out += assumption_footnote(used);
+    }
+    if (o.explain) {
+        out += "\nHow each figure was computed:\n";
+        for (std::size_t k = 0; k < quotes.size(); ++k) {
+            if (!quotes[k].available) continue;
+            out += "\n" + quotes[k].label + " [" + quotes[k].key + "]\n";
+            for (const auto& [name, fig] : options[k]["figures"].items()) out += "  " + name + "\n" + explain_figure_json(fig, "    ");
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+Command register_price(CLI::App& parent) {
+    auto o = std::make_shared<PriceOptions>();
+    CLI::App* app = parent.add_subcommand("price", "Every purchase option of one instance type side by side");
+    o->app = app;
+    app->add_option("INSTANCE", o->instance, "Instance type, e.g. p5.48xlarge (see `gpuplan catalog`)")->required();
+    add_region_option(*app, o->region);
+    app->add_option("--hours", o->hours, "Usage hours to price (730 = a month)")->capture_default_str()->check(number_rule(NumberRule::positive));
+    app->add_option("--instances", o->instances, "Number of instances")->capture_default_str()->check(number_rule(NumberRule::positive));
+    app->add_option("--tokens-per-second", o->tokens_per_second, "Adds $ per 1M tokens at this throughput (all instances together)")
+        ->check(number_rule(NumberRule::positive));
+    app->add_option("--rtf", o->rtf, "Adds $ per hour of video at this real-time factor (decode time / video duration)")
+        ->check(number_rule(NumberRule::positive));
+    app->add_option("--training-hours", o->training_hours, "Adds the cost of a training run of this many hours on all instances")
+        ->check(number_rule(NumberRule::positive));
+    const PricingAssumptions defaults = default_pricing_assumptions();
+    const SpotRisk risk = default_spot_risk();
+    QuoteRequest defaults_request;
+    defaults_request.assumptions = defaults;
+    defaults_request.spot_risk = risk;
+    for (const auto& d : kDefaultFlags)
+        app->add_option(d.flag, o->overrides[d.flag], std::string(d.help) + " (default " + format_number(d.slot(defaults_request)->value) + ")")
+            ->check(number_rule(d.rule));
+    app->add_option("--spot-discount", o->spot_discount,
+                    "Spot discount, used only where the catalog has no spot price for the type and region "
+                    "(default: the catalog's median spot discount in the region)")
+        ->check(number_rule(NumberRule::discount));
+    app->add_option("--checkpoint-interval-hours", o->checkpoint_interval_hours, "Spot: hours between checkpoints (default: the Young/Daly optimum)")
+        ->check(number_rule(NumberRule::positive));
+    app->add_flag("--explain", o->explain, "After the table, show each figure's formula, worked line and inputs with their origins");
+    add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
+    app->footer(R"(Options: on-demand and spot (catalog prices), Reserved Instances, EC2 Instance and Compute Savings
+Plans (1 and 3 years, no / partial / all upfront) and Capacity Blocks. AWS does not publish the last
+ones in the catalog's price list, so they are priced as a discount off on-demand; each discount is a
+documented default (docs/pricing.md) that the flags above override. Figures marked "*" rest on such
+a default.
+Examples:
+  gpuplan price p5.48xlarge
+  gpuplan price g6e.xlarge --hours 8760 --reserved-1y-discount 0.35 --explain
+  gpuplan price g6e.xlarge --tokens-per-second 1000 --format json
+  gpuplan price g7e.2xlarge --region us-east-2 --rtf 3.21
+  gpuplan price p5.48xlarge --mtbi-hours 2 --checkpoint-minutes 5 --restart-minutes 10)");
+    return {app, [o](const Catalog& c) { return run_price(c, *o); }};
+}
+
+}  // namespace gpuplan::cli

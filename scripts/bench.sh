@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# gpuplan: core benchmarks, native (Google Benchmark, release build) and wasm (node), with
+# the wasm/native ratio. Writes bench-results/core-latest.json and prints a markdown table
+# for docs/performance.md.
+#
+#   scripts/bench.sh
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash scripts/setup.sh >/dev/null
+mkdir -p build/logs bench-results
+{ cmake --preset release && cmake --build --preset release -j 2 --target gpuplan_bench_native; } > build/logs/bench-native-build.log 2>&1
+{ cmake --preset wasm && cmake --build --preset wasm -j 2 --target gpuplan_bench_wasm; } > build/logs/bench-wasm-build.log 2>&1
+echo "[bench] native (Google Benchmark, 5 repetitions, median)"
+build/release/tests/perf/gpuplan_bench_native --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_out=bench-results/core-native.json --benchmark_out_format=json >/dev/null
+echo "[bench] wasm (node $(node --version))"
+node --no-experimental-fetch build/wasm/tests/perf/gpuplan_bench_wasm.js > bench-results/core-wasm.json
+python3 - <<'PY'
+import json, datetime, platform, os
+native = json.load(open("bench-results/core-native.json"))
+wasm = json.load(open("bench-results/core-wasm.json"))
+med = {b["run_name"]: b for b in native["benchmarks"] if b.get("aggregate_name") == "median"}
+load_us = med["catalog_load_validate"]["real_time"]
+evals = med["price_evaluations"]["items_per_second"]
+out = {
+  "date": datetime.date.today().isoformat(),
+  "machine": f'{native["context"].get("num_cpus")} CPUs @ {native["context"].get("mhz_per_cpu")} MHz, {platform.machine()}',
+  "native": {"catalog_load_validate_us": load_us, "price_evaluations_per_second": evals},
+  "wasm": wasm,
+  "wasm_over_native": {
+    "catalog_load_validate_time": wasm["catalog_load_validate_us"] / load_us,
+    "price_evaluations_throughput": wasm["price_evaluations_per_second"] / evals,
+  },
+}
+json.dump(out, open("bench-results/core-latest.json", "w"), indent=2)
+print(f'| figure | native | wasm (node) | wasm / native |')
+print(f'|---|---|---|---|')
+print(f'| catalog load + validate | {load_us:,.0f} µs | {wasm["catalog_load_validate_us"]:,.0f} µs | {out["wasm_over_native"]["catalog_load_validate_time"]:.2f}x time |')
+print(f'| price evaluations | {evals:,.0f} /s | {wasm["price_evaluations_per_second"]:,.0f} /s | {out["wasm_over_native"]["price_evaluations_throughput"]:.2f}x throughput |')
+PY

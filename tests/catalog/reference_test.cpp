@@ -1,0 +1,129 @@
+// The catalog against the reference sheets it was written from (shared/reference/*.csv):
+// every row is present, and every fact agrees with its CSV cell (an empty cell must be an
+// unknown). Reads the CSVs itself, so it checks the JSON and the loader independently of
+// scripts/catalog_from_reference.py. Native only (reads files).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "gpuplan/catalog.hpp"
+
+using namespace gpuplan;
+
+namespace {
+
+// RFC 4180 CSV: quoted fields may hold commas and doubled quotes.
+std::vector<std::map<std::string, std::string>> read_csv(const std::string& path) {
+    std::ifstream in(path);
+    REQUIRE(in.good());
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> row;
+    std::string field;
+    bool quoted = false;
+    char c;
+    while (in.get(c)) {
+        if (quoted) {
+            if (c == '"') {
+                if (in.peek() == '"') field += static_cast<char>(in.get());
+                else quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            row.push_back(field), field.clear();
+        } else if (c == '\n') {
+            row.push_back(field), field.clear();
+            rows.push_back(row), row.clear();
+        } else if (c != '\r') {
+            field += c;
+        }
+    }
+    if (!field.empty() || !row.empty()) row.push_back(field), rows.push_back(row);
+    std::vector<std::map<std::string, std::string>> out;
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+        REQUIRE(rows[r].size() == rows[0].size());
+        std::map<std::string, std::string> m;
+        for (std::size_t k = 0; k < rows[0].size(); ++k) m[rows[0][k]] = rows[r][k];
+        out.push_back(m);
+    }
+    return out;
+}
+
+void check_number(const std::string& what, const std::string& cell, const std::optional<double>& value) {
+    INFO(what << ": CSV '" << cell << "'");
+    if (cell.empty()) {
+        CHECK_FALSE(value.has_value());
+    } else {
+        REQUIRE(value.has_value());
+        CHECK(*value == std::stod(cell));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("every instance row of aws-gpu-instances.csv is in the catalog with the same facts", "[reference]") {
+    const Catalog catalog = load_builtin_catalog();
+    const auto rows = read_csv(GPUPLAN_REFERENCE_DIR "/aws-gpu-instances.csv");
+    CHECK(rows.size() == catalog.instances.size());
+    for (const auto& row : rows) {
+        const std::string name = row.at("instance_type");
+        INFO(name);
+        const Instance* i = catalog.find_instance(name);
+        REQUIRE(i);
+        CHECK(i->family == row.at("family"));
+        if (!row.at("accelerator").empty()) CHECK(i->accelerator == row.at("accelerator"));
+        check_number(name + " accelerator_count", row.at("accelerator_count"), i->accelerator_count);
+        check_number(name + " accelerator_memory_gib_each", row.at("accelerator_memory_gib_each"), i->accelerator_memory_gib_each);
+        check_number(name + " vcpus", row.at("vcpus"), i->vcpus);
+        check_number(name + " memory_gib", row.at("memory_gib"), i->memory_gib);
+        check_number(name + " network", row.at("network_gbps"), i->network_gbit_per_s);
+        check_number(name + " efa", row.at("efa_interfaces"), i->efa_interfaces);
+        check_number(name + " p2p", row.at("gpu_p2p_gbps_per_gpu"), i->peer_gbit_per_s_per_accelerator);
+        check_number(name + " nvme", row.at("local_nvme_gb"), i->local_nvme_gb);
+        check_number(name + " ebs", row.at("ebs_gbps"), i->ebs_gbit_per_s);
+        const std::string rdma = row.at("gpudirect_rdma");
+        if (rdma == "yes") CHECK(i->gpudirect_rdma == true);
+        else if (rdma == "no") CHECK(i->gpudirect_rdma == false);
+        else CHECK_FALSE(i->gpudirect_rdma.has_value());
+        if (row.at("gpu_interconnect").empty()) CHECK_FALSE(i->interconnect.has_value());
+        else CHECK(std::string(to_string(*i->interconnect)) == row.at("gpu_interconnect"));
+        const Price* od = i->find_price("us-east-1", "on_demand");
+        const Price* spot = i->find_price("us-east-1", "spot_typical");
+        check_number(name + " on-demand", row.at("price_on_demand_usd_hr_us_east_1"), od ? od->usd_per_hour : std::nullopt);
+        check_number(name + " spot", row.at("price_spot_typical_usd_hr_us_east_1"), spot ? spot->usd_per_hour : std::nullopt);
+        CHECK(i->source_notes == row.at("source_notes"));
+    }
+}
+
+TEST_CASE("every accelerator row of accelerators.csv is in the catalog with the same facts", "[reference]") {
+    const Catalog catalog = load_builtin_catalog();
+    const auto rows = read_csv(GPUPLAN_REFERENCE_DIR "/accelerators.csv");
+    CHECK(rows.size() == catalog.accelerators.size());
+    for (const auto& row : rows) {
+        const std::string name = row.at("accelerator");
+        INFO(name);
+        const Accelerator* a = catalog.find_accelerator(name);
+        REQUIRE(a);
+        CHECK(a->vendor == row.at("vendor"));
+        CHECK(a->architecture == row.at("architecture"));
+        if (row.at("compute_capability").empty()) CHECK_FALSE(a->compute_capability.has_value());
+        else CHECK(a->compute_capability == row.at("compute_capability"));
+        check_number(name + " memory", row.at("memory_gib"), a->memory_gib);
+        check_number(name + " bandwidth", row.at("memory_bandwidth_gb_s"), a->memory_bandwidth_gb_per_s);
+        check_number(name + " fp32", row.at("fp32_tflops"), a->dense_tflops.fp32);
+        check_number(name + " tf32", row.at("tf32_tflops_dense"), a->dense_tflops.tf32);
+        check_number(name + " bf16", row.at("bf16_tflops_dense"), a->dense_tflops.bf16);
+        check_number(name + " fp16", row.at("fp16_tflops_dense"), a->dense_tflops.fp16);
+        check_number(name + " fp8", row.at("fp8_tflops_dense"), a->dense_tflops.fp8);
+        check_number(name + " fp4", row.at("fp4_tflops_dense"), a->dense_tflops.fp4);
+        check_number(name + " link", row.at("nvlink_gb_s_per_gpu"), a->peer_link_gb_per_s);
+        check_number(name + " pcie gen", row.at("pcie_gen"), a->pcie_gen);
+        check_number(name + " tdp", row.at("tdp_w"), a->tdp_w);
+        CHECK(a->flops_basis == row.at("flops_basis"));
+    }
+}

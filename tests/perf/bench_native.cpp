@@ -1,0 +1,25 @@
+// Native core benchmarks (Google Benchmark). Run by scripts/bench.sh, which writes the
+// results to bench-results/ and compares them with the wasm harness (bench_wasm.cpp).
+#include <benchmark/benchmark.h>
+
+#include "workloads.hpp"
+
+namespace {
+
+void catalog_load_validate(benchmark::State& state) {
+    for (auto _ : state) benchmark::DoNotOptimize(gpuplan::perf::load_and_validate_catalog());
+}
+BENCHMARK(catalog_load_validate)->Unit(benchmark::kMicrosecond);
+
+void price_evaluations(benchmark::State& state) {
+    const gpuplan::Catalog catalog = gpuplan::load_builtin_catalog();
+    std::size_t quotes = 0;
+    for (auto _ : state) quotes += gpuplan::perf::quote_every_instance(catalog);
+    // items/s = purchase-option evaluations per second
+    state.SetItemsProcessed(static_cast<int64_t>(quotes));
+}
+BENCHMARK(price_evaluations)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

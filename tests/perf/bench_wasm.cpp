@@ -1,0 +1,39 @@
+// Wasm core benchmarks: Google Benchmark is not built for Emscripten here, so a small timing
+// loop measures the same workloads (workloads.hpp) and prints JSON for scripts/bench.sh.
+// Method: 1 warm-up, then repeat until at least 1 s of samples; report the median sample.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "workloads.hpp"
+
+namespace {
+
+template <class Fn>
+double median_seconds_per_call(Fn&& fn) {
+    using clock = std::chrono::steady_clock;
+    fn();  // warm-up
+    std::vector<double> samples;
+    const auto start = clock::now();
+    while (samples.size() < 5 || clock::now() - start < std::chrono::seconds(1)) {
+        const auto t0 = clock::now();
+        fn();
+        samples.push_back(std::chrono::duration<double>(clock::now() - t0).count());
+    }
+    std::sort(samples.begin(), samples.end());
+    return samples[samples.size() / 2];
+}
+
+}  // namespace
+
+int main() {
+    volatile std::size_t sink = 0;
+    const double load_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::load_and_validate_catalog(); });
+    const gpuplan::Catalog catalog = gpuplan::load_builtin_catalog();
+    const std::size_t quotes_per_call = gpuplan::perf::quote_every_instance(catalog);
+    const double quote_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::quote_every_instance(catalog); });
+    std::printf("{\"catalog_load_validate_us\": %.3f, \"price_evaluations_per_second\": %.1f}\n", load_s * 1e6,
+                static_cast<double>(quotes_per_call) / quote_s);
+    return 0;
+}

@@ -1,0 +1,29 @@
+// workloads.hpp — the operations the core benchmarks time, shared by the native (Google
+// Benchmark) and wasm (timing loop) harnesses so both measure exactly the same work.
+#pragma once
+
+#include <cstddef>
+
+#include "gpuplan/catalog.hpp"
+#include "gpuplan/pricing/purchase_options.hpp"
+
+namespace gpuplan::perf {
+
+// Parse + validate the built-in catalog (84 records). Returns instances loaded.
+inline std::size_t load_and_validate_catalog() { return load_builtin_catalog().instances.size(); }
+
+// Every purchase option for every instance with an on-demand price in us-east-1.
+// Returns the number of price evaluations (quotes) made.
+inline std::size_t quote_every_instance(const Catalog& catalog) {
+    std::size_t quotes = 0;
+    QuoteRequest request;
+    for (const auto& instance : catalog.instances) {
+        const Price* od = instance.find_price("us-east-1", "on_demand");
+        if (!od || !od->usd_per_hour) continue;
+        request.instance = instance.name;
+        quotes += quote_purchase_options(catalog, request).size();
+    }
+    return quotes;
+}
+
+}  // namespace gpuplan::perf
