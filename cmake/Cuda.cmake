@@ -16,6 +16,10 @@ if(NOT GPUPLAN_CUDA STREQUAL "OFF")
       # sm_120), plus PTX for newer parts. Override with -DCMAKE_CUDA_ARCHITECTURES=...
       set(CMAKE_CUDA_ARCHITECTURES "80;89;90;100;120-virtual")
     endif()
+    # C++17 for .cu files: CMake 3.25 does not know nvcc 13's C++20 flag, and the CUDA side
+    # is plain host orchestration plus kernels.
+    set(CMAKE_CUDA_STANDARD 17)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     enable_language(CUDA)
     find_package(CUDAToolkit 12 REQUIRED)
     set(GPUPLAN_HAVE_CUDA ON)

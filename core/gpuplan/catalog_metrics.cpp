@@ -59,8 +59,19 @@ InstanceMetrics instance_metrics(const Catalog& catalog, const Instance& inst, c
     const std::string acc_src = acc ? "catalog accelerator " + acc->name : "";
     const std::string no_acc = "accelerator unknown: " + inst.unknown_reason("accelerator");
 
-    m.usd_per_accelerator_hour = per_capacity("usd_per_accelerator_hour", "USD/accelerator-h", "one", "", price, price_why, inst, 1.0, "", "", 1);
-    m.usd_per_accelerator_hour.formula = "on_demand_usd_per_hour / accelerator_count";
+    if (!price)
+        m.usd_per_accelerator_hour = unknown("usd_per_accelerator_hour", "USD/accelerator-h", "on_demand_usd_per_hour / accelerator_count", price_why);
+    else if (!inst.accelerator_count)
+        m.usd_per_accelerator_hour = unknown("usd_per_accelerator_hour", "USD/accelerator-h", "on_demand_usd_per_hour / accelerator_count",
+                                             "accelerator count unknown: " + inst.unknown_reason("accelerator_count"));
+    else
+        m.usd_per_accelerator_hour = {"usd_per_accelerator_hour", price->value / *inst.accelerator_count, "USD/accelerator-h",
+                                      "on_demand_usd_per_hour / accelerator_count",
+                                      format_number(price->value) + " / " + format_number(*inst.accelerator_count) + " = " +
+                                          format_number(price->value / *inst.accelerator_count),
+                                      {input("on_demand_usd_per_hour", "USD/h", *price),
+                                       input("accelerator_count", "", {*inst.accelerator_count, InputOrigin::catalog, "catalog " + inst.name})},
+                                      ""};
 
     if (inst.accelerator_count && *inst.accelerator_count < 1) {
         // A slice's memory is listed per slice, so it is its whole memory.

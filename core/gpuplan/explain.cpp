@@ -8,7 +8,7 @@ namespace gpuplan {
 
 bool Figure::rests_on_assumption() const {
     for (const auto& in : inputs)
-        if (in.origin == InputOrigin::assumption) return true;
+        if (in.origin == InputOrigin::assumption || in.rests_on_assumption) return true;
     return false;
 }
 
@@ -18,7 +18,10 @@ double Figure::value_or_throw() const {
 }
 
 FigureInput Figure::as_input(std::string source_note) const {
-    return {name, value.value_or(NAN), unit, InputOrigin::derived, source_note.empty() ? formula : std::move(source_note)};
+    // The assumption flag travels with the value, so a figure built on a figure that rests
+    // on a default is flagged too.
+    return {name, value.value_or(NAN), unit, InputOrigin::derived, source_note.empty() ? formula : std::move(source_note),
+            rests_on_assumption()};
 }
 
 std::string format_number(double value) {
@@ -48,7 +51,8 @@ nlohmann::json to_json(const Figure& f) {
     nlohmann::json inputs = nlohmann::json::array();
     for (const auto& in : f.inputs)
         inputs.push_back({{"name", in.name}, {"value", in.value}, {"unit", in.unit},
-                          {"origin", std::string(to_string(in.origin))}, {"source", in.source}});
+                          {"origin", std::string(to_string(in.origin))}, {"source", in.source},
+                          {"assumption", in.origin == InputOrigin::assumption || in.rests_on_assumption}});
     nlohmann::json j = {{"value", f.value ? nlohmann::json(*f.value) : nlohmann::json(nullptr)},
                         {"unit", f.unit},
                         {"explain", {{"formula", f.formula}, {"worked", f.worked}, {"inputs", inputs}}}};

@@ -27,6 +27,7 @@ struct FigureInput {
     std::string unit;   // "USD/h"
     InputOrigin origin = InputOrigin::user;
     std::string source; // "catalog p5.48xlarge us-east-1 on_demand, KARP-PRICE, as of 2026-07-20"
+    bool rests_on_assumption = false;  // a derived input whose own inputs include an assumption
 };
 
 // A number handed to a model, with where it came from (so the Figure can cite it).

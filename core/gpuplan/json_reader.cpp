@@ -16,7 +16,8 @@ Json parse_json_document(std::string_view text, const std::string& origin) {
     if (doc.is_discarded()) {
         std::string detail = "malformed JSON";
         try {
-            (void)Json::parse(text);
+            const Json reparsed = Json::parse(text);  // throws: the text failed above
+            (void)reparsed;
         } catch (const Json::parse_error& e) {
             detail = e.what();
             // nlohmann prefixes "[json.exception.parse_error.101] "; keep the human part.

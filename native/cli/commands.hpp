@@ -37,6 +37,8 @@ Command register_fleet(CLI::App& parent);
 Command register_idle(CLI::App& parent);
 // eval_cmd.cpp
 Command register_eval(CLI::App& parent);
+// devices_cmd.cpp
+Command register_devices(CLI::App& parent);
 
 // ---- shared helpers (common.cpp) ------------------------------------------------------------
 

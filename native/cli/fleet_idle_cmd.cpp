@@ -131,9 +131,10 @@ std::string run_fleet(const Catalog& catalog, const FleetOptions& o) {
                     {"all on-demand cost", figure_cell(r.all_on_demand_cost_usd, money, false)},
                     {"saving vs all on-demand", {money(value_of(all, "saving_usd")) + " (" + percent(*r.saving_vs_on_demand.value) + ")", ""}}},
                    o.format);
-    out += "\nA committed tier (reserved*, *savings-plan*) is billed every hour; the others only for the hours used.\n"
-           "break-even util.: below this share of the hours in use, that committed tier costs more than on-demand.\n";
-    if (o.explain) out += explain_all(all);
+    std::string after = "\nA committed tier (reserved*, *savings-plan*) is billed every hour; the others only for the hours used.\n"
+                        "break-even util.: below this share of the hours in use, that committed tier costs more than on-demand.\n";
+    if (o.explain) after += explain_all(all);
+    out += notes_block(after, o.format);
     return out;
 }
 
@@ -192,11 +193,12 @@ std::string run_idle(const Catalog& catalog, const IdleOptions& o) {
                     {"saving (compute only)", figure_cell(r.saving_fraction_compute, percent, false)},
                     {"storage kept while stopped (both cases)", figure_cell(r.storage_usd_total, money, storage_assumed)}},
                    o.format);
+    std::string after;
     if (storage_assumed)
-        out += assumption_footnote({{"--storage-usd-per-gb-month", format_number(req.storage_usd_per_gb_month.value) + "  " +
+        after += assumption_footnote({{"--storage-usd-per-gb-month", format_number(req.storage_usd_per_gb_month.value) + "  " +
                                                                        req.storage_usd_per_gb_month.source}});
-    if (o.explain) out += explain_all(all);
-    return out;
+    if (o.explain) after += explain_all(all);
+    return out + notes_block(after, o.format);
 }
 
 }  // namespace

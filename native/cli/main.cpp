@@ -57,6 +57,7 @@ const char* const kMainFooter = R"(Examples:
   gpuplan fleet --on-demand-usd-per-gpu-hour 1.60 --tier reserved-3y:4:0.96 --tier spot:6:0.80 --tier on-demand:2:1.60
   gpuplan idle --instance g6.2xlarge --engineers 3
   gpuplan eval scenario.json
+  gpuplan devices
   gpuplan --catalog my-prices.json price p5.48xlarge
 
 Run `gpuplan COMMAND --help` for a command's options; full guide: docs/cli.md.
@@ -83,7 +84,7 @@ int main(int argc, char** argv) {
     };
     std::vector<std::unique_ptr<Registered>> commands;
     for (auto registrar : {cli::register_catalog, cli::register_show, cli::register_price, cli::register_fleet,
-                           cli::register_idle, cli::register_eval}) {
+                           cli::register_idle, cli::register_eval, cli::register_devices}) {
         auto r = std::make_unique<Registered>();
         r->command = registrar(app);
         r->command.app->footer(r->command.app->get_footer() + "\n\n" + std::string(cli::kExitCodes));
@@ -109,7 +110,7 @@ int main(int argc, char** argv) {
         // CLI11 reports a mistyped command as "A subcommand is required": name it instead.
         if (!in_subcommand)
             if (const std::string word = first_word(argc, argv); !word.empty())
-                return fail(kExitBadInput, "unknown command '" + word + "'; expected one of: catalog, show, price, fleet, idle, eval (see `" + hint + "`)");
+                return fail(kExitBadInput, "unknown command '" + word + "'; expected one of: catalog, show, price, fleet, idle, eval, devices (see `" + hint + "`)");
         return fail(kExitBadInput, std::string(e.what()) + " (see `" + hint + "`)");
     }
 

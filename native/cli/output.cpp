@@ -221,6 +221,13 @@ std::string explain_all(const NamedFigures& figures) {
     return out;
 }
 
+std::string notes_block(const std::string& text, Format format) {
+    if (format != Format::md || text.empty()) return text;
+    const std::size_t first = text.find_first_not_of('\n');
+    if (first == std::string::npos) return text;
+    return "\n```\n" + text.substr(first) + (text.back() == '\n' ? "" : "\n") + "```\n";
+}
+
 std::string assumption_footnote(const std::vector<KeyValue>& defaults_used) {
     std::string out =
         "\n* rests on a default assumption, not a catalog fact (why each default: docs/pricing.md);\n"

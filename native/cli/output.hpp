@@ -99,6 +99,10 @@ std::string figures_csv(const NamedFigures& figures);
 // "How each figure was computed:" then each figure's explanation.
 std::string explain_all(const NamedFigures& figures);
 
+// Free text under a table (notes, footnotes, explanations): as is, or fenced for Markdown so
+// its alignment survives.
+std::string notes_block(const std::string& text, Format format);
+
 // The footnote printed under any table with a "*" figure.
 std::string assumption_footnote(const std::vector<KeyValue>& defaults_used);
 

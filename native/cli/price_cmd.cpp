@@ -153,38 +153,42 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
     std::string out = inst.name + " in " + q.region + ": " + format_number(q.hours) + " h x " + format_number(q.count) + " instance" +
                       (q.count == 1 ? "" : "s") + "; on-demand " + rate(od.value) + "/h (" + od.source + ")\n\n";
     out += render_table(t, o.format);
-    out += "\n" + notes;
+    std::string after = "\n" + notes;
     const CheckpointPlan plan = plan_checkpoints(q.spot_risk);
-    out += "break-even util.: a commitment is billed every hour of its term; used less than this share of the hours,\n"
-           "  on-demand would cost less.\n";
-    const bool spot_priced = std::any_of(quotes.begin(), quotes.end(), [](const Quote& x) { return x.kind == PurchaseKind::spot && x.available; });
+    after += "break-even util.: a commitment is billed every hour of its term; used less than this share of the hours,\n"
+             "  on-demand would cost less.\n";
+    const bool spot_priced =
+        std::any_of(quotes.begin(), quotes.end(), [](const Quote& x) { return x.kind == PurchaseKind::spot && x.available; });
     if (spot_priced)
-        out += "$/useful-h: spot price x (1 + " + percent(*plan.overhead_fraction.value) + " rework): checkpoints every " +
-           decimals(*plan.interval_hours.value, 4) + " h, interruptions every " + format_number(q.spot_risk.mean_hours_between_interruptions.value) +
-           " h on average, " + format_number(q.spot_risk.checkpoint_minutes.value) + " min per checkpoint, " +
-           format_number(q.spot_risk.restart_minutes.value) + " min per restart (Young 1974 / Daly 2006).\n";
+        after += "$/useful-h: spot price x (1 + " + percent(*plan.overhead_fraction.value) + " rework):\n  checkpoints every " +
+                 decimals(*plan.interval_hours.value, 4) + " h, interruptions every " +
+                 format_number(q.spot_risk.mean_hours_between_interruptions.value) + " h on average, " +
+                 format_number(q.spot_risk.checkpoint_minutes.value) + " min per checkpoint, " +
+                 format_number(q.spot_risk.restart_minutes.value) + " min per restart (Young 1974 / Daly 2006).\n";
     if (any_star) {
         std::vector<KeyValue> used;
         for (const auto& d : kDefaultFlags) {
             const Param& p = *d.slot(q);
             const bool spot_risk = &p == &q.spot_risk.mean_hours_between_interruptions || &p == &q.spot_risk.checkpoint_minutes ||
                                    &p == &q.spot_risk.restart_minutes;
-            if (p.origin == InputOrigin::assumption && (spot_priced || !spot_risk)) used.push_back({d.flag, fmt::format("{:<9} {}", format_number(p.value), p.source)});
+            if (p.origin == InputOrigin::assumption && (spot_priced || !spot_risk))
+                used.push_back({d.flag, fmt::format("{:<9} {}", format_number(p.value), p.source)});
         }
         for (const auto& quote : quotes)
             for (const auto& in : quote.effective_usd_per_hour.inputs)
                 if (in.name == "spot_discount" && in.origin == InputOrigin::assumption)
                     used.push_back({"--spot-discount", fmt::format("{:<9} {}", format_number(in.value), in.source)});
-        out += assumption_footnote(used);
+        after += assumption_footnote(used);
     }
     if (o.explain) {
-        out += "\nHow each figure was computed:\n";
+        after += "\nHow each figure was computed:\n";
         for (std::size_t k = 0; k < quotes.size(); ++k) {
             if (!quotes[k].available) continue;
-            out += "\n" + quotes[k].label + " [" + quotes[k].key + "]\n";
-            for (const auto& [name, fig] : options[k]["figures"].items()) out += "  " + name + "\n" + explain_figure_json(fig, "    ");
+            after += "\n" + quotes[k].label + " [" + quotes[k].key + "]\n";
+            for (const auto& [name, fig] : options[k]["figures"].items()) after += "  " + name + "\n" + explain_figure_json(fig, "    ");
         }
     }
+    out += notes_block(after, o.format);
     return out;
 }
 
