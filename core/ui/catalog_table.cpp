@@ -13,9 +13,11 @@
 namespace gpuplan::ui {
 namespace {
 
+// Prices come right after what is bought: they are what a planner compares first, and they
+// must be visible without scrolling sideways on a laptop-width window.
 enum class Column {
-    instance, family, accelerator, count, memory_gib_each, vcpus, ram_gib, network_gbit_per_s,
-    efa, interconnect, on_demand_usd_per_hour, spot_usd_per_hour
+    instance, family, accelerator, count, on_demand_usd_per_hour, spot_usd_per_hour, memory_gib_each,
+    vcpus, ram_gib, network_gbit_per_s, efa, interconnect
 };
 constexpr int kColumnCount = 12;
 
@@ -113,12 +115,12 @@ void rebuild_rows(const Catalog& catalog, CatalogTableState& state, const ImGuiT
     state.rows_built_for = &catalog;
 }
 
-// Prices get cents (and sub-cent spot prices keep three figures); everything else shows
-// as few digits as it needs, so fractional GPU slices (0.125) stay exact.
+// Hourly prices keep 4 decimals, as in the price list (g6e.xlarge is $1.861, not $1.86);
+// everything else shows as few digits as it needs, so fractional GPU slices (0.125) stay exact.
 std::string format_number(double value, Column column) {
     char buffer[32];
     const bool price = column == Column::on_demand_usd_per_hour || column == Column::spot_usd_per_hour;
-    std::snprintf(buffer, sizeof buffer, price ? (value < 0.1 ? "%.3f" : "%.2f") : "%g", value);
+    std::snprintf(buffer, sizeof buffer, price ? "%.4f" : "%g", value);
     return buffer;
 }
 
@@ -182,15 +184,15 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state) {
         {"family", 0},
         {"accelerator", 0},
         {"count", 0},
-        {"accel mem GiB each", 0},
-        {"vCPUs", 0},
-        {"RAM GiB", 0},
-        {"network Gbit/s", 0},
-        {"EFA interfaces", 0},
-        {"interconnect", 0},
         // Cheapest first is the question a planner asks first.
         {on_demand.c_str(), ImGuiTableColumnFlags_DefaultSort},
         {spot.c_str(), 0},
+        {"accel GiB each", 0},
+        {"vCPUs", 0},
+        {"RAM GiB", 0},
+        {"network Gbit/s", 0},
+        {"EFA", 0},
+        {"interconnect", 0},
     };
     for (int i = 0; i < kColumnCount; ++i)
         ImGui::TableSetupColumn(headers[i].label, headers[i].flags, 0.0f, static_cast<ImGuiID>(i));
