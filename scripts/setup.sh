@@ -45,8 +45,8 @@ if ! have_src imgui || ! have_src libsdl2; then
     sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$src_list"
   fi
   apt-get update -qq
-  (cd "$tp" && have_src imgui || apt-get source -qq imgui >/dev/null)
-  (cd "$tp" && have_src libsdl2 || apt-get source -qq libsdl2 >/dev/null)
+  (cd "$tp" && have_src imgui || apt-get source -qq -o APT::Sandbox::User=root imgui >/dev/null)
+  (cd "$tp" && have_src libsdl2 || apt-get source -qq -o APT::Sandbox::User=root libsdl2 >/dev/null)
 fi
 imgui_dir=$(ls -d "$tp"/imgui-*/ | head -n1); imgui_dir=${imgui_dir%/}
 sdl_src=$(ls -d "$tp"/libsdl2-*/ | head -n1); sdl_src=${sdl_src%/}

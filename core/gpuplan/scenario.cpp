@@ -118,6 +118,26 @@ std::optional<FleetRequest> parse_fleet(ObjectReader& root, const Catalog& catal
     } else {
         f.on_demand_usd_per_gpu_hour = price_param(catalog, r, region, "on_demand_usd_per_gpu_hour");
     }
+    if (const Json* profile = r.optional_value("profile")) {
+        // A usage profile instead of explicit tiers (fleet.hpp: tiers_from_profile).
+        if (r.has("tiers")) throw InputError(r.child_path("tiers"), "tiers and a profile", "one of \"tiers\" or \"profile\"");
+        (void)r.optional_value("tiers");
+        ObjectReader p(*profile, r.child_path("profile"));
+        UsageProfile u;
+        u.baseline_gpus = p.number("baseline_gpus", NumberRule::non_negative);
+        u.average_gpus = p.number("average_gpus", NumberRule::non_negative);
+        u.peak_gpus = p.number("peak_gpus", NumberRule::positive);
+        u.commit_option = p.optional_string("commit_option").value_or(u.commit_option);
+        u.commit_usd_per_gpu_hour = user_param(p.number("commit_usd_per_gpu_hour", NumberRule::positive));
+        u.burst_option = p.optional_string("burst_option").value_or(u.burst_option);
+        u.burst_usd_per_gpu_hour = p.has("burst_usd_per_gpu_hour") ? user_param(p.number("burst_usd_per_gpu_hour", NumberRule::positive))
+                                                                   : f.on_demand_usd_per_gpu_hour;
+        if (!p.has("burst_usd_per_gpu_hour")) (void)p.optional_value("burst_usd_per_gpu_hour");
+        p.finish();
+        f.tiers = tiers_from_profile(u);
+        r.finish();
+        return f;
+    }
     const Json& tiers = r.array("tiers");
     for (std::size_t k = 0; k < tiers.size(); ++k) {
         ObjectReader t(tiers[k], index_path(r.child_path("tiers"), k));

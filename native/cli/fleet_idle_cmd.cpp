@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 
 #include "commands.hpp"
 #include "gpuplan/pricing/fleet.hpp"
@@ -47,6 +48,7 @@ struct FleetOptions {
     double on_demand = 0, hours = 730;
     std::string instance, region = "us-east-1";
     std::vector<std::string> tiers;
+    std::string profile, commit, burst;  // --profile B:A:P --commit OPTION:USD [--burst OPTION:USD]
     bool explain = false;
     Format format = Format::table;
     CLI::App* app = nullptr;
@@ -54,26 +56,63 @@ struct FleetOptions {
 
 const char* const kTierSyntax = "OPTION:GPUS:USD_PER_GPU_HOUR[:UTILIZATION], e.g. reserved-3y:4:0.96 or spot:6:0.80:0.5";
 
-double tier_number(const std::string& spec, const std::string& part, const std::string& what, NumberRule rule) {
+// One number of a colon-separated flag value ("reserved-3y:4:0.96"), checked by `rule`.
+double colon_number(const std::string& flag, const std::string& spec, const std::string& part, const std::string& what, NumberRule rule,
+                    const std::string& syntax) {
     std::string text = part;
     const std::string error = number_rule(rule)(text);
-    if (!error.empty()) throw InputError("--tier", "'" + spec + "'", what + " as " + error.substr(error.find("expected ") + 9) + " (" + kTierSyntax + ")");
+    if (!error.empty()) throw InputError(flag, "'" + spec + "'", what + " as " + error.substr(error.find("expected ") + 9) + " (" + syntax + ")");
     return std::strtod(part.c_str(), nullptr);
 }
 
-FleetTier parse_tier(const std::string& spec) {
+std::vector<std::string> split_colons(const std::string& spec) {
     std::vector<std::string> parts;
     std::size_t start = 0;
     for (std::size_t colon; (colon = spec.find(':', start)) != std::string::npos; start = colon + 1) parts.push_back(spec.substr(start, colon - start));
     parts.push_back(spec.substr(start));
+    return parts;
+}
+
+FleetTier parse_tier(const std::string& spec) {
+    const auto parts = split_colons(spec);
     if (parts.size() < 3 || parts.size() > 4 || parts[0].empty()) throw InputError("--tier", "'" + spec + "'", kTierSyntax);
     FleetTier t;
     t.option = parts[0];
-    t.gpus = tier_number(spec, parts[1], "GPUS", NumberRule::non_negative);
-    t.usd_per_gpu_hour = {tier_number(spec, parts[2], "USD_PER_GPU_HOUR", NumberRule::positive), InputOrigin::user, ""};
-    if (parts.size() == 4) t.utilization = tier_number(spec, parts[3], "UTILIZATION", NumberRule::fraction);
+    t.gpus = colon_number("--tier", spec, parts[1], "GPUS", NumberRule::non_negative, kTierSyntax);
+    t.usd_per_gpu_hour = {colon_number("--tier", spec, parts[2], "USD_PER_GPU_HOUR", NumberRule::positive, kTierSyntax), InputOrigin::user, ""};
+    if (parts.size() == 4) t.utilization = colon_number("--tier", spec, parts[3], "UTILIZATION", NumberRule::fraction, kTierSyntax);
     t.committed = is_commitment_option(t.option);
     return t;
+}
+
+// --profile BASELINE:AVERAGE:PEAK with --commit OPTION:USD and optional --burst OPTION:USD
+// (default: on-demand at the on-demand price) -> tiers (core: tiers_from_profile).
+std::vector<FleetTier> tiers_from_profile_flags(const FleetOptions& o, const Param& on_demand) {
+    const std::string syntax = "BASELINE:AVERAGE:PEAK GPUs, e.g. 4:8:12";
+    const auto parts = split_colons(o.profile);
+    if (parts.size() != 3) throw InputError("--profile", "'" + o.profile + "'", syntax);
+    UsageProfile u;
+    u.baseline_gpus = colon_number("--profile", o.profile, parts[0], "BASELINE", NumberRule::non_negative, syntax);
+    u.average_gpus = colon_number("--profile", o.profile, parts[1], "AVERAGE", NumberRule::non_negative, syntax);
+    u.peak_gpus = colon_number("--profile", o.profile, parts[2], "PEAK", NumberRule::positive, syntax);
+    const std::string price_syntax = "OPTION:USD_PER_GPU_HOUR, e.g. reserved-3y:0.96";
+    const auto option_price = [&](const std::string& flag, const std::string& spec) {
+        const auto p = split_colons(spec);
+        if (p.size() != 2 || p[0].empty()) throw InputError(flag, "'" + spec + "'", price_syntax);
+        return std::make_pair(p[0], Param{colon_number(flag, spec, p[1], "USD_PER_GPU_HOUR", NumberRule::positive, price_syntax),
+                                          InputOrigin::user, ""});
+    };
+    if (o.commit.empty() && u.baseline_gpus > 0) throw InputError("--commit", "none", price_syntax + ", for the baseline GPUs");
+    if (!o.commit.empty()) std::tie(u.commit_option, u.commit_usd_per_gpu_hour) = option_price("--commit", o.commit);
+    if (!o.burst.empty())
+        std::tie(u.burst_option, u.burst_usd_per_gpu_hour) = option_price("--burst", o.burst);
+    else
+        u.burst_usd_per_gpu_hour = on_demand;
+    try {
+        return tiers_from_profile(u);
+    } catch (const InputError& e) {
+        throw InputError("--profile", "'" + o.profile + "'", e.expected());
+    }
 }
 
 std::string run_fleet(const Catalog& catalog, const FleetOptions& o) {
@@ -92,8 +131,12 @@ std::string run_fleet(const Catalog& catalog, const FleetOptions& o) {
     } else {
         req.on_demand_usd_per_gpu_hour = {o.on_demand, InputOrigin::user, ""};
     }
-    if (o.tiers.empty()) throw InputError("--tier", "none", std::string("at least one tier: ") + kTierSyntax);
-    for (const auto& spec : o.tiers) req.tiers.push_back(parse_tier(spec));
+    if (!o.profile.empty()) {
+        req.tiers = tiers_from_profile_flags(o, req.on_demand_usd_per_gpu_hour);
+    } else {
+        if (o.tiers.empty()) throw InputError("--tier", "none", std::string("at least one tier (or --profile): ") + kTierSyntax);
+        for (const auto& spec : o.tiers) req.tiers.push_back(parse_tier(spec));
+    }
     FleetResult r;
     try {
         r = evaluate_fleet(req);
@@ -217,6 +260,13 @@ Command register_fleet(CLI::App& parent) {
         ->type_name("TIER")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    auto* profile = app->add_option("--profile", o->profile, "Usage profile BASELINE:AVERAGE:PEAK GPUs instead of --tier: the baseline "
+                                                        "is committed (--commit), the rest bought as used (--burst)")
+                        ->type_name("B:A:P");
+    profile->excludes(app->get_option("--tier"));
+    app->add_option("--commit", o->commit, "With --profile: OPTION:USD_PER_GPU_HOUR for the baseline, e.g. reserved-3y:0.96")->needs(profile);
+    app->add_option("--burst", o->burst, "With --profile: OPTION:USD_PER_GPU_HOUR above the baseline (default: on-demand at the on-demand price)")
+        ->needs(profile);
     app->add_option("--hours", o->hours, "Hours in the period (730 = a month, 8760 = a year)")->capture_default_str()->check(number_rule(NumberRule::positive));
     app->add_flag("--explain", o->explain, "Show each figure's formula, worked line and inputs");
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
@@ -224,7 +274,8 @@ Command register_fleet(CLI::App& parent) {
 Examples:
   gpuplan fleet --on-demand-usd-per-gpu-hour 1.60 --tier reserved-3y:4:0.96 --tier spot:6:0.80 --tier on-demand:2:1.60
   gpuplan fleet --on-demand-usd-per-gpu-hour 1.60 --tier reserved-1y:8:1.12 --hours 8760
-  gpuplan fleet --instance p5.48xlarge --tier reserved-1y:16:2.50 --tier spot:8:3.00:0.7 --format json)");
+  gpuplan fleet --instance p5.48xlarge --tier reserved-1y:16:2.50 --tier spot:8:3.00:0.7 --format json
+  gpuplan fleet --on-demand-usd-per-gpu-hour 1.60 --profile 4:8:12 --commit reserved-3y:0.96 --burst spot:0.80)");
     return {app, [o](const Catalog& c) { return run_fleet(c, *o); }};
 }
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "gpuplan/input_error.hpp"
 #include "gpuplan/pricing/fleet.hpp"
 #include "gpuplan/pricing/idle_cost.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
@@ -157,4 +158,34 @@ TEST_CASE("spot without a catalog price falls back to the catalog median discoun
     const Instance* gb200 = catalog.find_instance("p6e-gb200.36xlarge");
     REQUIRE(gb200);
     CHECK(gb200->find_price("us-east-1", "on_demand")->usd_per_hour == std::nullopt);
+}
+
+TEST_CASE("fleet from a usage profile", "[pricing][fleet]") {
+    // 4 GPUs always busy on a commitment, peaks of 12, 8 on average: the 8 burst GPUs are
+    // busy (8 - 4) / (12 - 4) = 50% of the hours.
+    UsageProfile u;
+    u.baseline_gpus = 4;
+    u.average_gpus = 8;
+    u.peak_gpus = 12;
+    u.commit_usd_per_gpu_hour = p(0.96);
+    u.burst_usd_per_gpu_hour = p(1.60);
+    FleetRequest r;
+    r.on_demand_usd_per_gpu_hour = p(1.60);
+    r.tiers = tiers_from_profile(u);
+    REQUIRE(r.tiers.size() == 2);
+    CHECK(r.tiers[1].utilization == 0.5);
+    const FleetResult f = evaluate_fleet(r);
+    // cost = 4 x 0.96 x 730 + 8 x 1.60 x 730 x 0.5 = 2803.20 + 4672.00; used = 8 x 730 GPU-h
+    CHECK(cents(*f.total_cost_usd.value) == 7475.20);
+    CHECK(*f.used_gpu_hours.value == 8 * 730);
+    CHECK(dp4(*f.blended_usd_per_gpu_hour.value) == 1.28);
+    // Break-even for the commitment: 0.96 / 1.60 = 60% of the hours.
+    CHECK(std::fabs(f.tier_break_even_utilization[0]->value.value() - 0.6) < 1e-12);
+
+    u.average_gpus = 13;
+    CHECK_THROWS_AS(tiers_from_profile(u), InputError);
+    const Catalog catalog = load_builtin_catalog();
+    const auto s = parse_scenario(R"({"schema": "gpuplan.scenario/1", "fleet": {"on_demand_usd_per_gpu_hour": 1.6,
+        "profile": {"baseline_gpus": 4, "average_gpus": 8, "peak_gpus": 12, "commit_usd_per_gpu_hour": 0.96}}})", "s.json", catalog);
+    CHECK(cents(evaluate_scenario(s, catalog).at("fleet").at("figures").at("total_cost_usd").at("value").get<double>()) == 7475.20);
 }

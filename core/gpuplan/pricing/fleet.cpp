@@ -8,6 +8,22 @@ bool is_commitment_option(const std::string& option) {
     return option.rfind("reserved", 0) == 0 || option.find("savings-plan") != std::string::npos;
 }
 
+std::vector<FleetTier> tiers_from_profile(const UsageProfile& p) {
+    if (p.peak_gpus <= 0) throw InputError("fleet.profile.peak_gpus", format_number(p.peak_gpus), "a number of GPUs > 0");
+    if (p.baseline_gpus < 0 || p.baseline_gpus > p.average_gpus)
+        throw InputError("fleet.profile.baseline_gpus", format_number(p.baseline_gpus),
+                         "0 to average_gpus (" + format_number(p.average_gpus) + ")");
+    if (p.average_gpus > p.peak_gpus)
+        throw InputError("fleet.profile.average_gpus", format_number(p.average_gpus), "at most peak_gpus (" + format_number(p.peak_gpus) + ")");
+    std::vector<FleetTier> tiers;
+    if (p.baseline_gpus > 0) tiers.push_back({p.commit_option, p.baseline_gpus, p.commit_usd_per_gpu_hour, 1.0, true});
+    const double burst = p.peak_gpus - p.baseline_gpus;
+    if (burst > 0)
+        tiers.push_back({p.burst_option, burst, p.burst_usd_per_gpu_hour, (p.average_gpus - p.baseline_gpus) / burst,
+                         is_commitment_option(p.burst_option)});
+    return tiers;
+}
+
 FleetResult evaluate_fleet(const FleetRequest& request) {
     if (request.tiers.empty()) throw InputError("fleet.tiers", "no tiers", "at least one tier of GPUs");
     FleetResult r;

@@ -42,6 +42,21 @@ struct FleetResult {
     Figure saving_vs_on_demand;
 };
 
+// A usage profile: `baseline` GPUs busy every hour, up to `peak` at times, `average` over
+// the period. The baseline is bought as a commitment; the rest (peak - baseline GPUs) is
+// bought as it is used, on-demand or spot, busy (average - baseline) / (peak - baseline) of
+// the hours on average.
+struct UsageProfile {
+    double baseline_gpus = 0, average_gpus = 0, peak_gpus = 0;
+    std::string commit_option = "reserved-1y";
+    Param commit_usd_per_gpu_hour;
+    std::string burst_option = "on-demand";
+    Param burst_usd_per_gpu_hour;
+};
+
+// Throws InputError unless 0 <= baseline <= average <= peak and peak > 0.
+std::vector<FleetTier> tiers_from_profile(const UsageProfile& profile);
+
 // Throws InputError (naming the tier) for no tiers, negative GPUs or a zero-use fleet.
 FleetResult evaluate_fleet(const FleetRequest& request);
 
