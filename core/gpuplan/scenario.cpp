@@ -68,12 +68,8 @@ Param price_param(const Catalog& catalog, ObjectReader& r, const std::string& re
     if (has_price == has_instance)
         throw InputError(r.path(), has_price ? "both \"" + std::string(price_key) + "\" and \"instance\"" : "neither",
                          "exactly one of \"" + std::string(price_key) + "\" or \"instance\"");
-    if (has_price) {
-        (void)r.optional_value("instance");
-        (void)r.optional_value("purchase");
-        return user_param(r.number(price_key, NumberRule::positive));
-    }
-    (void)r.optional_value(price_key);
+    // With a number given, "purchase" has nothing to choose from: finish() rejects it.
+    if (has_price) return user_param(r.number(price_key, NumberRule::positive));
     const Instance& inst = require_instance(catalog, r, "instance");
     const std::string option = r.optional_string("purchase").value_or("on_demand");
     if (option != "on_demand" && option != "spot_typical")
@@ -121,7 +117,6 @@ std::optional<FleetRequest> parse_fleet(ObjectReader& root, const Catalog& catal
     if (const Json* profile = r.optional_value("profile")) {
         // A usage profile instead of explicit tiers (fleet.hpp: tiers_from_profile).
         if (r.has("tiers")) throw InputError(r.child_path("tiers"), "tiers and a profile", "one of \"tiers\" or \"profile\"");
-        (void)r.optional_value("tiers");
         ObjectReader p(*profile, r.child_path("profile"));
         UsageProfile u;
         u.baseline_gpus = p.number("baseline_gpus", NumberRule::non_negative);
@@ -132,7 +127,6 @@ std::optional<FleetRequest> parse_fleet(ObjectReader& root, const Catalog& catal
         u.burst_option = p.optional_string("burst_option").value_or(u.burst_option);
         u.burst_usd_per_gpu_hour = p.has("burst_usd_per_gpu_hour") ? user_param(p.number("burst_usd_per_gpu_hour", NumberRule::positive))
                                                                    : f.on_demand_usd_per_gpu_hour;
-        if (!p.has("burst_usd_per_gpu_hour")) (void)p.optional_value("burst_usd_per_gpu_hour");
         p.finish();
         f.tiers = tiers_from_profile(u);
         r.finish();

@@ -125,3 +125,12 @@ TEST_CASE("scenario: each kind of bad input is named", "[bad-input][scenario]") 
     CHECK_THAT(scenario_error(head + R"("idle": {"usd_per_hour": 1, "instance": "g6.2xlarge"}})"),
                Contains("$.idle") && Contains("exactly one"));
 }
+
+TEST_CASE("scenario: a price given as a number takes no purchase option", "[bad-input][scenario]") {
+    using Catch::Matchers::Contains;
+    CHECK_THAT(scenario_error(R"({"schema": "gpuplan.scenario/1", "idle": {"usd_per_hour": 1, "purchase": "spot_typical"}})"),
+               Contains("$.idle.purchase") && Contains("unknown key"));
+    CHECK_THAT(scenario_error(R"({"schema": "gpuplan.scenario/1", "fleet": {"on_demand_usd_per_gpu_hour": 1.6, "tiers": [],
+               "profile": {"baseline_gpus": 1, "average_gpus": 1, "peak_gpus": 1, "commit_usd_per_gpu_hour": 1}}})"),
+               Contains("$.fleet.tiers") && Contains("profile"));
+}
