@@ -9,6 +9,9 @@
 #include "gpuplan/catalog_metrics.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/scenario.hpp"
+#include "gpuplan/workload/compute.hpp"
+#include "gpuplan/workload/memory.hpp"
+#include "gpuplan/workload/model.hpp"
 
 using namespace gpuplan;
 
@@ -45,6 +48,25 @@ int main() {
         const auto result = evaluate_scenario(parse_scenario(doc.text, doc.origin, catalog), catalog);
         std::printf("%s %s\n", doc.origin.c_str(), result.dump().c_str());
         ++count;
+    }
+    for (const auto& m : builtin_models()) {
+        const ParameterCount c = count_parameters(m);
+        line(m.name + " parameters_total", c.total_figure), line(m.name + " parameters_active", c.active_figure);
+        for (int stage = 0; stage <= 3; ++stage) {
+            TrainingMemoryRequest t;
+            t.model = &m;
+            t.data_parallel = 8;
+            t.zero_stage = stage;
+            t.recompute = Recompute::selective;
+            line(m.name + " zero" + std::to_string(stage) + " total_per_gpu_gb", training_memory(t).total_per_gpu_gb);
+        }
+        InferenceMemoryRequest i;
+        i.model = &m;
+        i.batch = 16;
+        line(m.name + " inference total_gb", inference_memory(i).total_gb);
+        line(m.name + " decode tokens/s", decode_roofline(m, 2, 2, 16, 4096, 1, {3350, InputOrigin::user, ""}, default_bandwidth_efficiency())
+                                              .tokens_per_second_expected);
+        count += 8;
     }
     std::printf("figures %zu\n", count);
     return 0;

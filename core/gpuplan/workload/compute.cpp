@@ -1,0 +1,114 @@
+#include "gpuplan/workload/compute.hpp"
+
+#include <cmath>
+
+namespace gpuplan {
+
+namespace {
+std::string n(double x) { return format_number(x); }
+Param user(double v) { return {v, InputOrigin::user, ""}; }
+}  // namespace
+
+Param default_compute_efficiency() {
+    return {0.40, InputOrigin::assumption,
+            "default model FLOPs utilisation 40% of dense peak (docs/models.md; W6 of shared/cases/workloads.md lands within tolerance with it)"};
+}
+
+Param default_bandwidth_efficiency() {
+    return {0.80, InputOrigin::assumption, "default decode bandwidth efficiency 80% of datasheet (docs/models.md); replaced by a measured figure when imported"};
+}
+
+Figure training_flops(const ModelSpec& m, double tokens, bool full_recompute, FlopsMethod method, double sequence) {
+    const ParameterCount c = count_parameters(m);
+    const double passes = full_recompute ? 8 : 6;  // 2 forward + 4 backward (+2 recomputed forward)
+    Figure f;
+    f.name = "training_flops";
+    f.unit = "FLOP";
+    const FigureInput in_n = c.active_figure.as_input();
+    const FigureInput in_t = input("tokens", "tokens", user(tokens));
+    if (method == FlopsMethod::six_n) {
+        f.value = passes * c.active * tokens;
+        f.formula = n(passes) + " x active_parameters x tokens (Kaplan et al. 2020" + std::string(full_recompute ? "; +2N for full recomputation)" : ")");
+        f.worked = n(passes) + " x " + n(c.active) + " x " + n(tokens) + " = " + n(*f.value);
+        f.inputs = {in_n, in_t};
+    } else {
+        const double attn_dim = m.mla ? m.heads * (m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim) : m.heads * m.head_dim;
+        const double forward_per_token = 2 * c.active + 4 * m.layers * sequence * attn_dim;
+        f.value = passes / 2 * forward_per_token * tokens;
+        f.formula = n(passes / 2) + " x (2 x active_parameters + 4 x layers x sequence x heads x head_dim) x tokens (Narayanan et al. SC'21, per layer)";
+        f.worked = n(passes / 2) + " x (2 x " + n(c.active) + " + 4 x " + n(m.layers) + " x " + n(sequence) + " x " + n(attn_dim) + ") x " + n(tokens) + " = " + n(*f.value);
+        f.inputs = {in_n, in_t, input("sequence", "tokens", user(sequence))};
+    }
+    return f;
+}
+
+Figure compute_seconds(const Figure& flops, double accelerators, const Param& peak_tflops, const Param& efficiency) {
+    const double v = *flops.value / (accelerators * peak_tflops.value * 1e12 * efficiency.value);
+    return {"compute_seconds", v, "s", "flops / (accelerators x dense_peak_tflops x 1e12 x efficiency)",
+            n(*flops.value) + " / (" + n(accelerators) + " x " + n(peak_tflops.value) + "e12 x " + n(efficiency.value) + ") = " + n(v),
+            {flops.as_input(), input("accelerators", "", user(accelerators)), input("dense_peak_tflops", "TFLOPS", peak_tflops),
+             input("compute_efficiency", "fraction", efficiency)},
+            ""};
+}
+
+DecodeRoofline decode_roofline(const ModelSpec& m, double weight_bytes, double kv_bytes, double batch, double context, double gpus,
+                               const Param& bandwidth, const Param& efficiency) {
+    const ParameterCount c = count_parameters(m);
+    const Figure kv_token = kv_cache_bytes_per_token(m, kv_bytes);
+    // MoE decode reads the experts the batch touches; with a batch of one that is the active
+    // set. Planning figure: active weights (a lower bound on bytes for large batches).
+    const double weights = c.active * weight_bytes;
+    const double kv = *kv_token.value * batch * context;
+    DecodeRoofline r;
+    r.bytes_per_step = {"bytes_per_step", weights + kv, "bytes", "active_parameters x bytes_per_weight + kv_bytes_per_token x batch x context",
+                        n(c.active) + " x " + n(weight_bytes) + " + " + n(*kv_token.value) + " x " + n(batch) + " x " + n(context) + " = " + n(weights + kv),
+                        {c.active_figure.as_input(), kv_token.as_input(kv_token.worked)}, ""};
+    const double bw = bandwidth.value * 1e9 * gpus;
+    const double steps = bw / (weights + kv);
+    r.steps_per_second = {"steps_per_second", steps, "steps/s", "gpus x bandwidth / bytes_per_step (memory-bound roofline)",
+                          n(gpus) + " x " + n(bandwidth.value) + "e9 / " + n(weights + kv) + " = " + n(steps),
+                          {input("memory_bandwidth_gb_per_s", "GB/s", bandwidth), r.bytes_per_step.as_input()}, ""};
+    r.tokens_per_second = {"tokens_per_second_upper_bound", steps * batch, "tokens/s", "steps_per_second x batch",
+                           n(steps) + " x " + n(batch) + " = " + n(steps * batch), {r.steps_per_second.as_input()}, ""};
+    r.tokens_per_second_expected = {"tokens_per_second", steps * batch * efficiency.value, "tokens/s", "tokens_per_second_upper_bound x bandwidth_efficiency",
+                                    n(steps * batch) + " x " + n(efficiency.value) + " = " + n(steps * batch * efficiency.value),
+                                    {r.tokens_per_second.as_input(), input("bandwidth_efficiency", "fraction", efficiency)}, ""};
+    return r;
+}
+
+Figure prefill_seconds(const ModelSpec& m, double prompt_tokens, double batch, double gpus, const Param& peak, const Param& efficiency) {
+    const ParameterCount c = count_parameters(m);
+    const double attn_dim = m.mla ? m.heads * (m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim) : m.heads * m.head_dim;
+    // Causal attention over the prompt: on average half the prompt is attended to.
+    const double flops = (2 * c.active + 2 * m.layers * prompt_tokens * attn_dim) * prompt_tokens * batch;
+    const double v = flops / (gpus * peak.value * 1e12 * efficiency.value);
+    return {"prefill_seconds", v, "s", "(2 x active_parameters + 2 x layers x prompt x heads x head_dim) x prompt x batch / (gpus x peak x efficiency)",
+            n(flops) + " / (" + n(gpus) + " x " + n(peak.value) + "e12 x " + n(efficiency.value) + ") = " + n(v),
+            {c.active_figure.as_input(), input("dense_peak_tflops", "TFLOPS", peak), input("compute_efficiency", "fraction", efficiency)}, ""};
+}
+
+std::string_view to_string(Collective c) {
+    switch (c) {
+    case Collective::all_reduce: return "all-reduce";
+    case Collective::all_gather: return "all-gather";
+    case Collective::reduce_scatter: return "reduce-scatter";
+    case Collective::all_to_all: return "all-to-all";
+    }
+    return "?";
+}
+
+Figure collective_seconds(Collective kind, double bytes, double ranks, const Param& bandwidth, const Param& latency_us) {
+    const double steps = kind == Collective::all_reduce ? 2 * (ranks - 1) : ranks - 1;
+    const double volume = kind == Collective::all_reduce ? 2 * (ranks - 1) / ranks : (ranks - 1) / ranks;
+    const double v = ranks <= 1 ? 0 : volume * bytes / (bandwidth.value * 1e9) + steps * latency_us.value * 1e-6;
+    const std::string f_volume = kind == Collective::all_reduce ? "2 (n-1)/n" : "(n-1)/n";
+    const std::string f_steps = kind == Collective::all_reduce ? "2 (n-1)" : "(n-1)";
+    return {std::string(to_string(kind)) + "_seconds", v, "s",
+            "ring " + std::string(to_string(kind)) + ": " + f_volume + " x S / B + " + f_steps + " x alpha (alpha-beta model)",
+            n(volume) + " x " + n(bytes) + " / " + n(bandwidth.value) + "e9 + " + n(steps) + " x " + n(latency_us.value) + "e-6 = " + n(v),
+            {input("bytes", "bytes", user(bytes)), input("ranks", "", user(ranks)), input("bandwidth_gb_per_s", "GB/s", bandwidth),
+             input("latency_us", "us", latency_us)},
+            ""};
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,53 @@
+// compute.hpp — FLOPs and time: training compute, prefill and decode rooflines, collectives.
+//
+// Training FLOPs ~ 6 N per token (forward 2N + backward 4N; Kaplan et al. 2020, EleutherAI
+// "Transformer Math 101"), 8 N with full activation recomputation (one more forward). The
+// per-layer count adds attention's sequence-length term (Narayanan et al., SC'21): forward
+// FLOPs per token = 2 N_active + 4 layers x seq x heads x head_dim (QK^T and AV).
+// Decode is memory-bound: each step reads every weight once plus every sequence's KV cache,
+// so steps/s <= bandwidth / bytes per step (shared/cases/workloads.md W3).
+#pragma once
+
+#include "gpuplan/explain.hpp"
+#include "gpuplan/workload/model.hpp"
+
+namespace gpuplan {
+
+enum class FlopsMethod { six_n, per_layer };
+
+// Training FLOPs for `tokens` (recompute adds one forward pass: 6N -> 8N).
+Figure training_flops(const ModelSpec& model, double tokens, bool full_recompute, FlopsMethod method, double sequence);
+
+// Seconds of compute: flops / (accelerators x dense peak x efficiency).
+Figure compute_seconds(const Figure& flops, double accelerators, const Param& peak_tflops, const Param& efficiency);
+
+struct DecodeRoofline {
+    Figure bytes_per_step;       // weights + KV of every sequence
+    Figure steps_per_second;     // upper bound at full bandwidth
+    Figure tokens_per_second;    // steps x batch (upper bound)
+    Figure tokens_per_second_expected;  // x bandwidth efficiency
+};
+
+// Memory-bound decode on `gpus` GPUs with `bandwidth_gb_per_s` each (tensor parallel
+// splits the bytes), batch sequences at `context` tokens of KV each.
+DecodeRoofline decode_roofline(const ModelSpec& model, double weight_bytes, double kv_bytes, double batch, double context,
+                               double gpus, const Param& bandwidth_gb_per_s, const Param& efficiency);
+
+// Prefill (compute-bound): seconds to process `prompt_tokens` x batch = time to first token.
+Figure prefill_seconds(const ModelSpec& model, double prompt_tokens, double batch, double gpus, const Param& peak_tflops,
+                       const Param& efficiency);
+
+// Alpha-beta collectives (shared/cases/workloads.md W5): S bytes over n ranks at per-rank
+// bandwidth B (GB/s, one direction) and per-step latency a (microseconds).
+//   ring all-reduce               2 (n-1)/n x S/B + 2 (n-1) a
+//   all-gather / reduce-scatter   (n-1)/n x S/B + (n-1) a
+//   all-to-all (pairwise)         (n-1)/n x S/B + (n-1) a
+enum class Collective { all_reduce, all_gather, reduce_scatter, all_to_all };
+std::string_view to_string(Collective c);
+Figure collective_seconds(Collective kind, double bytes, double ranks, const Param& bandwidth_gb_per_s, const Param& latency_us);
+
+// Documented default efficiencies (docs/models.md), flagged as assumptions.
+Param default_compute_efficiency();    // model FLOPs utilisation of dense peak
+Param default_bandwidth_efficiency();  // achieved / datasheet memory bandwidth in decode
+
+}  // namespace gpuplan

@@ -1,0 +1,135 @@
+#include "gpuplan/workload/memory.hpp"
+
+#include "gpuplan/input_error.hpp"
+
+namespace gpuplan {
+
+namespace {
+std::string n(double x) { return format_number(x); }
+Param user(double v) { return {v, InputOrigin::user, ""}; }
+}  // namespace
+
+std::string_view to_string(Recompute r) {
+    switch (r) {
+    case Recompute::none: return "none";
+    case Recompute::selective: return "selective";
+    case Recompute::full: return "full";
+    }
+    return "?";
+}
+
+double dtype_bytes(const std::string& dtype, const std::string& where) {
+    if (dtype == "fp32") return 4;
+    if (dtype == "bf16" || dtype == "fp16") return 2;
+    if (dtype == "fp8" || dtype == "int8") return 1;
+    if (dtype == "int4") return 0.5;
+    throw InputError(where, "\"" + dtype + "\"", "one of fp32, bf16, fp16, fp8, int8, int4");
+}
+
+Param default_runtime_overhead_gib() {
+    // ~0.5-1 GiB CUDA context + libraries (cuBLAS/NCCL workspaces) and allocator slack; a
+    // round 2 GiB per GPU is a deliberately conservative planning figure (docs/models.md).
+    return {2.0, InputOrigin::assumption, "default runtime overhead per GPU: CUDA context, library workspaces, allocator fragmentation (docs/models.md)"};
+}
+
+TrainingMemory training_memory(const TrainingMemoryRequest& q) {
+    const ModelSpec& m = *q.model;
+    const double params = count_parameters(m).total;
+    if (q.zero_stage < 0 || q.zero_stage > 3) throw InputError("zero_stage", std::to_string(q.zero_stage), "0, 1, 2 or 3");
+    if (q.offload_parameters && q.zero_stage != 3) throw InputError("offload_parameters", "true with ZeRO stage " + std::to_string(q.zero_stage), "ZeRO stage 3 (only it shards and can offload weights)");
+    const double n_dp = q.data_parallel;
+    // Model parallelism splits every state first; ZeRO then shards across data-parallel ranks.
+    const double mp = q.tensor_parallel * q.pipeline_parallel;
+    const double w_share = (q.zero_stage >= 3 ? 1 / n_dp : 1.0) / mp;
+    const double g_share = (q.zero_stage >= 2 ? 1 / n_dp : 1.0) / mp;
+    const double o_share = (q.zero_stage >= 1 ? 1 / n_dp : 1.0) / mp;
+    const double w = params * q.weight_bytes * w_share, g = params * q.grad_bytes * g_share, o = params * q.optimizer_bytes * o_share;
+    const double w_gpu = q.offload_parameters ? 0 : w, o_gpu = q.offload_optimizer ? 0 : o;
+    const double host = (q.offload_parameters ? w : 0) + (q.offload_optimizer ? o : 0);
+    const FigureInput in_p = count_parameters(m).total_figure.as_input();
+    const std::string stage = "ZeRO stage " + std::to_string(q.zero_stage) + ", data parallel " + n(n_dp) + ", model parallel " + n(mp);
+    TrainingMemory r;
+    auto state = [&](const char* name, double bytes, double per_param, double share, bool offloaded) {
+        Figure f{name, (offloaded ? 0 : bytes) / kBytesPerGB, "GB",
+                 std::string("parameters x bytes_per_parameter x share (") + stage + ")" + (offloaded ? ", offloaded to host" : ""),
+                 n(params) + " x " + n(per_param) + " x " + n(share) + (offloaded ? " -> host" : "") + " = " + n((offloaded ? 0 : bytes) / kBytesPerGB) + " GB",
+                 {in_p}, ""};
+        return f;
+    };
+    r.weights_gb = state("weights_gb", w, q.weight_bytes, w_share, q.offload_parameters);
+    r.gradients_gb = state("gradients_gb", g, q.grad_bytes, g_share, false);
+    r.optimizer_gb = state("optimizer_gb", o, q.optimizer_bytes, o_share, q.offload_optimizer);
+    const double states = w_gpu + g + o_gpu;
+    r.model_states_gb = {"model_states_gb", states / kBytesPerGB, "GB", "weights + gradients + optimizer (on the GPU)",
+                         n(w_gpu / kBytesPerGB) + " + " + n(g / kBytesPerGB) + " + " + n(o_gpu / kBytesPerGB) + " = " + n(states / kBytesPerGB),
+                         {r.weights_gb.as_input(), r.gradients_gb.as_input(), r.optimizer_gb.as_input()}, ""};
+    r.bytes_per_parameter = {"bytes_per_parameter", states / params, "bytes", "model_states / parameters", n(states) + " / " + n(params) + " = " + n(states / params), {in_p}, ""};
+
+    // Activations (Korthikanti et al. 2022), layers held by this pipeline stage.
+    const double s = q.sequence, b = q.micro_batch, h = m.hidden, a = m.heads, t = q.tensor_parallel;
+    double per_layer = 0;
+    std::string formula;
+    switch (q.recompute) {
+    case Recompute::none: per_layer = s * b * h * (34 + 5 * a * s / h) / t; formula = "s b h (34 + 5 a s / h) / t"; break;
+    case Recompute::selective: per_layer = s * b * h * 34 / t; formula = "s b h 34 / t"; break;
+    case Recompute::full: per_layer = 2 * s * b * h / t; formula = "2 s b h / t"; break;
+    }
+    const double layers_here = m.layers / q.pipeline_parallel;
+    const double act = per_layer * layers_here;
+    r.activations_gb = {"activations_gb", act / kBytesPerGB, "GB",
+                        "layers / pipeline x " + formula + " (Korthikanti et al. 2022; recompute " + std::string(to_string(q.recompute)) + ")",
+                        n(layers_here) + " x " + n(per_layer) + " = " + n(act / kBytesPerGB) + " GB",
+                        {{"sequence", s, "tokens", InputOrigin::user, ""}, {"micro_batch", b, "", InputOrigin::user, ""},
+                         {"hidden", h, "", InputOrigin::catalog, m.source}, {"heads", a, "", InputOrigin::catalog, m.source}},
+                        ""};
+    const Param& overhead = q.runtime_overhead_gib;
+    const double over = overhead.value * kBytesPerGiB;
+    r.overhead_gb = {"overhead_gb", over / kBytesPerGB, "GB", "runtime_overhead_gib x 2^30", n(overhead.value) + " GiB = " + n(over / kBytesPerGB) + " GB",
+                     {input("runtime_overhead_gib", "GiB", overhead)}, ""};
+    const double total = states + act + over;
+    r.total_per_gpu_gb = {"total_per_gpu_gb", total / kBytesPerGB, "GB", "model_states + activations + overhead",
+                          n(states / kBytesPerGB) + " + " + n(act / kBytesPerGB) + " + " + n(over / kBytesPerGB) + " = " + n(total / kBytesPerGB),
+                          {r.model_states_gb.as_input(), r.activations_gb.as_input(), r.overhead_gb.as_input()}, ""};
+    r.host_per_gpu_gb = {"host_per_gpu_gb", host / kBytesPerGB, "GB", "offloaded weights + optimizer states per GPU rank",
+                         n(host / kBytesPerGB) + " GB", {r.weights_gb.as_input(), r.optimizer_gb.as_input()}, ""};
+    return r;
+}
+
+InferenceMemory inference_memory(const InferenceMemoryRequest& q) {
+    const ModelSpec& m = *q.model;
+    const ParameterCount c = count_parameters(m);
+    InferenceMemory r;
+    const double w = c.total * q.weight_bytes;
+    r.weights_gb = {"weights_gb", w / kBytesPerGB, "GB", "parameters_total x bytes_per_weight",
+                    n(c.total) + " x " + n(q.weight_bytes) + " = " + n(w / kBytesPerGB) + " GB",
+                    {c.total_figure.as_input(), input("bytes_per_weight", "bytes", user(q.weight_bytes))}, ""};
+    const Figure per_token = kv_cache_bytes_per_token(m, q.kv_bytes);
+    const double kv = *per_token.value * q.batch * q.context;
+    r.kv_cache_gb = {"kv_cache_gb", kv / kBytesPerGB, "GB", "kv_cache_bytes_per_token x batch x context",
+                     n(*per_token.value) + " x " + n(q.batch) + " x " + n(q.context) + " = " + n(kv / kBytesPerGB) + " GB (" + n(kv / kBytesPerGiB) + " GiB)",
+                     {per_token.as_input(per_token.worked), input("batch", "", user(q.batch)), input("context", "tokens", user(q.context))}, ""};
+    const Param& overhead = q.runtime_overhead_gib;
+    const double over = overhead.value * kBytesPerGiB * q.tensor_parallel;
+    r.overhead_gb = {"overhead_gb", over / kBytesPerGB, "GB", "runtime_overhead_gib x 2^30 x GPUs",
+                     n(overhead.value) + " GiB x " + n(q.tensor_parallel) + " = " + n(over / kBytesPerGB) + " GB",
+                     {input("runtime_overhead_gib", "GiB", overhead)}, ""};
+    const double total = w + kv + over;
+    r.total_gb = {"total_gb", total / kBytesPerGB, "GB", "weights + kv_cache + overhead (all GPUs)",
+                  n(w / kBytesPerGB) + " + " + n(kv / kBytesPerGB) + " + " + n(over / kBytesPerGB) + " = " + n(total / kBytesPerGB),
+                  {r.weights_gb.as_input(), r.kv_cache_gb.as_input(), r.overhead_gb.as_input()}, ""};
+    r.per_gpu_gb = {"per_gpu_gb", total / q.tensor_parallel / kBytesPerGB, "GB", "total / tensor_parallel",
+                    n(total / kBytesPerGB) + " / " + n(q.tensor_parallel) + " = " + n(total / q.tensor_parallel / kBytesPerGB),
+                    {r.total_gb.as_input()}, ""};
+    return r;
+}
+
+double max_batch_that_fits(const InferenceMemoryRequest& q, double capacity_gb) {
+    InferenceMemoryRequest one = q;
+    one.batch = 0;
+    const double fixed = *inference_memory(one).total_gb.value;
+    const double per_sequence = *kv_cache_bytes_per_token(*q.model, q.kv_bytes).value * q.context / kBytesPerGB;
+    if (fixed >= capacity_gb) return 0;
+    return std::floor((capacity_gb - fixed) / per_sequence);
+}
+
+}  // namespace gpuplan

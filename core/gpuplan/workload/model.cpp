@@ -1,0 +1,195 @@
+// model.cpp — parameter counts from architecture, and the model document loader.
+#include "gpuplan/workload/model.hpp"
+
+#include <cmath>
+#include <set>
+
+#include "gpuplan/json_reader.hpp"
+
+namespace gpuplan {
+
+namespace {
+std::string n(double x) { return format_number(x); }
+}  // namespace
+
+ParameterCount count_parameters(const ModelSpec& m) {
+    ParameterCount c;
+    const double h = m.hidden;
+    c.embedding = m.vocab * h;
+    c.lm_head = m.tied_embeddings ? 0 : m.vocab * h;
+    std::string attention_formula;
+    if (m.mla) {
+        const MlaSpec& a = *m.mla;
+        const double qk_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
+        // Q: down-projection + its RMSNorm + up-projection (or one projection without LoRA).
+        const double q = a.q_lora_rank > 0 ? h * a.q_lora_rank + a.q_lora_rank + a.q_lora_rank * m.heads * qk_dim : h * m.heads * qk_dim;
+        // KV: joint down-projection (plus the shared RoPE key) + RMSNorm + up-projection to K_nope and V.
+        const double kv = h * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank +
+                          a.kv_lora_rank * m.heads * (a.qk_nope_head_dim + a.v_head_dim);
+        const double o = m.heads * a.v_head_dim * h;
+        c.attention_per_layer = q + kv + o;
+        attention_formula = "MLA: q " + n(q) + " + kv " + n(kv) + " + o " + n(o);
+    } else {
+        const double q = h * m.heads * m.head_dim, kv = 2 * h * m.kv_heads * m.head_dim, o = m.heads * m.head_dim * h;
+        const double bias = m.qkv_bias ? (m.heads + 2 * m.kv_heads) * m.head_dim : 0;
+        c.attention_per_layer = q + kv + o + bias;
+        attention_formula = "hidden x head_dim x (2 heads + 2 kv_heads)" + std::string(m.qkv_bias ? " + qkv bias" : "");
+    }
+    c.dense_mlp_per_layer = 3 * h * m.ffn;  // SwiGLU: gate, up, down
+    double dense_layers = m.layers, moe_layers = 0;
+    if (m.moe) {
+        const MoeSpec& e = *m.moe;
+        const double expert = 3 * h * e.expert_ffn;
+        const double router = h * e.routed_experts + (e.router_bias ? e.routed_experts : 0);
+        c.moe_mlp_per_layer_total = (e.routed_experts + e.shared_experts) * expert + router;
+        c.moe_mlp_per_layer_active = (e.active_experts + e.shared_experts) * expert + router;
+        dense_layers = e.dense_layers;
+        moe_layers = m.layers - e.dense_layers;
+    }
+    const double norms_per_layer = 2 * h;  // before attention and before the MLP
+    c.norms = m.layers * norms_per_layer + h;
+    const double shared = c.embedding + c.lm_head + m.layers * c.attention_per_layer + dense_layers * c.dense_mlp_per_layer + c.norms;
+    c.total = shared + moe_layers * c.moe_mlp_per_layer_total;
+    c.active = shared + moe_layers * c.moe_mlp_per_layer_active;
+
+    const std::vector<FigureInput> inputs = {
+        {"layers", m.layers, "", InputOrigin::catalog, m.source},     {"hidden", h, "", InputOrigin::catalog, m.source},
+        {"heads", m.heads, "", InputOrigin::catalog, m.source},       {"kv_heads", m.kv_heads, "", InputOrigin::catalog, m.source},
+        {"head_dim", m.head_dim, "", InputOrigin::catalog, m.source}, {"ffn", m.ffn, "", InputOrigin::catalog, m.source},
+        {"vocab", m.vocab, "", InputOrigin::catalog, m.source}};
+    const std::string worked = "embedding " + n(c.embedding) + " + lm_head " + n(c.lm_head) + " + " + n(m.layers) + " x attention " +
+                               n(c.attention_per_layer) + " + " + n(dense_layers) + " x dense MLP " + n(c.dense_mlp_per_layer) +
+                               (moe_layers > 0 ? " + " + n(moe_layers) + " x MoE MLP " + n(c.moe_mlp_per_layer_total) : "") +
+                               " + norms " + n(c.norms);
+    c.total_figure = {"parameters_total", c.total, "parameters",
+                      "vocab x hidden (embedding) + LM head (0 if tied) + layers x attention (" + attention_formula +
+                          ") + MLP layers x 3 x hidden x ffn (SwiGLU; MoE: experts + router) + RMSNorm vectors",
+                      worked + " = " + n(c.total), inputs, ""};
+    c.active_figure = c.total_figure;
+    c.active_figure.name = "parameters_active";
+    c.active_figure.value = c.active;
+    c.active_figure.formula = m.moe ? "as total, with only the active + shared experts of each MoE layer" : "= total (dense model)";
+    c.active_figure.worked = n(c.active);
+    return c;
+}
+
+Figure kv_cache_bytes_per_token(const ModelSpec& m, double bytes) {
+    Figure f;
+    f.name = "kv_cache_bytes_per_token";
+    f.unit = "bytes";
+    if (m.mla) {
+        const double per_layer = m.mla->kv_lora_rank + m.mla->qk_rope_head_dim;
+        f.value = m.layers * per_layer * bytes;
+        f.formula = "layers x (kv_lora_rank + qk_rope_head_dim) x bytes (MLA caches the compressed latent)";
+        f.worked = n(m.layers) + " x (" + n(m.mla->kv_lora_rank) + " + " + n(m.mla->qk_rope_head_dim) + ") x " + n(bytes) + " = " + n(*f.value);
+    } else {
+        f.value = 2 * m.layers * m.kv_heads * m.head_dim * bytes;
+        f.formula = "2 (K and V) x layers x kv_heads x head_dim x bytes";
+        f.worked = "2 x " + n(m.layers) + " x " + n(m.kv_heads) + " x " + n(m.head_dim) + " x " + n(bytes) + " = " + n(*f.value);
+    }
+    f.inputs = {{"layers", m.layers, "", InputOrigin::catalog, m.source}, {"kv_bytes_per_value", bytes, "bytes", InputOrigin::user, ""}};
+    return f;
+}
+
+namespace {
+
+double whole(ObjectReader& r, const char* key, double min_value) {
+    const double v = r.number(key, NumberRule::non_negative);
+    if (std::floor(v) != v || v < min_value)
+        throw InputError(r.child_path(key), json_preview(r.value(key)), "a whole number >= " + format_number(min_value));
+    return v;
+}
+
+ModelSpec parse_model(const Json& j, const std::string& path, const std::string& origin) {
+    ObjectReader r(j, path);
+    ModelSpec m;
+    m.origin = origin;
+    m.name = r.string("name");
+    m.family = r.string("family");
+    m.layers = whole(r, "layers", 1);
+    m.hidden = whole(r, "hidden", 1);
+    m.heads = whole(r, "heads", 1);
+    m.kv_heads = whole(r, "kv_heads", 1);
+    m.head_dim = whole(r, "head_dim", 1);
+    m.ffn = whole(r, "ffn", 0);
+    m.vocab = whole(r, "vocab", 1);
+    m.tied_embeddings = r.boolean("tied_embeddings");
+    if (r.has("qkv_bias")) m.qkv_bias = r.boolean("qkv_bias");
+    else (void)r.optional_value("qkv_bias");
+    m.source = r.string("source");
+    if (m.kv_heads > m.heads) throw InputError(r.child_path("kv_heads"), n(m.kv_heads), "at most heads (" + n(m.heads) + ")");
+    if (std::fmod(m.heads, m.kv_heads) != 0)
+        throw InputError(r.child_path("kv_heads"), n(m.kv_heads), "a divisor of heads (" + n(m.heads) + "): each KV head serves a whole group of query heads");
+    if (const Json* moe = r.optional_value("moe")) {
+        ObjectReader e(*moe, r.child_path("moe"));
+        MoeSpec s;
+        s.routed_experts = whole(e, "routed_experts", 1);
+        s.active_experts = whole(e, "active_experts", 1);
+        s.shared_experts = e.has("shared_experts") ? whole(e, "shared_experts", 0) : ((void)e.optional_value("shared_experts"), 0.0);
+        s.expert_ffn = whole(e, "expert_ffn", 1);
+        s.dense_layers = e.has("dense_layers") ? whole(e, "dense_layers", 0) : ((void)e.optional_value("dense_layers"), 0.0);
+        if (e.has("router_bias")) s.router_bias = e.boolean("router_bias");
+        else (void)e.optional_value("router_bias");
+        e.finish();
+        if (s.active_experts > s.routed_experts)
+            throw InputError(e.child_path("active_experts"), n(s.active_experts), "at most routed_experts (" + n(s.routed_experts) + ")");
+        if (s.dense_layers > m.layers) throw InputError(e.child_path("dense_layers"), n(s.dense_layers), "at most layers (" + n(m.layers) + ")");
+        if (s.dense_layers > 0 && m.ffn <= 0) throw InputError(r.child_path("ffn"), n(m.ffn), "> 0 for the dense layers");
+        m.moe = s;
+    } else if (m.ffn <= 0) {
+        throw InputError(r.child_path("ffn"), n(m.ffn), "a whole number >= 1");
+    }
+    if (const Json* mla = r.optional_value("mla")) {
+        ObjectReader a(*mla, r.child_path("mla"));
+        MlaSpec s;
+        s.q_lora_rank = whole(a, "q_lora_rank", 0);
+        s.kv_lora_rank = whole(a, "kv_lora_rank", 1);
+        s.qk_nope_head_dim = whole(a, "qk_nope_head_dim", 1);
+        s.qk_rope_head_dim = whole(a, "qk_rope_head_dim", 1);
+        s.v_head_dim = whole(a, "v_head_dim", 1);
+        a.finish();
+        m.mla = s;
+    } else if (std::fmod(m.hidden, m.head_dim) != 0) {
+        throw InputError(r.child_path("head_dim"), n(m.head_dim), "a divisor of hidden (" + n(m.hidden) + ")");
+    }
+    r.finish();
+    return m;
+}
+
+}  // namespace
+
+std::vector<ModelSpec> load_models(const std::vector<CatalogDocument>& documents) {
+    std::vector<ModelSpec> models;
+    for (const auto& doc : documents) {
+        const Json j = parse_json_document(doc.text, doc.origin);
+        ObjectReader root(j, doc.origin + ": $");
+        const std::string schema = root.string("schema");
+        if (schema != "gpuplan.models/1") throw InputError(root.child_path("schema"), "\"" + schema + "\"", "\"gpuplan.models/1\"");
+        const Json& list = root.array("models");
+        std::set<std::string> names;
+        for (std::size_t k = 0; k < list.size(); ++k) {
+            const std::string path = index_path(root.child_path("models"), k);
+            ModelSpec m = parse_model(list[k], path, doc.origin);
+            if (!names.insert(m.name).second) throw InputError(path + ".name", "\"" + m.name + "\"", "a name not used earlier in the document");
+            bool replaced = false;
+            for (auto& existing : models)
+                if (existing.name == m.name) existing = m, replaced = true;
+            if (!replaced) models.push_back(std::move(m));
+        }
+        root.finish();
+    }
+    return models;
+}
+
+const std::vector<ModelSpec>& builtin_models() {
+    static const std::vector<ModelSpec> models = load_models(builtin_model_documents());
+    return models;
+}
+
+const ModelSpec* find_model(const std::vector<ModelSpec>& models, std::string_view name) {
+    for (const auto& m : models)
+        if (m.name == name) return &m;
+    return nullptr;
+}
+
+}  // namespace gpuplan

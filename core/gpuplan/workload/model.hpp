@@ -1,0 +1,76 @@
+// model.hpp — transformer architectures and their parameter counts.
+//
+// The parameter count is computed from the architecture, never typed in (shared/cases/
+// workloads.md): embeddings, then per layer attention (GQA, or DeepSeek's MLA) and MLP
+// (dense SwiGLU, or MoE with routed and shared experts and a router), RMSNorm vectors, and
+// the final norm and LM head (absent when embeddings are tied). Presets live in
+// assets/models/*.json (format: docs/models.md); users can add their own.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuplan/catalog.hpp"
+#include "gpuplan/explain.hpp"
+
+namespace gpuplan {
+
+// Multi-head latent attention (DeepSeek-V2/V3): low-rank Q and joint KV compression.
+struct MlaSpec {
+    double q_lora_rank = 0;    // 0 = no Q compression
+    double kv_lora_rank = 0;
+    double qk_nope_head_dim = 0, qk_rope_head_dim = 0, v_head_dim = 0;
+};
+
+// Mixture of experts: `routed_experts` per MoE layer, `active_experts` chosen per token,
+// plus `shared_experts` every token uses; the first `dense_layers` layers use a dense MLP.
+struct MoeSpec {
+    double routed_experts = 0, active_experts = 0, shared_experts = 0;
+    double expert_ffn = 0;      // intermediate size of one expert
+    double dense_layers = 0;
+    bool router_bias = false;   // DeepSeek-V3's score-correction bias (one per expert)
+};
+
+struct ModelSpec {
+    std::string name;
+    std::string family;             // "llama", "mistral", "qwen2", "deepseek-v3"
+    double layers = 0, hidden = 0, heads = 0, kv_heads = 0, head_dim = 0;
+    double ffn = 0;                 // dense MLP intermediate size
+    double vocab = 0;
+    bool tied_embeddings = false;
+    bool qkv_bias = false;          // Qwen2 adds biases to q, k, v projections
+    std::optional<MoeSpec> moe;
+    std::optional<MlaSpec> mla;
+    std::string source;             // model card / config the facts come from
+    std::string origin;             // file it was read from
+};
+
+struct ParameterCount {
+    double embedding = 0;        // input embeddings
+    double lm_head = 0;          // 0 when tied
+    double attention_per_layer = 0;
+    double dense_mlp_per_layer = 0;
+    double moe_mlp_per_layer_total = 0, moe_mlp_per_layer_active = 0;
+    double norms = 0;            // every RMSNorm vector, all layers + final
+    double total = 0;            // every weight stored
+    double active = 0;           // weights one token touches (MoE: routed experts chosen)
+    Figure total_figure, active_figure;
+};
+
+ParameterCount count_parameters(const ModelSpec& model);
+
+// Bytes of K and V cached per token across all layers, at `bytes_per_value`.
+// GQA: 2 x layers x kv_heads x head_dim; MLA: layers x (kv_lora_rank + qk_rope_head_dim).
+Figure kv_cache_bytes_per_token(const ModelSpec& model, double bytes_per_value);
+
+// Parses model documents (schema gpuplan.models/1) and validates each architecture: zero
+// layers, kv_heads above or not dividing heads, heads x head_dim that does not fit hidden,
+// etc. are InputErrors naming the JSON path.
+std::vector<ModelSpec> load_models(const std::vector<CatalogDocument>& documents);
+const std::vector<CatalogDocument>& builtin_model_documents();
+const std::vector<ModelSpec>& builtin_models();
+const ModelSpec* find_model(const std::vector<ModelSpec>& models, std::string_view name);
+
+}  // namespace gpuplan
