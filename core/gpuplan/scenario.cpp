@@ -3,6 +3,7 @@
 
 #include "gpuplan/json_reader.hpp"
 #include "gpuplan/pricing/unit_cost.hpp"
+#include "gpuplan/workload/memory.hpp"
 
 namespace gpuplan {
 
@@ -229,6 +230,55 @@ std::optional<VideoCostRequest> parse_video(ObjectReader& root, const Catalog& c
     return v;
 }
 
+std::vector<std::string> string_list(ObjectReader& r, const char* key) {
+    std::vector<std::string> out;
+    const Json* j = r.optional_value(key);
+    if (!j) return out;
+    if (!j->is_array()) throw InputError(r.child_path(key), json_preview(*j), "an array of strings");
+    for (std::size_t k = 0; k < j->size(); ++k) {
+        if (!(*j)[k].is_string()) throw InputError(index_path(r.child_path(key), k), json_preview((*j)[k]), "a string");
+        out.push_back((*j)[k].get<std::string>());
+    }
+    return out;
+}
+
+std::optional<InferenceRecommendRequest> parse_recommend(ObjectReader& root, const Catalog& catalog, const std::string& region) {
+    const Json* j = root.optional_value("recommend");
+    if (!j) return std::nullopt;
+    ObjectReader r(*j, root.child_path("recommend"));
+    const std::string name = r.string("model");
+    const ModelSpec* model = find_model(builtin_models(), name);
+    if (!model) {
+        std::string names;
+        for (const auto& m : builtin_models()) names += (names.empty() ? "" : ", ") + m.name;
+        throw InputError(r.child_path("model"), "\"" + name + "\"", "a model preset: " + names);
+    }
+    InferenceRecommendRequest q = default_inference_request(*model);
+    q.region = region;
+    if (auto d = r.optional_string("dtype")) q.weight_bytes = dtype_bytes(*d, r.child_path("dtype"));
+    if (auto d = r.optional_string("kv_dtype")) q.kv_bytes = dtype_bytes(*d, r.child_path("kv_dtype"));
+    q.context = r.optional_number("context", NumberRule::positive).value_or(q.context);
+    q.tokens_per_second = r.optional_number("tokens_per_second", NumberRule::positive).value_or(q.tokens_per_second);
+    q.max_batch = r.optional_number("max_batch", NumberRule::positive).value_or(q.max_batch);
+    q.max_instances = r.optional_number("max_instances", NumberRule::positive).value_or(q.max_instances);
+    q.families = string_list(r, "families");
+    for (std::size_t k = 0; k < q.families.size(); ++k) {
+        bool known = false;
+        for (const auto& i : catalog.instances) known = known || i.family == q.families[k];
+        if (!known) throw InputError(index_path(r.child_path("families"), k), "\"" + q.families[k] + "\"", "an instance family in the catalog");
+    }
+    q.purchase = string_list(r, "purchase");
+    for (std::size_t k = 0; k < q.purchase.size(); ++k)
+        if (q.purchase[k] != "on_demand" && q.purchase[k] != "spot_typical")
+            throw InputError(index_path(r.child_path("purchase"), k), "\"" + q.purchase[k] + "\"", "\"on_demand\" or \"spot_typical\"");
+    q.max_usd_per_hour = r.optional_number("max_usd_per_hour", NumberRule::positive);
+    if (auto ms = r.optional_number("max_ms_per_token", NumberRule::positive)) q.max_seconds_per_token = *ms / 1e3;
+    read_override(r, "bandwidth_efficiency", q.bandwidth_efficiency, NumberRule::fraction);
+    read_override(r, "runtime_overhead_gib", q.runtime_overhead_gib, NumberRule::non_negative);
+    r.finish();
+    return q;
+}
+
 }  // namespace
 
 Scenario parse_scenario(std::string_view text, const std::string& origin, const Catalog& catalog) {
@@ -256,6 +306,7 @@ Scenario parse_scenario(std::string_view text, const std::string& origin, const 
     s.storage = parse_storage(root);
     s.token_costs = parse_token_costs(root, catalog, s.region);
     s.video = parse_video(root, catalog, s.region);
+    s.recommend = parse_recommend(root, catalog, s.region);
     root.finish();
     return s;
 }
@@ -311,6 +362,33 @@ nlohmann::json to_json(const StorageResult& r) {
     return {{"figures", to_json(all)}};
 }
 
+nlohmann::json to_json(const Recommendation& r, const Catalog& catalog, const InferenceRecommendRequest& q) {
+    auto candidate = [](const Candidate& c) {
+        return nlohmann::json{{"instance", c.instance}, {"purchase", c.purchase}, {"layout", c.layout}, {"instances", c.instances},
+                              {"usd_per_hour", c.usd_per_hour}, {"usd_per_million_tokens", c.usd_per_million_tokens},
+                              {"seconds_per_token", c.seconds_per_token}, {"tokens_per_second", c.tokens_per_second}};
+    };
+    nlohmann::json frontier = nlohmann::json::array();
+    for (std::size_t i : r.frontier) frontier.push_back(candidate(r.candidates[i]));
+    nlohmann::json picks = nlohmann::json::object();
+    const char* names[] = {"cheapest", "fastest", "balanced"};
+    for (std::size_t k = 0; k < r.picks.size(); ++k) {
+        nlohmann::json p = candidate(r.candidates[r.picks[k]]);
+        p["figures"] = to_json(r.explain(r.candidates[r.picks[k]], catalog, q));
+        picks[names[k]] = p;
+    }
+    nlohmann::json dropped = nlohmann::json::object();
+    std::size_t kept = 0;
+    for (const auto& c : r.candidates) {
+        if (c.kept) {
+            ++kept;
+            continue;
+        }
+        dropped[c.dropped_because].push_back(c.instance + " (" + c.purchase + ")");
+    }
+    return {{"evaluated", r.evaluated}, {"kept", kept}, {"frontier", frontier}, {"picks", picks}, {"dropped", dropped}};
+}
+
 nlohmann::json evaluate_scenario(const Scenario& s, const Catalog& catalog) {
     nlohmann::json out = {{"schema", std::string(kResultSchema)}, {"name", s.name}, {"region", s.region}};
     if (s.price) {
@@ -341,6 +419,7 @@ nlohmann::json evaluate_scenario(const Scenario& s, const Catalog& catalog) {
         out["video"] = {{"figures", to_json(std::vector<Figure>{c.video_seconds, c.rtf_b, c.gpu_hours_per_1000_video_hours_a,
                                                                 c.gpu_hours_per_1000_video_hours_b, c.saving_usd_per_1000_video_hours})}};
     }
+    if (s.recommend) out["recommend"] = to_json(recommend_inference(catalog, *s.recommend), catalog, *s.recommend);
     return out;
 }
 

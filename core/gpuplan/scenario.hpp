@@ -16,6 +16,7 @@
 #include "gpuplan/pricing/idle_cost.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/storage_transfer.hpp"
+#include "gpuplan/workload/recommend.hpp"
 
 namespace gpuplan {
 
@@ -39,6 +40,7 @@ struct Scenario {
     std::optional<StorageRequest> storage;
     std::vector<TokenCostRequest> token_costs;
     std::optional<VideoCostRequest> video;
+    std::optional<InferenceRecommendRequest> recommend;
 };
 
 // Parses and validates a scenario against the catalog (instances and regions must exist).
@@ -56,5 +58,7 @@ nlohmann::json to_json(const Quote& quote, const UnitCostOptions& units, double 
 nlohmann::json to_json(const FleetResult& result, const FleetRequest& request);
 nlohmann::json to_json(const IdleResult& result);
 nlohmann::json to_json(const StorageResult& result);
+// The frontier and picks with explanations; dropped options grouped by reason.
+nlohmann::json to_json(const Recommendation& result, const Catalog& catalog, const InferenceRecommendRequest& request);
 
 }  // namespace gpuplan

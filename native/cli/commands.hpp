@@ -16,6 +16,8 @@
 #include "gpuplan/catalog.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/json_reader.hpp"
+#include "gpuplan/workload/memory.hpp"
+#include "gpuplan/workload/model.hpp"
 #include "output.hpp"
 
 namespace gpuplan::cli {
@@ -39,6 +41,12 @@ Command register_idle(CLI::App& parent);
 Command register_eval(CLI::App& parent);
 // devices_cmd.cpp
 Command register_devices(CLI::App& parent);
+// models_cmd.cpp, fit_cmd.cpp, infer_cmd.cpp (workload models)
+Command register_models(CLI::App& parent);
+Command register_fit(CLI::App& parent);
+Command register_infer(CLI::App& parent);
+// recommend_cmd.cpp
+Command register_recommend(CLI::App& parent);
 
 // ---- shared helpers (common.cpp) ------------------------------------------------------------
 
@@ -78,5 +86,53 @@ void require_region(const Catalog& catalog, const std::string& region, const std
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 std::string lower(std::string s);
+
+// ---- workload helpers (models_cmd.cpp, fit_cmd.cpp) -------------------------------------------
+
+// `--models-file FILE` (repeatable): models (gpuplan.models/1) loaded after the built-in presets.
+void add_models_file_option(CLI::App& app, std::vector<std::string>& files);
+std::vector<ModelSpec> load_models_with_files(const std::vector<std::string>& files);
+// Throws InputError naming `where` for an unknown model, with close names.
+const ModelSpec& require_model(const std::vector<ModelSpec>& models, const std::string& name, const std::string& where);
+// Whole numbers >= min_value ("--batch: got -1; expected a whole number >= 1").
+CLI::Validator whole_rule(double min_value);
+// One of `allowed` (lower case; the text is lower-cased when it matches).
+CLI::Validator choice_rule(std::vector<std::string> allowed);
+// "44.17 GB" and "44.17 GB (41.14 GiB)" from a value in GB (10^9 bytes).
+std::string gb_text(double gb);
+std::string gb_gib_text(double gb);
+// to_json(Figure), less a unit the core's worked line already ends with (the explanation adds it).
+nlohmann::json figure_json(const Figure& figure);
+
+// The GPUs a workload runs on: an instance type (x nodes), or a bare count and size.
+struct GpuPool {
+    const Instance* instance = nullptr;  // null with --gpus / --gpu-memory-gib
+    const Accelerator* accelerator = nullptr;
+    std::string accelerator_name = "GPU";
+    double gpus_per_node = 1, nodes = 1;
+    double slice = 1;                    // share of one chip (g6f/gr6f slices), else 1
+    double gib_each = 0;                 // accelerator memory per GPU, GiB as EC2 reports it
+    FigureInput gib_each_input;          // where gib_each came from
+    std::string label;                   // "g6e.12xlarge (4 x L40S, 44.7 GiB each)"
+    double gpus() const { return gpus_per_node * nodes; }
+};
+
+// The pool of `nodes` instances of type `name` (InputError naming `where` for an unknown type
+// or one whose accelerator count or memory is unknown).
+GpuPool instance_pool(const Catalog& catalog, const std::string& name, double nodes, const std::string& where);
+// Tensor parallel must divide the GPUs of one node (it is not modelled across nodes).
+void check_tensor_parallel(double tp, const GpuPool& pool, const std::string& where);
+
+// Does an inference request fit on `tensor_parallel` GPUs of the pool (fit_cmd.cpp)?
+struct InferenceFit {
+    InferenceMemory memory;
+    Figure capacity_gb, margin_gb, max_batch, max_context;
+    bool fits = false;
+    bool weights_alone_too_big = false;
+    std::string verdict;        // "fits: yes/no — ..." and, when it does not, why and what would
+    std::string refusal;        // one line for `infer`, which refuses a request that does not fit
+};
+InferenceFit check_inference_fit(const InferenceMemoryRequest& request, const GpuPool& pool, const std::string& dtype,
+                                 const std::string& kv_dtype);
 
 }  // namespace gpuplan::cli

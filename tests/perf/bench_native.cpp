@@ -20,6 +20,15 @@ void price_evaluations(benchmark::State& state) {
 }
 BENCHMARK(price_evaluations)->Unit(benchmark::kMicrosecond);
 
+void recommend_sweep(benchmark::State& state) {
+    const gpuplan::Catalog catalog = gpuplan::load_builtin_catalog();
+    std::size_t options = 0;
+    for (auto _ : state) options += gpuplan::perf::recommend_sweep(catalog);
+    // items/s = options (instance x purchase option) evaluated per second
+    state.SetItemsProcessed(static_cast<int64_t>(options));
+}
+BENCHMARK(recommend_sweep)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -33,7 +33,11 @@ int main() {
     const gpuplan::Catalog catalog = gpuplan::load_builtin_catalog();
     const std::size_t quotes_per_call = gpuplan::perf::quote_every_instance(catalog);
     const double quote_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::quote_every_instance(catalog); });
-    std::printf("{\"catalog_load_validate_us\": %.3f, \"price_evaluations_per_second\": %.1f}\n", load_s * 1e6,
-                static_cast<double>(quotes_per_call) / quote_s);
+    const std::size_t options_per_sweep = gpuplan::perf::recommend_sweep(catalog);
+    const double sweep_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::recommend_sweep(catalog); });
+    std::printf("{\"catalog_load_validate_us\": %.3f, \"price_evaluations_per_second\": %.1f, \"recommend_sweep_us\": %.3f, "
+                "\"recommend_options_per_second\": %.1f}\n",
+                load_s * 1e6, static_cast<double>(quotes_per_call) / quote_s, sweep_s * 1e6,
+                static_cast<double>(options_per_sweep) / sweep_s);
     return 0;
 }

@@ -6,6 +6,7 @@
 
 #include "gpuplan/catalog.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
+#include "gpuplan/workload/recommend.hpp"
 
 namespace gpuplan::perf {
 
@@ -24,6 +25,16 @@ inline std::size_t quote_every_instance(const Catalog& catalog) {
         quotes += quote_purchase_options(catalog, request).size();
     }
     return quotes;
+}
+
+// One recommender sweep over the whole catalog: llama-3.1-70b in bf16 at 8K context, 2,000
+// tokens/s, on-demand and spot. Returns the number of options evaluated.
+inline std::size_t recommend_sweep(const Catalog& catalog) {
+    InferenceRecommendRequest request = default_inference_request(*find_model(builtin_models(), "llama-3.1-70b"));
+    request.context = 8192;
+    request.tokens_per_second = 2000;
+    request.purchase = {"on_demand", "spot_typical"};
+    return recommend_inference(catalog, request).evaluated;
 }
 
 }  // namespace gpuplan::perf

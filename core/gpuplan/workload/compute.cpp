@@ -84,7 +84,9 @@ Figure prefill_seconds(const ModelSpec& m, double prompt_tokens, double batch, d
     const double v = flops / (gpus * peak.value * 1e12 * efficiency.value);
     return {"prefill_seconds", v, "s", "(2 x active_parameters + 2 x layers x prompt x heads x head_dim) x prompt x batch / (gpus x peak x efficiency)",
             n(flops) + " / (" + n(gpus) + " x " + n(peak.value) + "e12 x " + n(efficiency.value) + ") = " + n(v),
-            {c.active_figure.as_input(), input("dense_peak_tflops", "TFLOPS", peak), input("compute_efficiency", "fraction", efficiency)}, ""};
+            {c.active_figure.as_input(), input("prompt_tokens", "tokens", user(prompt_tokens)), input("batch", "", user(batch)),
+             input("gpus", "", user(gpus)), input("dense_peak_tflops", "TFLOPS", peak), input("compute_efficiency", "fraction", efficiency)},
+            ""};
 }
 
 std::string_view to_string(Collective c) {

@@ -1,5 +1,7 @@
 #include "gpuplan/workload/memory.hpp"
 
+#include <cmath>
+
 #include "gpuplan/input_error.hpp"
 
 namespace gpuplan {
@@ -52,7 +54,7 @@ TrainingMemory training_memory(const TrainingMemoryRequest& q) {
     auto state = [&](const char* name, double bytes, double per_param, double share, bool offloaded) {
         Figure f{name, (offloaded ? 0 : bytes) / kBytesPerGB, "GB",
                  std::string("parameters x bytes_per_parameter x share (") + stage + ")" + (offloaded ? ", offloaded to host" : ""),
-                 n(params) + " x " + n(per_param) + " x " + n(share) + (offloaded ? " -> host" : "") + " = " + n((offloaded ? 0 : bytes) / kBytesPerGB) + " GB",
+                 n(params) + " x " + n(per_param) + " x " + n(share) + (offloaded ? " -> host" : "") + " = " + n((offloaded ? 0 : bytes) / kBytesPerGB),
                  {in_p}, ""};
         return f;
     };
@@ -74,24 +76,27 @@ TrainingMemory training_memory(const TrainingMemoryRequest& q) {
     case Recompute::selective: per_layer = s * b * h * 34 / t; formula = "s b h 34 / t"; break;
     case Recompute::full: per_layer = 2 * s * b * h / t; formula = "2 s b h / t"; break;
     }
+    // With 1F1B pipelining the first stage holds up to `pipeline` micro-batches in flight, so
+    // its activations are those of all layers (Korthikanti et al. 2022, section 4.2.3).
     const double layers_here = m.layers / q.pipeline_parallel;
-    const double act = per_layer * layers_here;
+    const double in_flight = q.pipeline_parallel;
+    const double act = per_layer * layers_here * in_flight;
     r.activations_gb = {"activations_gb", act / kBytesPerGB, "GB",
-                        "layers / pipeline x " + formula + " (Korthikanti et al. 2022; recompute " + std::string(to_string(q.recompute)) + ")",
-                        n(layers_here) + " x " + n(per_layer) + " = " + n(act / kBytesPerGB) + " GB",
+                        "layers / pipeline x micro-batches in flight (= pipeline, 1F1B) x " + formula + " (Korthikanti et al. 2022; recompute " + std::string(to_string(q.recompute)) + ")",
+                        n(layers_here) + " x " + n(in_flight) + " x " + n(per_layer) + " bytes = " + n(act / kBytesPerGB),
                         {{"sequence", s, "tokens", InputOrigin::user, ""}, {"micro_batch", b, "", InputOrigin::user, ""},
                          {"hidden", h, "", InputOrigin::catalog, m.source}, {"heads", a, "", InputOrigin::catalog, m.source}},
                         ""};
     const Param& overhead = q.runtime_overhead_gib;
     const double over = overhead.value * kBytesPerGiB;
-    r.overhead_gb = {"overhead_gb", over / kBytesPerGB, "GB", "runtime_overhead_gib x 2^30", n(overhead.value) + " GiB = " + n(over / kBytesPerGB) + " GB",
+    r.overhead_gb = {"overhead_gb", over / kBytesPerGB, "GB", "runtime_overhead_gib x 2^30", n(overhead.value) + " GiB = " + n(over / kBytesPerGB),
                      {input("runtime_overhead_gib", "GiB", overhead)}, ""};
     const double total = states + act + over;
     r.total_per_gpu_gb = {"total_per_gpu_gb", total / kBytesPerGB, "GB", "model_states + activations + overhead",
                           n(states / kBytesPerGB) + " + " + n(act / kBytesPerGB) + " + " + n(over / kBytesPerGB) + " = " + n(total / kBytesPerGB),
                           {r.model_states_gb.as_input(), r.activations_gb.as_input(), r.overhead_gb.as_input()}, ""};
     r.host_per_gpu_gb = {"host_per_gpu_gb", host / kBytesPerGB, "GB", "offloaded weights + optimizer states per GPU rank",
-                         n(host / kBytesPerGB) + " GB", {r.weights_gb.as_input(), r.optimizer_gb.as_input()}, ""};
+                         n(host / kBytesPerGB), {r.weights_gb.as_input(), r.optimizer_gb.as_input()}, ""};
     return r;
 }
 
@@ -101,17 +106,17 @@ InferenceMemory inference_memory(const InferenceMemoryRequest& q) {
     InferenceMemory r;
     const double w = c.total * q.weight_bytes;
     r.weights_gb = {"weights_gb", w / kBytesPerGB, "GB", "parameters_total x bytes_per_weight",
-                    n(c.total) + " x " + n(q.weight_bytes) + " = " + n(w / kBytesPerGB) + " GB",
+                    n(c.total) + " x " + n(q.weight_bytes) + " bytes = " + n(w / kBytesPerGB),
                     {c.total_figure.as_input(), input("bytes_per_weight", "bytes", user(q.weight_bytes))}, ""};
     const Figure per_token = kv_cache_bytes_per_token(m, q.kv_bytes);
     const double kv = *per_token.value * q.batch * q.context;
     r.kv_cache_gb = {"kv_cache_gb", kv / kBytesPerGB, "GB", "kv_cache_bytes_per_token x batch x context",
-                     n(*per_token.value) + " x " + n(q.batch) + " x " + n(q.context) + " = " + n(kv / kBytesPerGB) + " GB (" + n(kv / kBytesPerGiB) + " GiB)",
+                     n(*per_token.value) + " x " + n(q.batch) + " x " + n(q.context) + " bytes = " + n(kv / kBytesPerGB) + " (= " + n(kv / kBytesPerGiB) + " GiB)",
                      {per_token.as_input(per_token.worked), input("batch", "", user(q.batch)), input("context", "tokens", user(q.context))}, ""};
     const Param& overhead = q.runtime_overhead_gib;
     const double over = overhead.value * kBytesPerGiB * q.tensor_parallel;
     r.overhead_gb = {"overhead_gb", over / kBytesPerGB, "GB", "runtime_overhead_gib x 2^30 x GPUs",
-                     n(overhead.value) + " GiB x " + n(q.tensor_parallel) + " = " + n(over / kBytesPerGB) + " GB",
+                     n(overhead.value) + " GiB x " + n(q.tensor_parallel) + " = " + n(over / kBytesPerGB),
                      {input("runtime_overhead_gib", "GiB", overhead)}, ""};
     const double total = w + kv + over;
     r.total_gb = {"total_gb", total / kBytesPerGB, "GB", "weights + kv_cache + overhead (all GPUs)",

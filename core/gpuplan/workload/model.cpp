@@ -88,6 +88,13 @@ Figure kv_cache_bytes_per_token(const ModelSpec& m, double bytes) {
         f.worked = "2 x " + n(m.layers) + " x " + n(m.kv_heads) + " x " + n(m.head_dim) + " x " + n(bytes) + " = " + n(*f.value);
     }
     f.inputs = {{"layers", m.layers, "", InputOrigin::catalog, m.source}, {"kv_bytes_per_value", bytes, "bytes", InputOrigin::user, ""}};
+    if (m.mla) {
+        f.inputs.push_back({"kv_lora_rank", m.mla->kv_lora_rank, "", InputOrigin::catalog, m.source});
+        f.inputs.push_back({"qk_rope_head_dim", m.mla->qk_rope_head_dim, "", InputOrigin::catalog, m.source});
+    } else {
+        f.inputs.push_back({"kv_heads", m.kv_heads, "", InputOrigin::catalog, m.source});
+        f.inputs.push_back({"head_dim", m.head_dim, "", InputOrigin::catalog, m.source});
+    }
     return f;
 }
 

@@ -1,0 +1,210 @@
+// recommend.cpp — see recommend.hpp for the method.
+#include "gpuplan/workload/recommend.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpuplan/input_error.hpp"
+#include "gpuplan/pricing/purchase_options.hpp"
+#include "gpuplan/pricing/unit_cost.hpp"
+#include "gpuplan/workload/compute.hpp"
+#include "gpuplan/workload/memory.hpp"
+#include "gpuplan/workload/pareto.hpp"
+
+namespace gpuplan {
+
+InferenceRecommendRequest default_inference_request(const ModelSpec& model) {
+    InferenceRecommendRequest r;
+    r.model = &model;
+    r.bandwidth_efficiency = default_bandwidth_efficiency();
+    r.runtime_overhead_gib = default_runtime_overhead_gib();
+    return r;
+}
+
+namespace {
+
+// What one instance type offers a replica: GPUs, memory and bandwidth per GPU.
+struct Hardware {
+    double gpus = 0;             // whole GPUs (a fractional slice counts as one small GPU)
+    double memory_bytes = 0;     // per GPU
+    double bandwidth_gb_per_s = 0;
+    std::string why_not;         // non-empty: cannot be used
+};
+
+Hardware hardware_of(const Catalog& catalog, const Instance& inst) {
+    Hardware h;
+    const Accelerator* a = inst.accelerator ? catalog.find_accelerator(*inst.accelerator) : nullptr;
+    if (!a) return {0, 0, 0, "accelerator unknown (" + inst.unknown_reason("accelerator") + ")"};
+    if (a->kind != AcceleratorKind::gpu) return {0, 0, 0, "not a GPU (" + std::string(to_string(a->kind)) + "): decode model is for GPUs"};
+    if (!inst.accelerator_count || !inst.accelerator_memory_gib_each) return {0, 0, 0, "accelerator count or memory unknown"};
+    if (!a->memory_bandwidth_gb_per_s) return {0, 0, 0, "memory bandwidth unknown"};
+    const double count = *inst.accelerator_count;
+    h.gpus = count < 1 ? 1 : count;
+    h.memory_bytes = *inst.accelerator_memory_gib_each * kBytesPerGiB;
+    // A slice gets its share of the chip's bandwidth (proportional, stated in docs/models.md).
+    h.bandwidth_gb_per_s = *a->memory_bandwidth_gb_per_s * std::min(1.0, count);
+    return h;
+}
+
+struct Layout {
+    double tp = 0, replicas = 0, batch = 0;
+    double steps_per_second = 0, tokens_per_second_per_instance = 0;
+};
+
+// Every tensor-parallel degree (a divisor of the GPU count) that leaves room for at least one
+// sequence, each at the largest batch that fits (capped).
+std::vector<Layout> feasible_layouts(const Hardware& hw, const InferenceRecommendRequest& q, double weight_total, double weight_active,
+                                     double kv_per_token) {
+    std::vector<Layout> out;
+    const double overhead = q.runtime_overhead_gib.value * kBytesPerGiB;
+    for (double tp = 1; tp <= hw.gpus; ++tp) {
+        if (std::fmod(hw.gpus, tp) != 0) continue;
+        const double room = hw.memory_bytes - weight_total / tp - overhead;
+        const double per_sequence = kv_per_token * q.context / tp;
+        if (room < per_sequence) continue;
+        Layout l;
+        l.tp = tp;
+        l.replicas = hw.gpus / tp;
+        l.batch = std::min(q.max_batch, std::floor(room / per_sequence));
+        l.steps_per_second = tp * hw.bandwidth_gb_per_s * 1e9 / (weight_active + kv_per_token * l.batch * q.context);
+        l.tokens_per_second_per_instance = l.replicas * l.steps_per_second * l.batch * q.bandwidth_efficiency.value;
+        out.push_back(l);
+    }
+    return out;
+}
+
+// Weight formats an accelerator cannot compute in, from the catalog's dense TFLOPS facts:
+// a dtype whose figure is "n/a" there (V100 has no BF16, Ampere no FP8) is not offered.
+std::string unsupported_dtype(const Accelerator& a, double weight_bytes) {
+    const auto na = [&](const char* field) {
+        const auto it = a.unknown.find(field);
+        return it != a.unknown.end() && it->second.rfind("n/a", 0) == 0;
+    };
+    if (weight_bytes == 2 && na("dense_tflops.bf16")) return a.name + " has no BF16 (catalog: dense_tflops.bf16 n/a); use fp16";
+    if (weight_bytes == 1 && na("dense_tflops.fp8")) return a.name + " has no FP8 (catalog: dense_tflops.fp8 n/a)";
+    return "";
+}
+
+std::string layout_text(const Layout& l) {
+    return "tp " + format_number(l.tp) + " x " + format_number(l.replicas) + " replica(s), batch " + format_number(l.batch);
+}
+
+}  // namespace
+
+Recommendation recommend_inference(const Catalog& catalog, const InferenceRecommendRequest& q) {
+    if (!q.model) throw InputError("model", "none", "a model preset or definition");
+    if (q.tokens_per_second <= 0) throw InputError("tokens_per_second", format_number(q.tokens_per_second), "a throughput > 0");
+    if (q.context <= 0) throw InputError("context", format_number(q.context), "a context length > 0");
+    if (q.max_instances < 1) throw InputError("max_instances", format_number(q.max_instances), "at least 1");
+    const ParameterCount params = count_parameters(*q.model);
+    const double weight_total = params.total * q.weight_bytes, weight_active = params.active * q.weight_bytes;
+    const double kv_per_token = *kv_cache_bytes_per_token(*q.model, q.kv_bytes).value;
+    const std::vector<std::string> purchase = q.purchase.empty() ? std::vector<std::string>{"on_demand"} : q.purchase;
+
+    Recommendation r;
+    for (const auto& inst : catalog.instances) {
+        if (!q.families.empty() && std::find(q.families.begin(), q.families.end(), inst.family) == q.families.end()) continue;
+        const Hardware hw = hardware_of(catalog, inst);
+        std::vector<Layout> layouts;
+        std::string dropped = hw.why_not;
+        if (dropped.empty()) dropped = unsupported_dtype(*catalog.find_accelerator(*inst.accelerator), q.weight_bytes);
+        if (dropped.empty()) {
+            layouts = feasible_layouts(hw, q, weight_total, weight_active, kv_per_token);
+            if (layouts.empty())
+                dropped = "does not fit: weights + one sequence's KV cache exceed " + format_number(hw.gpus) + " x " +
+                          format_number(hw.memory_bytes / kBytesPerGiB) + " GiB";
+        }
+        for (const auto& option : purchase) {
+            if (!dropped.empty()) {
+                ++r.evaluated;
+                Candidate c;
+                c.instance = inst.name;
+                c.purchase = option;
+                c.kept = false;
+                c.dropped_because = dropped;
+                r.candidates.push_back(c);
+                continue;
+            }
+            const Price* price = inst.find_price(q.region, option);
+            for (const Layout& layout : layouts) {
+                ++r.evaluated;
+                Candidate c;
+                c.instance = inst.name;
+                c.purchase = option;
+                c.layout = layout_text(layout);
+                c.tensor_parallel = layout.tp;
+                c.replicas = layout.replicas;
+                c.batch = layout.batch;
+                c.instances = std::ceil(q.tokens_per_second / layout.tokens_per_second_per_instance);
+                c.tokens_per_second = c.instances * layout.tokens_per_second_per_instance;
+                c.seconds_per_token = 1.0 / layout.steps_per_second;
+                if (!price || !price->usd_per_hour) {
+                    c.kept = false;
+                    c.dropped_because = "no " + option + " price in " + q.region;
+                } else {
+                    c.usd_per_hour = c.instances * *price->usd_per_hour;
+                    // The fleet is paid for every hour; the workload uses the target throughput.
+                    c.usd_per_million_tokens = c.usd_per_hour / (q.tokens_per_second * 3600.0) * 1e6;
+                    if (c.instances > q.max_instances) {
+                        c.kept = false;
+                        c.dropped_because = "needs more instances than the maximum " + format_number(q.max_instances);
+                    } else if (q.max_usd_per_hour && c.usd_per_hour > *q.max_usd_per_hour) {
+                        c.kept = false;
+                        c.dropped_because = "over the budget $" + format_number(*q.max_usd_per_hour) + "/h";
+                    } else if (q.max_seconds_per_token && c.seconds_per_token > *q.max_seconds_per_token) {
+                        c.kept = false;
+                        c.dropped_because = "slower than the limit of " + format_number(*q.max_seconds_per_token * 1e3) + " ms per token";
+                    }
+                }
+                r.candidates.push_back(c);
+            }
+        }
+    }
+
+    std::vector<std::size_t> kept;
+    for (std::size_t i = 0; i < r.candidates.size(); ++i)
+        if (r.candidates[i].kept) kept.push_back(i);
+    std::vector<Candidate> kept_points;
+    for (std::size_t i : kept) kept_points.push_back(r.candidates[i]);
+    for (std::size_t k : pareto_frontier(kept_points, [](const Candidate& c) { return c.usd_per_million_tokens; },
+                                         [](const Candidate& c) { return c.seconds_per_token; }))
+        r.frontier.push_back(kept[k]);
+    if (!r.frontier.empty()) {
+        const Candidate& cheapest = r.candidates[r.frontier.front()];
+        const Candidate& fastest = r.candidates[r.frontier.back()];
+        // Balance: the frontier point with the smallest product of cost and time, each
+        // relative to its best value (so neither unit dominates).
+        std::size_t balance = r.frontier.front();
+        double best = INFINITY;
+        for (std::size_t i : r.frontier) {
+            const Candidate& c = r.candidates[i];
+            const double score = (c.usd_per_million_tokens / cheapest.usd_per_million_tokens) * (c.seconds_per_token / fastest.seconds_per_token);
+            if (score < best) best = score, balance = i;
+        }
+        r.picks = {r.frontier.front(), r.frontier.back(), balance};
+    }
+    return r;
+}
+
+std::vector<Figure> Recommendation::explain(const Candidate& pick, const Catalog& catalog, const InferenceRecommendRequest& q) const {
+    const Instance& inst = *catalog.find_instance(pick.instance);
+    const Hardware hw = hardware_of(catalog, inst);
+    const ParameterCount params = count_parameters(*q.model);
+    const double kv_per_token = *kv_cache_bytes_per_token(*q.model, q.kv_bytes).value;
+    Layout l;
+    for (const Layout& x : feasible_layouts(hw, q, params.total * q.weight_bytes, params.active * q.weight_bytes, kv_per_token))
+        if (x.tp == pick.tensor_parallel) l = x;
+    const Param bandwidth{hw.bandwidth_gb_per_s, InputOrigin::catalog, "catalog accelerator " + *inst.accelerator + " memory bandwidth"};
+    const DecodeRoofline roof = decode_roofline(*q.model, q.weight_bytes, q.kv_bytes, l.batch, q.context, l.tp, bandwidth, q.bandwidth_efficiency);
+    const auto price = catalog_price(catalog, inst, q.region, pick.purchase);
+    const Param fleet_hourly{pick.usd_per_hour, InputOrigin::derived,
+                             format_number(pick.instances) + " x " + (price ? price->source : std::string("price"))};
+    Figure instances{"instances", pick.instances, "instances", "ceil(target_tokens_per_second / (replicas x replica tokens/s))",
+                     "ceil(" + format_number(q.tokens_per_second) + " / (" + format_number(l.replicas) + " x " +
+                         format_number(*roof.tokens_per_second_expected.value) + ")) = " + format_number(pick.instances),
+                     {roof.tokens_per_second_expected.as_input()}, ""};
+    return {roof.bytes_per_step, roof.steps_per_second, roof.tokens_per_second_expected, instances,
+            usd_per_million_tokens(fleet_hourly, {q.tokens_per_second, InputOrigin::user, ""})};
+}
+
+}  // namespace gpuplan

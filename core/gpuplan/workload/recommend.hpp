@@ -1,0 +1,105 @@
+// recommend.hpp — enumerate instance type x count x layout x purchase option for a workload,
+// drop what does not fit (saying why), and return the Pareto frontier of time versus cost
+// with the top picks. Fast enough to run on every keystroke in the browser: candidates are
+// scored with plain arithmetic and only the picks are explained with Figures.
+//
+// Inference: serve `tokens_per_second` of decode throughput for a model at a context length.
+// Per instance, the smallest tensor-parallel degree (a divisor of its GPU count) that holds the
+// weights with room for at least one sequence's KV cache; every GPU group is one replica at the
+// largest batch that fits (capped by `max_batch`); replica throughput is the memory-bound
+// decode roofline (compute.hpp) x bandwidth efficiency; instances = ceil(target / per-instance).
+// Time score: seconds per output token for one sequence (1 / steps per second); cost score:
+// USD per 1M tokens at the chosen purchase option.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuplan/catalog.hpp"
+#include "gpuplan/explain.hpp"
+#include "gpuplan/workload/memory.hpp"
+#include "gpuplan/workload/model.hpp"
+
+namespace gpuplan {
+
+struct InferenceRecommendRequest {
+    const ModelSpec* model = nullptr;
+    double weight_bytes = 2, kv_bytes = 2;
+    double context = 4096;
+    double tokens_per_second = 1000;          // aggregate decode throughput to serve
+    double max_batch = 256;                   // per replica (latency and scheduler limits)
+    double max_instances = 16;
+    std::string region = "us-east-1";
+    std::vector<std::string> families;        // empty = all GPU families
+    std::vector<std::string> purchase;        // "on_demand", "spot_typical"; empty = on-demand
+    std::optional<double> max_usd_per_hour;   // budget for the whole fleet
+    std::optional<double> max_seconds_per_token;  // latency ceiling per sequence
+    Param bandwidth_efficiency;               // default_bandwidth_efficiency() when not set by the user
+    Param runtime_overhead_gib;
+};
+
+InferenceRecommendRequest default_inference_request(const ModelSpec& model);
+
+struct Candidate {
+    std::string instance, purchase, layout;   // layout: "tp 2 x 4 replica(s), batch 37"
+    double tensor_parallel = 0, replicas = 0, batch = 0;
+    double instances = 0;
+    double usd_per_hour = 0;                  // the whole fleet
+    double usd_per_million_tokens = 0;        // cost score
+    double seconds_per_token = 0;             // time score
+    double tokens_per_second = 0;             // what the fleet delivers
+    bool kept = true;
+    std::string dropped_because;              // why it was not kept
+};
+
+struct Recommendation {
+    std::vector<Candidate> candidates;        // every option considered, kept or dropped
+    std::vector<std::size_t> frontier;        // indices into candidates: time vs cost, cheapest first
+    std::vector<std::size_t> picks;           // cheapest, fastest, and the best balance (may repeat)
+    std::size_t evaluated = 0;
+    std::vector<Figure> explain(const Candidate& pick, const Catalog& catalog, const InferenceRecommendRequest& request) const;
+};
+
+Recommendation recommend_inference(const Catalog& catalog, const InferenceRecommendRequest& request);
+
+}  // namespace gpuplan
+
+// ---- training -----------------------------------------------------------------------------
+// For a training job (model, token budget, batch shape): every GPU instance type x node count
+// (1, 2, 4, ... max_nodes) x purchase option, each with the first layout in order of least
+// communication that fits in GPU memory (training_memory, memory.hpp): plain data parallel
+// with ZeRO 0, 1, 2, 3, then tensor parallel across the node's GPUs with ZeRO 1, 3. Time from
+// training_time (training_time.hpp); cost = hours x nodes x price. Scores: total hours and
+// total USD.
+namespace gpuplan {
+
+struct TrainingRecommendRequest {
+    const ModelSpec* model = nullptr;
+    double token_budget = 1e9;
+    double sequence = 4096, micro_batch = 1, global_batch_tokens = 4194304;  // 4M tokens per step
+    Recompute recompute = Recompute::selective;
+    double max_nodes = 16;
+    std::string region = "us-east-1";
+    std::vector<std::string> families;       // empty = all GPU families
+    std::vector<std::string> purchase;       // "on_demand", "spot_typical"; empty = on-demand
+    std::optional<double> deadline_hours, budget_usd;
+};
+
+struct TrainingCandidate {
+    std::string instance, purchase, layout;  // "8 nodes: dp 64, ZeRO 1"
+    double nodes = 0, hours = 0, cost_usd = 0;
+    std::string bottleneck;
+    bool kept = true;
+    std::string dropped_because;
+};
+
+struct TrainingRecommendation {
+    std::vector<TrainingCandidate> candidates;
+    std::vector<std::size_t> frontier, picks;  // picks: cheapest, fastest, balanced
+    std::size_t evaluated = 0;
+};
+
+TrainingRecommendation recommend_training(const Catalog& catalog, const TrainingRecommendRequest& request);
+
+}  // namespace gpuplan

@@ -1,0 +1,154 @@
+// recommend_training.cpp — the training sweep of recommend.hpp.
+#include <algorithm>
+#include <cmath>
+
+#include "gpuplan/input_error.hpp"
+#include "gpuplan/workload/pareto.hpp"
+#include "gpuplan/workload/recommend.hpp"
+#include "gpuplan/workload/training_time.hpp"
+
+namespace gpuplan {
+
+namespace {
+
+struct LayoutChoice {
+    double tensor = 1;
+    int zero_stage = 0;
+};
+
+// Least communication first: data parallel only, then sharding, then tensor parallel.
+std::vector<LayoutChoice> layout_order(double gpus_per_node) {
+    std::vector<LayoutChoice> order = {{1, 0}, {1, 1}, {1, 2}, {1, 3}};
+    if (gpus_per_node > 1) order.insert(order.end(), {{gpus_per_node, 1}, {gpus_per_node, 3}});
+    return order;
+}
+
+bool fits(const TrainingRecommendRequest& q, const Instance& inst, double gpus, const LayoutChoice& c) {
+    TrainingMemoryRequest m;
+    m.model = q.model;
+    m.tensor_parallel = c.tensor;
+    m.data_parallel = gpus / c.tensor;
+    m.zero_stage = c.zero_stage;
+    m.micro_batch = q.micro_batch;
+    m.sequence = q.sequence;
+    m.recompute = q.recompute;
+    return *training_memory(m).total_per_gpu_gb.value * 1e9 <= *inst.accelerator_memory_gib_each * kBytesPerGiB;
+}
+
+}  // namespace
+
+TrainingRecommendation recommend_training(const Catalog& catalog, const TrainingRecommendRequest& q) {
+    if (!q.model) throw InputError("model", "none", "a model preset or definition");
+    if (!(q.token_budget > 0)) throw InputError("token_budget", format_number(q.token_budget), "tokens > 0");
+    if (!(q.max_nodes >= 1)) throw InputError("max_nodes", format_number(q.max_nodes), "at least 1");
+    const std::vector<std::string> purchase = q.purchase.empty() ? std::vector<std::string>{"on_demand"} : q.purchase;
+    TrainingRecommendation r;
+    auto drop = [&](const Instance& inst, const std::string& option, double nodes, std::string why) {
+        TrainingCandidate c;
+        c.instance = inst.name;
+        c.purchase = option;
+        c.nodes = nodes;
+        c.kept = false;
+        c.dropped_because = std::move(why);
+        r.candidates.push_back(std::move(c));
+        ++r.evaluated;
+    };
+    for (const auto& inst : catalog.instances) {
+        if (!q.families.empty() && std::find(q.families.begin(), q.families.end(), inst.family) == q.families.end()) continue;
+        const Accelerator* acc = inst.accelerator ? catalog.find_accelerator(*inst.accelerator) : nullptr;
+        std::string why;
+        if (!acc) why = "accelerator unknown";
+        else if (acc->kind != AcceleratorKind::gpu) why = "not a GPU: the training model is for GPUs";
+        else if (!inst.accelerator_count || *inst.accelerator_count < 1 || !inst.accelerator_memory_gib_each)
+            why = "no whole GPUs (a fractional slice cannot train in parallel)";
+        if (!why.empty()) {
+            for (const auto& option : purchase) drop(inst, option, 1, why);
+            continue;
+        }
+        const double gpn = *inst.accelerator_count;
+        for (double nodes = 1; nodes <= q.max_nodes; nodes *= 2) {
+            std::optional<LayoutChoice> choice;
+            for (const auto& c : layout_order(gpn))
+                if (fits(q, inst, gpn * nodes, c)) {
+                    choice = c;
+                    break;
+                }
+            if (!choice) {
+                for (const auto& option : purchase) drop(inst, option, nodes, "does not fit: model states + activations exceed GPU memory with every layout tried");
+                continue;
+            }
+            TrainingTimeRequest t;
+            t.model = q.model;
+            t.instance = &inst;
+            t.nodes = nodes;
+            t.layout.tensor = choice->tensor;
+            t.layout.data = gpn * nodes / choice->tensor;
+            t.layout.zero_stage = choice->zero_stage;
+            t.layout.micro_batch = q.micro_batch;
+            t.layout.sequence = q.sequence;
+            t.layout.global_batch_tokens = q.global_batch_tokens;
+            t.layout.recompute = q.recompute;
+            t.token_budget = q.token_budget;
+            std::optional<TrainingTime> time;
+            std::string time_error;
+            try {
+                time = training_time(catalog, t);
+            } catch (const InputError& e) {
+                time_error = e.what();
+            }
+            for (const auto& option : purchase) {
+                if (!time) {
+                    drop(inst, option, nodes, "layout rejected: " + time_error);
+                    continue;
+                }
+                if (!time->total_hours.value) {
+                    drop(inst, option, nodes, "time unknown: " + time->total_hours.unknown_reason);
+                    continue;
+                }
+                const Price* price = inst.find_price(q.region, option);
+                if (!price || !price->usd_per_hour) {
+                    drop(inst, option, nodes, "no " + option + " price in " + q.region);
+                    continue;
+                }
+                ++r.evaluated;
+                TrainingCandidate c;
+                c.instance = inst.name;
+                c.purchase = option;
+                c.nodes = nodes;
+                c.layout = format_number(nodes) + " node(s): dp " + format_number(t.layout.data) + ", tp " + format_number(choice->tensor) +
+                           ", ZeRO " + std::to_string(choice->zero_stage);
+                c.hours = *time->total_hours.value;
+                c.cost_usd = c.hours * nodes * *price->usd_per_hour;
+                c.bottleneck = time->bottleneck;
+                if (q.deadline_hours && c.hours > *q.deadline_hours) {
+                    c.kept = false;
+                    c.dropped_because = "misses the deadline of " + format_number(*q.deadline_hours) + " h";
+                } else if (q.budget_usd && c.cost_usd > *q.budget_usd) {
+                    c.kept = false;
+                    c.dropped_because = "over the budget $" + format_number(*q.budget_usd);
+                }
+                r.candidates.push_back(std::move(c));
+            }
+        }
+    }
+    std::vector<std::size_t> kept;
+    std::vector<TrainingCandidate> points;
+    for (std::size_t i = 0; i < r.candidates.size(); ++i)
+        if (r.candidates[i].kept) kept.push_back(i), points.push_back(r.candidates[i]);
+    for (std::size_t k : pareto_frontier(points, [](const TrainingCandidate& c) { return c.cost_usd; },
+                                         [](const TrainingCandidate& c) { return c.hours; }))
+        r.frontier.push_back(kept[k]);
+    if (!r.frontier.empty()) {
+        const double cheapest = r.candidates[r.frontier.front()].cost_usd, fastest = r.candidates[r.frontier.back()].hours;
+        std::size_t balance = r.frontier.front();
+        double best = INFINITY;
+        for (std::size_t i : r.frontier) {
+            const double score = r.candidates[i].cost_usd / cheapest * (r.candidates[i].hours / fastest);
+            if (score < best) best = score, balance = i;
+        }
+        r.picks = {r.frontier.front(), r.frontier.back(), balance};
+    }
+    return r;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,360 @@
+#include "gpuplan/workload/topology.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpuplan/input_error.hpp"
+
+namespace gpuplan {
+
+namespace {
+std::string n(double x) { return format_number(x); }
+
+// A derived bandwidth's origin: an assumption if any factor is one, catalog if all are
+// catalog facts, otherwise derived (a user's factor went in).
+InputOrigin combined_origin(std::initializer_list<const Param*> factors) {
+    bool user = false;
+    for (const Param* p : factors) {
+        if (p->origin == InputOrigin::assumption) return InputOrigin::assumption;
+        if (p->origin != InputOrigin::catalog) user = true;
+    }
+    return user ? InputOrigin::derived : InputOrigin::catalog;
+}
+
+Link unknown_link(LinkClass cls, std::string description, std::string reason) {
+    Link l;
+    l.cls = cls;
+    l.gb_per_s = {0, InputOrigin::catalog, "unknown"};
+    l.latency_us = default_latency_us(cls);
+    l.description = std::move(description);
+    l.unknown_reason = reason.empty() ? "not recorded in the catalog" : std::move(reason);
+    return l;
+}
+
+std::string acc_reason(const Accelerator& a, const std::string& field) {
+    const auto it = a.unknown.find(field);
+    return it == a.unknown.end() ? "" : it->second;
+}
+
+// GPU <-> host PCIe link of one accelerator (also the peer path through the host bridge).
+Link pcie_link(const Accelerator* acc, const Param& efficiency) {
+    if (!acc) return unknown_link(LinkClass::pcie_host_bridge, "PCIe", "the instance names no accelerator in the catalog");
+    if (!acc->pcie_gen || !acc->pcie_lanes) {
+        const std::string reason = !acc->pcie_gen ? acc_reason(*acc, "pcie_gen") : acc_reason(*acc, "pcie_lanes");
+        return unknown_link(LinkClass::pcie_host_bridge, "PCIe of " + acc->name, acc->name + ": " + (reason.empty() ? "PCIe generation or lanes unknown" : reason));
+    }
+    const double per_lane = pcie_gb_per_s_per_lane(*acc->pcie_gen);
+    if (per_lane == 0)
+        return unknown_link(LinkClass::pcie_host_bridge, "PCIe of " + acc->name, "PCIe generation " + n(*acc->pcie_gen) + " has no per-lane rate in gpuplan (3, 4 or 5)");
+    const Param facts{*acc->pcie_gen, InputOrigin::catalog, ""};
+    const double raw = per_lane * *acc->pcie_lanes;
+    Link l;
+    l.cls = LinkClass::pcie_host_bridge;
+    l.gb_per_s = {raw * efficiency.value, combined_origin({&facts, &efficiency}),
+                  "catalog " + acc->name + " PCIe gen" + n(*acc->pcie_gen) + " x" + n(*acc->pcie_lanes) + " = " + n(raw) +
+                      " GB/s per direction x pcie efficiency " + n(efficiency.value) + (efficiency.source.empty() ? "" : " (" + efficiency.source + ")")};
+    l.latency_us = default_latency_us(LinkClass::pcie_host_bridge);
+    l.description = "PCIe gen" + n(*acc->pcie_gen) + " x" + n(*acc->pcie_lanes) + " through the host bridge: " + n(l.gb_per_s.value) + " GB/s per direction";
+    return l;
+}
+
+void apply(Link& l, const std::optional<Param>& gb_per_s, const std::optional<Param>& latency_us) {
+    if (gb_per_s) {
+        l.gb_per_s = *gb_per_s;
+        if (l.gb_per_s.source.empty()) l.gb_per_s.source = "override (user)";
+        l.unknown_reason.clear();
+        l.description += "; bandwidth replaced: " + n(gb_per_s->value) + " GB/s (" + l.gb_per_s.source + ")";
+    }
+    if (latency_us) {
+        l.latency_us = *latency_us;
+        if (l.latency_us.source.empty()) l.latency_us.source = "override (user)";
+    }
+}
+}  // namespace
+
+std::string_view to_string(LinkClass c) {
+    switch (c) {
+    case LinkClass::none: return "none";
+    case LinkClass::nvlink: return "nvlink";
+    case LinkClass::neuronlink: return "neuronlink";
+    case LinkClass::pcie_host_bridge: return "pcie_host_bridge";
+    case LinkClass::cross_socket: return "cross_socket";
+    case LinkClass::efa_gdr: return "efa_gdr";
+    case LinkClass::efa_staged: return "efa_staged";
+    case LinkClass::ena_tcp: return "ena_tcp";
+    case LinkClass::unknown: return "unknown";
+    }
+    return "?";
+}
+
+std::string_view link_words(LinkClass c) {
+    switch (c) {
+    case LinkClass::none: return "no link";
+    case LinkClass::nvlink: return "NVLink";
+    case LinkClass::neuronlink: return "NeuronLink";
+    case LinkClass::pcie_host_bridge: return "PCIe through the host bridge";
+    case LinkClass::cross_socket: return "PCIe across CPU sockets";
+    case LinkClass::efa_gdr: return "EFA";
+    case LinkClass::efa_staged: return "EFA staged through host memory";
+    case LinkClass::ena_tcp: return "ENA TCP";
+    case LinkClass::unknown: return "an unknown link";
+    }
+    return "?";
+}
+
+bool Link::measured() const { return gb_per_s.source.rfind("measured", 0) == 0; }
+
+Param measured(double value, const std::string& what) { return {value, InputOrigin::user, "measured: " + what}; }
+
+double pcie_gb_per_s_per_lane(double generation) {
+    // Per direction, after line encoding (PCI-SIG): gen3 8 GT/s x 128/130 / 8 bits, gen4 16 GT/s,
+    // gen5 32 GT/s.
+    if (generation == 3) return 0.985;
+    if (generation == 4) return 1.969;
+    if (generation == 5) return 3.938;
+    return 0;
+}
+
+Param default_pcie_efficiency() {
+    return {0.80, InputOrigin::assumption,
+            "default pcie efficiency 0.8: TLP/DLLP protocol overhead; pinned-memory copies commonly reach ~80% of the raw rate "
+            "(planning assumption, docs/models.md; replaced by a measured h2d/p2p figure)"};
+}
+Param default_cross_socket_factor() {
+    return {0.5, InputOrigin::assumption,
+            "default cross-socket factor 0.5: NCCL does not use PCIe peer-to-peer across the CPU interconnect and stages "
+            "through host memory (two copies), halving bandwidth (planning assumption, docs/models.md)"};
+}
+Param default_efa_staged_efficiency() {
+    return {0.6, InputOrigin::assumption,
+            "default EFA staged efficiency 0.6: without GPUDirect RDMA every byte crosses PCIe and host memory twice "
+            "(planning assumption, docs/models.md; replaced by a measured network figure)"};
+}
+Param default_ena_tcp_efficiency() {
+    return {0.5, InputOrigin::assumption,
+            "default ENA TCP efficiency 0.5: NCCL socket transport over TCP, AWS per-flow limits (5 Gbit/s, 10 in a cluster "
+            "placement group) need many flows (planning assumption, docs/models.md)"};
+}
+
+Param default_latency_us(LinkClass c) {
+    switch (c) {
+    case LinkClass::none: return {0, InputOrigin::assumption, "no link"};
+    case LinkClass::nvlink:
+    case LinkClass::neuronlink:
+        return {3.4, InputOrigin::assumption, "default alpha 3.4 us per step: NCCL tuning model hwLat NVLink ring/Simple (src/graph/tuning.cc); NeuronLink assumed alike"};
+    case LinkClass::pcie_host_bridge:
+        return {5.7, InputOrigin::assumption, "default alpha 5.7 us per step: NCCL tuning model hwLat PCI ring/Simple (src/graph/tuning.cc)"};
+    case LinkClass::cross_socket:
+        return {11.4, InputOrigin::assumption, "default alpha 11.4 us per step: twice PCIe (staged through host memory; planning assumption)"};
+    case LinkClass::efa_gdr:
+        return {9.6, InputOrigin::assumption, "default alpha 9.6 us per step: NCCL tuning model hwLat NET ring/Simple (src/graph/tuning.cc)"};
+    case LinkClass::efa_staged:
+        return {19.2, InputOrigin::assumption, "default alpha 19.2 us per step: twice EFA with GPUDirect (extra host copy; planning assumption)"};
+    case LinkClass::ena_tcp:
+        return {50, InputOrigin::assumption, "default alpha 50 us per step: kernel TCP stack round trips (planning assumption)"};
+    case LinkClass::unknown: return {0, InputOrigin::assumption, "unknown link"};
+    }
+    return {0, InputOrigin::assumption, ""};
+}
+
+NodeTopology node_topology(const Catalog& catalog, const Instance& inst, const TopologyOverrides& o) {
+    NodeTopology t;
+    t.instance = inst.name;
+    t.gpus = inst.accelerator_count.value_or(0);
+    const Accelerator* acc = inst.accelerator ? catalog.find_accelerator(*inst.accelerator) : nullptr;
+    const Param pcie_eff = o.pcie_efficiency.value_or(default_pcie_efficiency());
+    const std::string src = "catalog " + inst.name;
+
+    // GPU <-> host.
+    t.host = pcie_link(acc, pcie_eff);
+
+    // Inside the node.
+    if (t.gpus <= 1) {
+        t.intra = Link{LinkClass::none, {0, InputOrigin::catalog, src + ": one accelerator or less"}, default_latency_us(LinkClass::none),
+                       "one accelerator (or a slice of one): no peer traffic", ""};
+    } else if (!inst.interconnect) {
+        t.intra = unknown_link(LinkClass::unknown, "peer interconnect", inst.unknown_reason("interconnect"));
+    } else if (*inst.interconnect == Interconnect::nvswitch || *inst.interconnect == Interconnect::nvlink ||
+               *inst.interconnect == Interconnect::neuronlink) {
+        const bool neuron = *inst.interconnect == Interconnect::neuronlink;
+        const LinkClass cls = neuron ? LinkClass::neuronlink : LinkClass::nvlink;
+        const std::string what = std::string(to_string(*inst.interconnect));
+        if (inst.peer_gbit_per_s_per_accelerator) {
+            const double v = *inst.peer_gbit_per_s_per_accelerator / 8 / 2;
+            t.intra = {cls,
+                       {v, InputOrigin::catalog, src + " peer_gbit_per_s_per_accelerator " + n(*inst.peer_gbit_per_s_per_accelerator) + " Gbit/s (both directions) / 8 / 2"},
+                       default_latency_us(cls), what + ": " + n(*inst.peer_gbit_per_s_per_accelerator) + " Gbit/s per accelerator both ways = " + n(v) + " GB/s per direction", ""};
+        } else if (acc && acc->peer_link_gb_per_s) {
+            const double v = *acc->peer_link_gb_per_s / 2;
+            t.intra = {cls, {v, InputOrigin::catalog, "catalog " + acc->name + " peer_link_gb_per_s " + n(*acc->peer_link_gb_per_s) + " GB/s (both directions) / 2"},
+                       default_latency_us(cls), what + " (accelerator figure; the instance has none): " + n(v) + " GB/s per direction", ""};
+        } else {
+            t.intra = unknown_link(cls, what, inst.unknown_reason("peer_gbit_per_s_per_accelerator"));
+        }
+    } else {
+        const Link pcie = pcie_link(acc, pcie_eff);
+        t.intra = pcie;
+        if (t.gpus >= 8) {
+            const Param factor = o.cross_socket_factor.value_or(default_cross_socket_factor());
+            Link x = pcie;
+            x.cls = LinkClass::cross_socket;
+            x.latency_us = default_latency_us(LinkClass::cross_socket);
+            if (pcie.known()) {
+                x.gb_per_s = {pcie.gb_per_s.value * factor.value, combined_origin({&pcie.gb_per_s, &factor}),
+                              pcie.gb_per_s.source + " x cross-socket factor " + n(factor.value) + " (" + factor.source + ")"};
+                x.description = "PCIe across the two CPU sockets: " + n(pcie.gb_per_s.value) + " x " + n(factor.value) + " = " + n(x.gb_per_s.value) + " GB/s per direction";
+            }
+            t.intra = x;
+            t.notes.push_back("assumed two CPU sockets (" + n(t.gpus) + " PCIe GPUs): GPUs on one socket reach each other over pcie_host_bridge, "
+                              "a ring over all of them crosses the sockets (cross_socket, the bottleneck inside the node)");
+        }
+    }
+
+    // Across nodes.
+    const bool neuron = acc && acc->kind != AcceleratorKind::gpu;
+    const bool efa = (inst.efa_interfaces && *inst.efa_interfaces > 0) ||
+                     (!inst.efa_interfaces && inst.unknown_reason("efa_interfaces").find("EFA supported") != std::string::npos);
+    const bool gdr = inst.gpudirect_rdma.value_or(false) || (neuron && efa);
+    const LinkClass inter_cls = !efa ? LinkClass::ena_tcp : gdr ? LinkClass::efa_gdr : LinkClass::efa_staged;
+    const double share = std::max(t.gpus, 1.0);
+    if (!inst.network_gbit_per_s) {
+        t.inter = unknown_link(inter_cls, std::string(link_words(inter_cls)), inst.unknown_reason("network_gbit_per_s"));
+    } else {
+        const Param net{*inst.network_gbit_per_s / 8 / share, InputOrigin::catalog,
+                        src + " network_gbit_per_s " + n(*inst.network_gbit_per_s) + " / 8 / " + n(share) + " accelerators"};
+        const std::string base = n(*inst.network_gbit_per_s) + " Gbit/s / 8 / " + n(share) + " GPUs = " + n(net.value) + " GB/s per GPU";
+        Link l{inter_cls, net, default_latency_us(inter_cls), "", ""};
+        if (inter_cls == LinkClass::efa_gdr) {
+            l.description = (neuron ? "EFA with RDMA to Neuron device memory: " : "EFA with GPUDirect RDMA: ") + base;
+        } else {
+            const Param eff = inter_cls == LinkClass::efa_staged ? o.efa_staged_efficiency.value_or(default_efa_staged_efficiency())
+                                                                 : o.ena_tcp_efficiency.value_or(default_ena_tcp_efficiency());
+            l.gb_per_s = {net.value * eff.value, combined_origin({&net, &eff}), net.source + " x efficiency " + n(eff.value) + " (" + eff.source + ")"};
+            const std::string why = inter_cls == LinkClass::ena_tcp ? "no EFA: ENA TCP"
+                                    : inst.gpudirect_rdma ? "EFA without GPUDirect RDMA (not supported), staged through host memory"
+                                                          : "EFA, GPUDirect RDMA not established (" + inst.unknown_reason("gpudirect_rdma") + "), staged through host memory";
+            l.description = why + ": " + base + " x " + n(eff.value) + " = " + n(l.gb_per_s.value) + " GB/s";
+        }
+        t.inter = l;
+    }
+    t.multi_node_capable = efa;
+    if (!efa) t.notes.push_back("no EFA: collectives across nodes run over TCP on ENA (NCCL socket transport); multi-node training is possible but slow");
+    if (inter_cls == LinkClass::efa_staged) t.notes.push_back("EFA without established GPUDirect RDMA: treated as staged through host memory");
+
+    apply(t.intra, o.intra_gb_per_s, o.intra_latency_us);
+    apply(t.inter, o.inter_gb_per_s, o.inter_latency_us);
+    apply(t.host, o.host_gb_per_s, std::nullopt);
+    // Every class once: the host's PCIe link (GPUs on one socket also peer over it), the
+    // link inside the node (it replaces the host entry when it is the same class), and the
+    // link across nodes.
+    t.links = {t.host};
+    if (t.intra.cls == LinkClass::pcie_host_bridge) t.links[0] = t.intra;
+    else if (t.intra.cls != LinkClass::none) t.links.push_back(t.intra);
+    t.links.push_back(t.inter);
+    return t;
+}
+
+namespace {
+Figure unknown_figure(std::string name, std::string reason) {
+    Figure f;
+    f.name = std::move(name);
+    f.unit = "s";
+    f.unknown_reason = std::move(reason);
+    return f;
+}
+
+// Sum of phase figures (all known), inputs are the phases.
+Figure phases_sum(std::string name, const std::vector<Figure>& phases, const std::vector<std::string>& labels) {
+    Figure f;
+    f.name = std::move(name);
+    f.unit = "s";
+    double v = 0;
+    std::string formula, worked;
+    for (std::size_t i = 0; i < phases.size(); ++i) {
+        v += *phases[i].value;
+        formula += (i ? " + " : "") + labels[i];
+        worked += (i ? " + " : "") + n(*phases[i].value);
+        f.inputs.push_back(phases[i].as_input(labels[i] + ": " + phases[i].worked));
+    }
+    f.value = v;
+    f.formula = phases.empty() ? "0 (one rank: no traffic)" : formula;
+    f.worked = (phases.empty() ? "0" : worked) + " = " + n(v);
+    return f;
+}
+}  // namespace
+
+CollectiveCost hierarchical_collective(Collective kind, double bytes, const NodeTopology& t, double g, double nodes) {
+    if (g < 1 || g > std::max(t.gpus, 1.0)) throw InputError("ranks_per_node", n(g), "1 to the " + n(t.gpus) + " accelerators of " + t.instance);
+    if (nodes < 1) throw InputError("nodes", n(nodes), ">= 1");
+    CollectiveCost c;
+    c.intra_class = g > 1 ? t.intra.cls : LinkClass::none;
+    c.inter_class = nodes > 1 ? t.inter.cls : LinkClass::none;
+    const std::string kname(to_string(kind));
+    auto on = [&](Collective k, double s, double ranks, const Link& l) { return collective_seconds(k, s, ranks, l.gb_per_s, l.latency_us); };
+    std::vector<Figure> in_phases, out_phases;
+    std::vector<std::string> in_labels, out_labels;
+    const std::string in_where = " inside the node over " + std::string(to_string(t.intra.cls)) + " (" + n(g) + " ranks)";
+    const std::string out_where = " across " + n(nodes) + " nodes over " + std::string(to_string(t.inter.cls));
+    if (g > 1) {
+        if (!t.intra.known()) c.intra_seconds = unknown_figure("intra_node_seconds", "link inside " + t.instance + " unknown: " + t.intra.unknown_reason);
+        else if (kind == Collective::all_reduce && nodes <= 1) {
+            in_phases = {on(Collective::all_reduce, bytes, g, t.intra)};
+            in_labels = {"all-reduce of S" + in_where};
+        } else if (kind == Collective::all_reduce) {
+            in_phases = {on(Collective::reduce_scatter, bytes, g, t.intra), on(Collective::all_gather, bytes, g, t.intra)};
+            in_labels = {"reduce-scatter of S" + in_where, "all-gather of S" + in_where};
+        } else if (kind == Collective::all_to_all) {
+            in_phases = {on(kind, bytes / nodes, g, t.intra)};
+            in_labels = {"all-to-all of S / N" + in_where};
+        } else {
+            in_phases = {on(kind, bytes, g, t.intra)};
+            in_labels = {kname + " of S" + in_where};
+        }
+    }
+    if (nodes > 1) {
+        if (!t.inter.known()) c.inter_seconds = unknown_figure("inter_node_seconds", "link between " + t.instance + " nodes unknown: " + t.inter.unknown_reason);
+        else if (kind == Collective::all_to_all) {
+            out_phases = {on(kind, bytes, nodes, t.inter)};
+            out_labels = {"all-to-all of S" + out_where};
+        } else {
+            out_phases = {on(kind, bytes / g, nodes, t.inter)};
+            out_labels = {kname + " of S / g" + out_where};
+        }
+    }
+    if (c.intra_seconds.unknown_reason.empty()) c.intra_seconds = phases_sum("intra_node_seconds", in_phases, in_labels);
+    if (c.inter_seconds.unknown_reason.empty()) c.inter_seconds = phases_sum("inter_node_seconds", out_phases, out_labels);
+    const std::string total_name = "hierarchical_" + kname + "_seconds";
+    if (!c.intra_seconds.value || !c.inter_seconds.value) {
+        c.seconds = unknown_figure(total_name, !c.intra_seconds.value ? c.intra_seconds.unknown_reason : c.inter_seconds.unknown_reason);
+        c.bottleneck = !c.intra_seconds.value ? t.intra.cls : t.inter.cls;
+        c.bottleneck_text = "unknown: " + c.seconds.unknown_reason;
+        return c;
+    }
+    const double a = *c.intra_seconds.value, b = *c.inter_seconds.value, total = a + b;
+    if (total > 0) {
+        const bool inter_worse = b > a;
+        c.bottleneck = inter_worse ? c.inter_class : c.intra_class;
+        const double share = std::round(100 * (inter_worse ? b : a) / total);
+        c.bottleneck_text = std::string(inter_worse ? "across nodes over " : "inside the node over ") + std::string(link_words(c.bottleneck)) + " (" +
+                            std::string(to_string(c.bottleneck)) + "): " + n(share) + "% of the " + kname;
+    } else {
+        c.bottleneck_text = "no traffic (one rank)";
+    }
+    c.seconds = {total_name, total, "s",
+                 "inside the node + across nodes (hierarchical " + kname + ", alpha-beta ring phases; S = " + n(bytes) + " bytes, g = " + n(g) + ", N = " + n(nodes) + ")",
+                 n(a) + " + " + n(b) + " = " + n(total) + "; bottleneck: " + c.bottleneck_text,
+                 {c.intra_seconds.as_input(c.intra_seconds.formula), c.inter_seconds.as_input(c.inter_seconds.formula)}, ""};
+    return c;
+}
+
+Figure hierarchical_all_reduce_seconds(double bytes, const NodeTopology& t, double nodes) {
+    return hierarchical_collective(Collective::all_reduce, bytes, t, std::max(t.gpus, 1.0), nodes).seconds;
+}
+Figure hierarchical_all_gather_seconds(double bytes, const NodeTopology& t, double nodes) {
+    return hierarchical_collective(Collective::all_gather, bytes, t, std::max(t.gpus, 1.0), nodes).seconds;
+}
+Figure hierarchical_reduce_scatter_seconds(double bytes, const NodeTopology& t, double nodes) {
+    return hierarchical_collective(Collective::reduce_scatter, bytes, t, std::max(t.gpus, 1.0), nodes).seconds;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,87 @@
+// training_time.hpp — step time of a training job on `nodes` x one instance type.
+//
+// step = compute + pipeline bubble + exposed data-parallel communication + tensor-parallel
+//        all-reduces + pipeline point-to-point + expert all-to-alls + CPU offload
+// Every part is a Figure; docs/models.md ("Training time") gives each formula and source:
+//   compute      training_flops (6N, 8N with full recompute) / (GPUs x dense BF16 peak x efficiency)
+//   data parallel  gradients 2 bytes x params / (tp x pp) [experts / ep]:
+//                  ZeRO 0 all-reduce; 1-2 reduce-scatter + all-gather; 3 adds 2 parameter
+//                  all-gathers (forward, backward) (Rajbhandari et al. 2020); exposed =
+//                  comm - min(overlap x comm, compute window)
+//   tensor       4 all-reduces of b x s x h x 2 bytes per layer per micro-batch, 6 with full
+//                recompute (Shoeybi et al. 2019), on the critical path
+//   pipeline     2 m point-to-point activations of b x s x h x 2 bytes; bubble (p-1)/(m+p-1)
+//                of the pipelined work (Huang et al. 2019; Narayanan et al. 2021)
+//   expert       2 all-to-alls (dispatch, combine) per MoE layer forward and 2 backward, of
+//                b x s x h x 2 x top_k bytes (Lepikhin et al. 2020)
+//   offload      ZeRO-Offload: fp16 gradients to host + fp16 parameters back over PCIe, and
+//                CPU Adam on the host (Ren et al. 2021)
+// Ranks are ordered tensor (fastest), then data/expert, then pipeline (Megatron-LM order).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuplan/catalog.hpp"
+#include "gpuplan/explain.hpp"
+#include "gpuplan/workload/memory.hpp"
+#include "gpuplan/workload/model.hpp"
+#include "gpuplan/workload/topology.hpp"
+
+namespace gpuplan {
+
+struct ParallelLayout {
+    double data = 1, tensor = 1, pipeline = 1, expert = 1;  // expert parallel: within data parallel
+    int zero_stage = 0;                                      // 0 (DDP) .. 3 (FSDP full shard)
+    double micro_batch = 1;                                  // sequences per micro-batch
+    double global_batch_tokens = 0;                          // tokens per optimizer step, all replicas
+    double sequence = 2048;
+    Recompute recompute = Recompute::none;
+    bool offload_optimizer = false;   // ZeRO-Offload: optimizer states and Adam on the host
+    bool offload_parameters = false;  // ZeRO-3 only: parameters fetched from host too
+    bool allow_cross_node_tensor_parallel = false;
+};
+
+// Fraction of each strategy's communication hidden under compute (documented defaults).
+struct OverlapDefaults {
+    Param ddp, zero12, zero3, tensor, pipeline_p2p, expert, offload;
+};
+OverlapDefaults default_overlap();
+Param default_cpu_adam_params_per_s();  // per host (all its cores), parameters updated per second
+
+struct TrainingTimeRequest {
+    const ModelSpec* model = nullptr;
+    const Instance* instance = nullptr;
+    double nodes = 1;
+    ParallelLayout layout;
+    TopologyOverrides topology;              // measured bandwidths replace datasheet ones
+    std::optional<Param> peak_tflops;        // replaces the catalog's dense BF16 peak
+    Param compute_efficiency = default_compute_efficiency();  // a measured MFU replaces it
+    OverlapDefaults overlap = default_overlap();
+    Param cpu_adam_params_per_s = default_cpu_adam_params_per_s();
+    Param usd_per_hour{0, InputOrigin::user, ""};  // one instance
+    double token_budget = 0;                        // tokens to train on
+};
+
+struct TrainingTime {
+    NodeTopology topology;
+    Figure micro_batches;                   // m per step per data-parallel replica
+    Figure compute_seconds;
+    Figure data_parallel_comm_seconds;      // before overlap
+    Figure data_parallel_exposed_seconds;   // after overlap
+    Figure tensor_parallel_seconds, pipeline_p2p_seconds, expert_parallel_seconds;
+    Figure bubble_seconds, offload_seconds;
+    std::vector<Figure> exposed_by_link;    // "exposed_efa_gdr_seconds", ... (all communication)
+    Figure step_seconds, tokens_per_second, total_seconds, total_hours, cost_usd;
+    std::string bottleneck;                 // in words, with its share of the step
+    std::vector<std::string> warnings;      // valid but unwise choices
+    std::vector<std::string> notes;         // topology notes, approximations used
+
+    std::vector<Figure> all() const;
+};
+
+// Throws InputError naming the field ("layout.tensor", ...) for an invalid request.
+TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& request);
+
+}  // namespace gpuplan

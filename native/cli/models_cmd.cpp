@@ -1,0 +1,187 @@
+// models_cmd.cpp — `gpuplan models`: the model presets (and a user's models file) with their
+// architecture and the parameter count computed from it; plus the helpers every workload
+// command shares: --models-file, model look-up with close names, and flag validators.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "gpuplan/workload/memory.hpp"
+
+namespace gpuplan::cli {
+
+// ---- shared workload helpers ------------------------------------------------------------------
+
+void add_models_file_option(CLI::App& app, std::vector<std::string>& files) {
+    app.add_option("--models-file", files,
+                   "Extra models file (gpuplan.models/1, docs/models.md), loaded after the built-in presets; "
+                   "a model of the same name replaces the preset. Repeatable.")
+        ->type_name("FILE")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+std::vector<ModelSpec> load_models_with_files(const std::vector<std::string>& files) {
+    if (files.empty()) return builtin_models();
+    std::vector<CatalogDocument> docs = builtin_model_documents();
+    for (const auto& f : files) docs.push_back({f, read_input_file(f, "--models-file")});
+    return load_models(docs);
+}
+
+namespace {
+
+std::size_t distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j)
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+}  // namespace
+
+const ModelSpec& require_model(const std::vector<ModelSpec>& models, const std::string& name, const std::string& where) {
+    if (const ModelSpec* m = find_model(models, name)) return *m;
+    // Case and punctuation differences are not worth an error: "Llama-3-8B" is llama-3-8b.
+    for (const auto& m : models)
+        if (lower(m.name) == lower(name)) return m;
+    std::vector<std::pair<std::size_t, std::string>> close;
+    for (const auto& m : models) {
+        const std::size_t d = distance(lower(name), lower(m.name));
+        const bool contains = !name.empty() && lower(m.name).find(lower(name)) != std::string::npos;
+        if (d <= 3 || contains) close.emplace_back(contains ? 0 : d, m.name);
+    }
+    std::sort(close.begin(), close.end());
+    std::vector<std::string> names;
+    for (std::size_t k = 0; k < close.size() && k < 4; ++k) names.push_back(close[k].second);
+    throw InputError(where + ": unknown model '" + name + "'" + (names.empty() ? "" : " (did you mean " + join(names, ", ") + "?)") +
+                     "; see `gpuplan models` for the list, or define your own with --models-file");
+}
+
+CLI::Validator whole_rule(double min_value) {
+    return CLI::Validator(
+        [min_value](std::string& text) -> std::string {
+            const std::string expected = "; expected a whole number >= " + format_number(min_value);
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + text + "'" + expected;
+            if (!std::isfinite(v) || std::floor(v) != v || v < min_value || v > 1e15) return "got " + text + expected;
+            return "";
+        },
+        "WHOLE >= " + format_number(min_value));
+}
+
+CLI::Validator choice_rule(std::vector<std::string> allowed) {
+    const std::string list = join(allowed, "|");
+    return CLI::Validator(
+        [allowed, list](std::string& text) -> std::string {
+            if (std::find(allowed.begin(), allowed.end(), lower(text)) != allowed.end()) {
+                text = lower(text);
+                return "";
+            }
+            return "got '" + text + "'; expected one of " + join(allowed, ", ");
+        },
+        list);
+}
+
+std::string gb_text(double gb) { return decimals(gb, 2) + " GB"; }
+std::string gb_gib_text(double gb) { return decimals(gb, 2) + " GB (" + decimals(gb * kBytesPerGB / kBytesPerGiB, 2) + " GiB)"; }
+
+nlohmann::json figure_json(const Figure& figure) {
+    nlohmann::json j = to_json(figure);
+    const std::string tail = " " + figure.unit;
+    std::string worked = j["explain"].value("worked", "");
+    if (!figure.unit.empty() && worked.size() > tail.size() && worked.compare(worked.size() - tail.size(), tail.size(), tail) == 0)
+        j["explain"]["worked"] = worked.substr(0, worked.size() - tail.size());
+    return j;
+}
+
+// ---- gpuplan models ---------------------------------------------------------------------------
+
+namespace {
+
+struct ModelsOptions {
+    std::vector<std::string> files;
+    Format format = Format::table;
+};
+
+std::string billions(double v) { return decimals(v / 1e9, 2) + " B"; }
+
+std::string run_models(const ModelsOptions& o) {
+    const std::vector<ModelSpec> models = load_models_with_files(o.files);
+    if (o.format == Format::json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& m : models) {
+            const ParameterCount c = count_parameters(m);
+            nlohmann::json j = {{"name", m.name},
+                                {"family", m.family},
+                                {"layers", m.layers},
+                                {"hidden", m.hidden},
+                                {"heads", m.heads},
+                                {"kv_heads", m.kv_heads},
+                                {"head_dim", m.head_dim},
+                                {"ffn", m.ffn},
+                                {"vocab", m.vocab},
+                                {"tied_embeddings", m.tied_embeddings},
+                                {"moe", m.moe.has_value()},
+                                {"mla", m.mla.has_value()},
+                                {"source", m.source},
+                                {"origin", m.origin},
+                                {"figures",
+                                 {{"parameters_total", to_json(c.total_figure)},
+                                  {"parameters_active", to_json(c.active_figure)},
+                                  {"kv_cache_bytes_per_token_bf16", to_json(kv_cache_bytes_per_token(m, 2))}}}};
+            list.push_back(std::move(j));
+        }
+        return dump_json({{"models", list}});
+    }
+    Table t;
+    t.columns = {{"model", "name", false},       {"family", "family", false}, {"layers", "layers"},  {"hidden", "hidden"},
+                 {"heads", "heads"},             {"kv", "kv_heads"},          {"head dim", "head_dim"}, {"FFN", "ffn"},
+                 {"vocab", "vocab"},             {"tied", "tied_embeddings", false}, {"attention", "attention", false},
+                 {"parameters", "parameters_total"}, {"active", "parameters_active"}, {"KV B/token bf16", "kv_cache_bytes_per_token_bf16"}};
+    for (const auto& m : models) {
+        const ParameterCount c = count_parameters(m);
+        std::string ffn = quantity(m.ffn);
+        if (m.moe) ffn = fmt::format("{}x{} MoE", format_number(m.moe->routed_experts), quantity(m.moe->expert_ffn));
+        const Figure kv = kv_cache_bytes_per_token(m, 2);
+        const bool csv = o.format == Format::csv;
+        t.rows.push_back({text_cell(m.name), text_cell(m.family), number_cell(m.layers, quantity), number_cell(m.hidden, quantity),
+                          number_cell(m.heads, quantity), number_cell(m.kv_heads, quantity), number_cell(m.head_dim, quantity),
+                          csv ? number_cell(m.moe ? m.moe->expert_ffn : m.ffn, quantity) : text_cell(ffn),
+                          number_cell(m.vocab, quantity), text_cell(m.tied_embeddings ? "yes" : "no"),
+                          text_cell(m.mla ? "MLA" : (m.kv_heads < m.heads ? "GQA" : "MHA")),
+                          {csv ? full_precision(c.total) : quantity(c.total), full_precision(c.total)},
+                          {csv ? full_precision(c.active) : billions(c.active), full_precision(c.active)}, number_cell(kv.value, quantity)});
+    }
+    if (o.format == Format::csv) return render_csv(t);
+    std::string out = std::to_string(models.size()) + " models; parameters counted from the architecture (gpuplan models --format json explains each)\n\n";
+    out += render_table(t, o.format);
+    out += notes_block("\nUse a name with `gpuplan fit --model NAME` or `gpuplan infer --model NAME`; add your own with --models-file.\n", o.format);
+    return out;
+}
+
+}  // namespace
+
+Command register_models(CLI::App& parent) {
+    auto o = std::make_shared<ModelsOptions>();
+    CLI::App* app = parent.add_subcommand("models", "Model presets with parameter counts computed from the architecture");
+    add_models_file_option(*app, o->files);
+    add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
+    app->footer(R"(Presets come from assets/models/presets.json (format: docs/models.md); the parameter count is
+computed from layers, hidden size, heads, KV heads, FFN, vocabulary, MoE and MLA, never typed in.
+Examples:
+  gpuplan models
+  gpuplan models --format json
+  gpuplan models --models-file my-models.json)");
+    return {app, [o](const Catalog&) { return run_models(*o); }};
+}
+
+}  // namespace gpuplan::cli

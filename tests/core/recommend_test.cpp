@@ -1,0 +1,165 @@
+// The recommender: a hand-checked pick, and its properties over real sweeps: the frontier has
+// no dominated point, and nothing kept fails to fit (checked with inference_memory, not with
+// the recommender's own arithmetic).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "gpuplan/catalog.hpp"
+#include "gpuplan/workload/memory.hpp"
+#include "gpuplan/workload/pareto.hpp"
+#include "gpuplan/workload/recommend.hpp"
+
+using namespace gpuplan;
+
+namespace {
+const Catalog& catalog() {
+    static const Catalog c = load_builtin_catalog();
+    return c;
+}
+}  // namespace
+
+TEST_CASE("pareto frontier of a small set", "[recommend]") {
+    struct P { double cost, time; };
+    const std::vector<P> pts = {{3, 1}, {1, 5}, {2, 2}, {2, 3}, {4, 1}, {1, 6}, {5, 0.5}};
+    const auto f = pareto_frontier(pts, [](const P& p) { return p.cost; }, [](const P& p) { return p.time; });
+    // (1,5), (2,2), (3,1), (5,0.5); (2,3) is beaten by (2,2), (4,1) by (3,1), (1,6) by (1,5).
+    REQUIRE(f.size() == 4);
+    CHECK(f[0] == 1);
+    CHECK(f[1] == 2);
+    CHECK(f[2] == 0);
+    CHECK(f[3] == 6);
+}
+
+TEST_CASE("inference recommendation: a hand-checked candidate", "[recommend]") {
+    const ModelSpec& m = *find_model(builtin_models(), "llama-3-8b");
+    InferenceRecommendRequest q = default_inference_request(m);
+    q.context = 4096;
+    q.tokens_per_second = 1000;
+    q.families = {"g6e"};
+    const Recommendation r = recommend_inference(catalog(), q);
+    const Candidate* c = nullptr;
+    for (const auto& x : r.candidates)
+        if (x.instance == "g6e.xlarge" && x.tensor_parallel == 1) c = &x;
+    REQUIRE(c);
+    REQUIRE(c->kept);
+    // One L40S: 44.7 GiB = 47.996 GB; weights 16.061 GB; overhead 2 GiB = 2.147 GB;
+    // KV per sequence 131,072 B x 4096 = 0.5369 GB -> batch floor(29.788 / 0.5369) = 55.
+    CHECK(c->layout == "tp 1 x 1 replica(s), batch 55");
+    // steps/s = 864e9 / (16.061e9 + 55 x 0.5369e9) = 18.952; x 55 x 0.8 = 833.9 tokens/s
+    // -> 2 instances for 1,000 tokens/s at $1.861/h = $3.722/h = $1.0339 per 1M tokens.
+    CHECK(c->instances == 2);
+    CHECK(std::round(c->usd_per_hour * 1e4) / 1e4 == 3.722);
+    CHECK(std::round(c->usd_per_million_tokens * 1e4) / 1e4 == 1.0339);
+    CHECK(c->seconds_per_token == Approx(1 / 18.952).epsilon(1e-3));
+}
+
+TEST_CASE("recommender properties over full sweeps", "[recommend][property]") {
+    for (const char* name : {"llama-3-8b", "llama-3.1-70b", "mixtral-8x7b"}) {
+        const ModelSpec& m = *find_model(builtin_models(), name);
+        for (double weight_bytes : {2.0, 1.0}) {
+            InferenceRecommendRequest q = default_inference_request(m);
+            q.weight_bytes = weight_bytes;
+            q.context = 8192;
+            q.tokens_per_second = 2000;
+            q.purchase = {"on_demand", "spot_typical"};
+            const Recommendation r = recommend_inference(catalog(), q);
+            INFO(name << " weight bytes " << weight_bytes);
+            CHECK(r.evaluated == r.candidates.size());
+            // No frontier point is dominated by any kept candidate.
+            for (std::size_t i : r.frontier)
+                for (const auto& other : r.candidates) {
+                    if (!other.kept) continue;
+                    const auto& f = r.candidates[i];
+                    const bool dominated = other.usd_per_million_tokens <= f.usd_per_million_tokens &&
+                                           other.seconds_per_token <= f.seconds_per_token &&
+                                           (other.usd_per_million_tokens < f.usd_per_million_tokens || other.seconds_per_token < f.seconds_per_token);
+                    CHECK_FALSE(dominated);
+                }
+            // Every kept candidate fits: recheck with inference_memory per replica.
+            for (const auto& c : r.candidates) {
+                if (!c.kept) continue;
+                const Instance& inst = *catalog().find_instance(c.instance);
+                const double tp = c.tensor_parallel, batch = c.batch;
+                CHECK(c.layout == "tp " + format_number(tp) + " x " + format_number(c.replicas) + " replica(s), batch " + format_number(batch));
+                InferenceMemoryRequest mem;
+                mem.model = &m;
+                mem.weight_bytes = weight_bytes;
+                mem.batch = batch;
+                mem.context = q.context;
+                mem.tensor_parallel = tp;
+                const double per_gpu_gb = *inference_memory(mem).per_gpu_gb.value;
+                CHECK(per_gpu_gb <= *inst.accelerator_memory_gib_each * kBytesPerGiB / 1e9 + 1e-9);
+                CHECK(batch >= 1);
+            }
+            if (!r.frontier.empty()) CHECK(r.picks.size() == 3);
+        }
+    }
+}
+
+TEST_CASE("recommender says why options are dropped", "[recommend]") {
+    const ModelSpec& m = *find_model(builtin_models(), "llama-3.1-405b");
+    InferenceRecommendRequest q = default_inference_request(m);
+    q.families = {"g6", "inf2"};
+    const Recommendation r = recommend_inference(catalog(), q);
+    REQUIRE_FALSE(r.candidates.empty());
+    for (const auto& c : r.candidates) {
+        CHECK_FALSE(c.kept);  // 811 GB of bf16 weights fit no g6, and inf2 is not a GPU
+        CHECK_FALSE(c.dropped_because.empty());
+    }
+    CHECK(r.frontier.empty());
+}
+
+TEST_CASE("recommender skips weight formats the accelerator lacks", "[recommend]") {
+    const ModelSpec& m = *find_model(builtin_models(), "llama-3-8b");
+    InferenceRecommendRequest q = default_inference_request(m);
+    q.weight_bytes = 1;  // fp8
+    q.families = {"p3", "p4d", "p5"};
+    const Recommendation r = recommend_inference(catalog(), q);
+    for (const auto& c : r.candidates) {
+        INFO(c.instance << ": " << c.dropped_because);
+        if (c.instance.rfind("p3", 0) == 0 || c.instance.rfind("p4d", 0) == 0) {
+            CHECK_FALSE(c.kept);  // V100 and A100 have no FP8 (catalog: n/a)
+            CHECK(c.dropped_because.find("no FP8") != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("training recommendation: properties over a sweep", "[recommend][property]") {
+    for (const char* name : {"llama-3.2-1b", "llama-3-8b", "llama-3.1-70b"}) {
+        TrainingRecommendRequest q;
+        q.model = find_model(builtin_models(), name);
+        q.token_budget = 1e10;
+        q.purchase = {"on_demand", "spot_typical"};
+        q.max_nodes = 8;
+        const TrainingRecommendation r = recommend_training(catalog(), q);
+        INFO(name);
+        REQUIRE_FALSE(r.frontier.empty());
+        CHECK(r.picks.size() == 3);
+        for (std::size_t i : r.frontier)
+            for (const auto& o : r.candidates) {
+                if (!o.kept) continue;
+                const auto& f = r.candidates[i];
+                CHECK_FALSE((o.cost_usd <= f.cost_usd && o.hours <= f.hours && (o.cost_usd < f.cost_usd || o.hours < f.hours)));
+            }
+        for (const auto& c : r.candidates) {
+            if (!c.kept) continue;
+            // Re-check the fit from the layout text with the memory model directly.
+            double nodes = 0, dp = 0, tp = 0;
+            int zero = -1;
+            REQUIRE(std::sscanf(c.layout.c_str(), "%lf node(s): dp %lf, tp %lf, ZeRO %d", &nodes, &dp, &tp, &zero) == 4);
+            TrainingMemoryRequest m;
+            m.model = q.model;
+            m.data_parallel = dp;
+            m.tensor_parallel = tp;
+            m.zero_stage = zero;
+            m.micro_batch = q.micro_batch;
+            m.sequence = q.sequence;
+            m.recompute = q.recompute;
+            const Instance& inst = *catalog().find_instance(c.instance);
+            CHECK(*training_memory(m).total_per_gpu_gb.value * 1e9 <= *inst.accelerator_memory_gib_each * kBytesPerGiB);
+            CHECK(c.hours > 0);
+            CHECK(c.cost_usd > 0);
+        }
+    }
+}

@@ -1,0 +1,294 @@
+// Topology (link graph per instance, hierarchical collectives) and training step time.
+// Expected values are the case's own numbers (shared/cases/workloads.md W5) or hand
+// arithmetic written beside them.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "gpuplan/catalog.hpp"
+#include "gpuplan/input_error.hpp"
+#include "gpuplan/workload/topology.hpp"
+#include "gpuplan/workload/training_time.hpp"
+
+using namespace gpuplan;
+using Catch::Matchers::Contains;
+
+namespace {
+const Catalog& catalog() {
+    static const Catalog c = load_builtin_catalog();
+    return c;
+}
+const Instance& instance(const char* name) {
+    const Instance* i = catalog().find_instance(name);
+    REQUIRE(i);
+    return *i;
+}
+const ModelSpec& model(const char* name) {
+    const ModelSpec* m = find_model(builtin_models(), name);
+    REQUIRE(m);
+    return *m;
+}
+double sig4(double x) {
+    const double scale = std::pow(10.0, 3 - std::floor(std::log10(std::fabs(x))));
+    return std::round(x * scale) / scale;
+}
+Param p(double v) { return {v, InputOrigin::user, ""}; }
+bool has_class(const NodeTopology& t, LinkClass c) {
+    for (const auto& l : t.links)
+        if (l.cls == c) return true;
+    return false;
+}
+TrainingTimeRequest request(const char* inst, const char* mdl, double nodes, double dp, double tp, double pp) {
+    TrainingTimeRequest q;
+    q.model = &model(mdl);
+    q.instance = &instance(inst);
+    q.nodes = nodes;
+    q.layout.data = dp, q.layout.tensor = tp, q.layout.pipeline = pp;
+    q.layout.micro_batch = 1;
+    q.layout.sequence = 2048;
+    q.layout.global_batch_tokens = dp * 2048 * 8;  // 8 micro-batches per replica
+    return q;
+}
+std::string error_of(const TrainingTimeRequest& q) {
+    try {
+        (void)training_time(catalog(), q);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+}  // namespace
+
+TEST_CASE("W5 through the topology of p5.48xlarge", "[topology][W5]") {
+    TopologyOverrides o;
+    o.intra_latency_us = Param{0, InputOrigin::user, "W5: alpha = 0"};
+    const NodeTopology t = node_topology(catalog(), instance("p5.48xlarge"), o);
+    CHECK(t.gpus == 8);
+    CHECK(t.intra.cls == LinkClass::nvlink);
+    CHECK(t.intra.gb_per_s.value == 450);  // 7200 Gbit/s both directions / 8 / 2
+    CHECK(t.intra.gb_per_s.origin == InputOrigin::catalog);
+    const Figure ar = hierarchical_all_reduce_seconds(1073741824.0, t, 1);
+    CHECK(sig4(*ar.value * 1e3) == 4.176);  // 2 x 7/8 x 2^30 / 450e9 = 4.176 ms
+    CHECK_THAT(ar.worked, Contains("nvlink"));
+    CHECK(*hierarchical_all_gather_seconds(1073741824.0, t, 1).value == Approx(*ar.value / 2));
+    CHECK(*hierarchical_reduce_scatter_seconds(1073741824.0, t, 1).value == Approx(*ar.value / 2));
+}
+
+TEST_CASE("hierarchical all-reduce across nodes names the bottleneck", "[topology]") {
+    const double S = 1073741824.0, a_in = 3.4e-6, a_net = 9.6e-6;
+    // p4d.24xlarge: NVSwitch 4800 Gbit/s / 16 = 300 GB/s; EFA 400 Gbit/s / 8 / 8 GPUs = 6.25 GB/s per GPU.
+    // inside: reduce-scatter + all-gather of S over 8 = 2 x (7/8 x S / 300e9 + 7 alpha)      = 6.311 ms
+    // across 2 nodes: all-reduce of S/8 = 2 x 1/2 x (S/8) / 6.25e9 + 2 x 1 alpha_net      = 21.49 ms
+    const NodeTopology t = node_topology(catalog(), instance("p4d.24xlarge"));
+    const double intra = 2 * (7.0 / 8 * S / 300e9 + 7 * a_in);
+    const double inter = 2 * 1.0 / 2 * (S / 8) / 6.25e9 + 2 * a_net;
+    const CollectiveCost c = hierarchical_collective(Collective::all_reduce, S, t, 8, 2);
+    CHECK(*c.intra_seconds.value == Approx(intra));
+    CHECK(*c.inter_seconds.value == Approx(inter));
+    CHECK(sig4(*c.seconds.value * 1e3) == 27.81);  // 6.311 + 21.494 = 27.805 ms
+    CHECK(c.bottleneck == LinkClass::efa_gdr);
+    CHECK_THAT(c.bottleneck_text, Contains("across nodes over EFA (efa_gdr): 77%"));
+    // On p5.48xlarge (450 GB/s NVLink, 50 GB/s EFA per GPU) the node's own two phases weigh more.
+    const CollectiveCost p5 = hierarchical_collective(Collective::all_reduce, S, node_topology(catalog(), instance("p5.48xlarge")), 8, 2);
+    CHECK(p5.bottleneck == LinkClass::nvlink);
+}
+
+TEST_CASE("link classes per instance type come from catalog facts", "[topology]") {
+    const NodeTopology p5 = node_topology(catalog(), instance("p5.48xlarge"));
+    CHECK(p5.intra.cls == LinkClass::nvlink);
+    CHECK(p5.inter.cls == LinkClass::efa_gdr);
+    CHECK(p5.inter.gb_per_s.value == 50);  // 3200 Gbit/s / 8 / 8 GPUs
+    CHECK(p5.multi_node_capable);
+
+    // 8 x L40S, PCIe gen4 x16: 16 x 1.969 = 31.504 GB/s x 0.8 = 25.2032; across sockets x 0.5.
+    const NodeTopology g6e = node_topology(catalog(), instance("g6e.48xlarge"));
+    CHECK(has_class(g6e, LinkClass::pcie_host_bridge));
+    CHECK(has_class(g6e, LinkClass::cross_socket));
+    CHECK(g6e.intra.cls == LinkClass::cross_socket);
+    CHECK(g6e.intra.gb_per_s.value == Approx(12.6016));
+    CHECK(g6e.intra.gb_per_s.origin == InputOrigin::assumption);
+    CHECK(g6e.host.gb_per_s.value == Approx(25.2032));
+    CHECK(g6e.inter.cls == LinkClass::efa_staged);  // EFA, GPUDirect RDMA not established
+    CHECK(g6e.inter.gb_per_s.value == Approx(400.0 / 8 / 8 * 0.6));
+    CHECK(g6e.multi_node_capable);
+    // 4 GPUs: one socket assumed, peers through the host bridge.
+    CHECK(node_topology(catalog(), instance("g6e.12xlarge")).intra.cls == LinkClass::pcie_host_bridge);
+
+    const NodeTopology g6 = node_topology(catalog(), instance("g6.xlarge"));
+    CHECK(g6.intra.cls == LinkClass::none);
+    CHECK(g6.inter.cls == LinkClass::ena_tcp);
+    CHECK(g6.inter.gb_per_s.value == Approx(10.0 / 8 * 0.5));
+    CHECK_FALSE(g6.multi_node_capable);
+
+    const NodeTopology trn = node_topology(catalog(), instance("trn1.32xlarge"));
+    CHECK(trn.intra.cls == LinkClass::neuronlink);
+    CHECK(trn.intra.gb_per_s.value == 192);  // 3072 / 8 / 2
+    CHECK(trn.inter.cls == LinkClass::efa_gdr);
+    CHECK_FALSE(trn.host.known());  // Trainium PCIe generation is not in the catalog: no invented number
+    CHECK_THAT(trn.host.unknown_reason, Contains("PCIe"));
+
+    // Unknown link: a collective over it is unknown, with the reason.
+    const NodeTopology b200 = node_topology(catalog(), instance("p6-b200.48xlarge"));
+    CHECK_FALSE(b200.host.known());
+    CHECK(b200.intra.known());
+
+    // Calibration: a measured figure replaces the datasheet one and says so.
+    TopologyOverrides o;
+    o.inter_gb_per_s = measured(38.5, "nccl-tests all_reduce_perf busbw, 2 x p5.48xlarge");
+    const NodeTopology cal = node_topology(catalog(), instance("p5.48xlarge"), o);
+    CHECK(cal.inter.gb_per_s.value == 38.5);
+    CHECK(cal.inter.measured());
+    CHECK_THAT(cal.inter.gb_per_s.source, Contains("measured"));
+    CHECK_FALSE(cal.intra.measured());
+}
+
+TEST_CASE("training layout validation names the field", "[training][bad-input]") {
+    TrainingTimeRequest q = request("p5.48xlarge", "llama-3-8b", 2, 16, 1, 1);
+    CHECK(error_of(q) == "(no error)");
+    q.layout.data = 8;
+    CHECK_THAT(error_of(q), Contains("layout.data x layout.tensor x layout.pipeline") && Contains("16"));
+    q = request("p5.48xlarge", "llama-3-8b", 2, 1, 16, 1);
+    CHECK_THAT(error_of(q), Contains("layout.tensor") && Contains("allow_cross_node_tensor_parallel"));
+    q.layout.allow_cross_node_tensor_parallel = true;
+    CHECK(error_of(q) == "(no error)");
+    CHECK_FALSE(training_time(catalog(), q).warnings.empty());  // tensor parallel over EFA: allowed, warned
+    q = request("p5.48xlarge", "llama-3-8b", 1, 8, 1, 1);
+    q.layout.global_batch_tokens = 1000;
+    CHECK_THAT(error_of(q), Contains("layout.global_batch_tokens"));
+    q = request("p5.48xlarge", "llama-3-8b", 1, 8, 1, 1);
+    q.layout.zero_stage = 4;
+    CHECK_THAT(error_of(q), Contains("layout.zero_stage"));
+    q.layout.zero_stage = 0;
+    q.layout.offload_optimizer = true;
+    CHECK_THAT(error_of(q), Contains("layout.offload_optimizer"));
+    q = request("p5.48xlarge", "llama-3-8b", 1, 4, 1, 1);
+    q.layout.expert = 2;
+    CHECK_THAT(error_of(q), Contains("layout.data x layout.tensor"));
+    q = request("p5.48xlarge", "llama-3-8b", 1, 8, 1, 1);
+    q.layout.expert = 2;
+    CHECK_THAT(error_of(q), Contains("layout.expert") && Contains("no experts"));
+    q = request("p5.48xlarge", "llama-3-8b", 1, 1, 1, 8);
+    q.layout.micro_batch = 0;
+    CHECK_THAT(error_of(q), Contains("layout.micro_batch"));
+    q = request("g6f.large", "llama-3.2-1b", 1, 1, 1, 1);
+    CHECK_THAT(error_of(q), Contains("instance") && Contains("fractional"));
+
+    // Valid but unwise: tensor parallel over PCIe is allowed with a warning.
+    q = request("g6e.48xlarge", "llama-3-8b", 1, 2, 4, 1);
+    const TrainingTime t = training_time(catalog(), q);
+    REQUIRE(t.warnings.size() == 1);
+    CHECK_THAT(t.warnings[0], Contains("pcie_host_bridge"));  // 4 GPUs of one socket
+}
+
+TEST_CASE("hand-computed DDP step: llama-3.2-1b on one p5.48xlarge", "[training]") {
+    // N = 1,235,814,400; 8 GPUs, DDP, micro-batch 4 x 2048 tokens, 2 micro-batches:
+    // global batch T = 8 x 4 x 2048 x 2 = 131,072 tokens.
+    // compute  = 6 x N x T / (8 x 989.4e12 x 0.4) = 9.718840e14 / 3.16608e15 = 0.306968 s
+    // all-reduce of 2 N = 2,471,628,800 bytes over 8 NVLink ranks at 450 GB/s, alpha 3.4 us:
+    //          = 2 x 7/8 x 2.4716288e9 / 450e9 + 14 x 3.4e-6 = 0.00961189 + 0.0000476 = 0.00965949 s
+    // exposed  = comm - min(0.8 x comm, 4/6 x compute) = 0.2 x 0.00965949 = 0.00193190 s
+    // step     = 0.306968 + 0.00193190 = 0.308900 s; tokens/s = 131072 / 0.308900 = 424,319
+    // 1e9 tokens: 2356.7 s = 0.65464 h; at a hypothetical $55.04/h x 1 node = $36.03
+    TrainingTimeRequest q = request("p5.48xlarge", "llama-3.2-1b", 1, 8, 1, 1);
+    q.layout.micro_batch = 4;
+    q.layout.global_batch_tokens = 131072;
+    q.token_budget = 1e9;
+    q.usd_per_hour = p(55.04);
+    const TrainingTime t = training_time(catalog(), q);
+    CHECK(*t.micro_batches.value == 2);
+    CHECK(sig4(*t.compute_seconds.value) == 0.3070);
+    CHECK(sig4(*t.data_parallel_comm_seconds.value) == 0.009659);
+    CHECK(sig4(*t.data_parallel_exposed_seconds.value) == 0.001932);
+    CHECK(sig4(*t.step_seconds.value) == 0.3089);
+    CHECK(sig4(*t.tokens_per_second.value) == 424300);
+    CHECK(sig4(*t.cost_usd.value) == 36.03);
+    CHECK(*t.bubble_seconds.value == 0);
+    CHECK(*t.tensor_parallel_seconds.value == 0);
+    CHECK(t.step_seconds.rests_on_assumption());  // default efficiency and overlap
+    REQUIRE(t.exposed_by_link.size() == 1);
+    CHECK(t.exposed_by_link[0].name == "exposed_nvlink_seconds");
+    CHECK(*t.exposed_by_link[0].value == Approx(*t.data_parallel_exposed_seconds.value));
+    CHECK(t.exposed_by_link[0].rests_on_assumption());
+    CHECK_THAT(t.bottleneck, Contains("compute is 99% of the step") && Contains("data-parallel gradient all-reduce over NVLink (nvlink)"));
+
+    // Two nodes: the all-reduce crosses EFA and becomes the largest overhead.
+    TrainingTimeRequest two = q;
+    two.nodes = 2, two.layout.data = 16, two.layout.global_batch_tokens = 16 * 4 * 2048 * 2;
+    const TrainingTime t2 = training_time(catalog(), two);
+    REQUIRE(t2.exposed_by_link.size() == 2);
+    CHECK(t2.exposed_by_link[1].name == "exposed_efa_gdr_seconds");
+    CHECK(*t2.step_seconds.value > *t.step_seconds.value);
+    // A measured efficiency replaces the default: the compute figure says so.
+    q.compute_efficiency = measured(0.5, "bench MFU");
+    CHECK(*training_time(catalog(), q).compute_seconds.value == Approx(0.306968 * 0.4 / 0.5).epsilon(1e-5));
+}
+
+TEST_CASE("strategies add their communication", "[training]") {
+    // Pipeline: bubble = work x (p-1)/m.
+    TrainingTimeRequest q = request("p4d.24xlarge", "llama-3-8b", 2, 4, 2, 2);
+    TrainingTime t = training_time(catalog(), q);
+    const double work = *t.compute_seconds.value + *t.tensor_parallel_seconds.value + *t.pipeline_p2p_seconds.value;
+    CHECK(*t.bubble_seconds.value == Approx(work * 1 / 8));
+    CHECK(*t.pipeline_p2p_seconds.value > 0);
+    CHECK(*t.tensor_parallel_seconds.value > 0);
+    // ZeRO-3 moves 1.5x the data-parallel volume of DDP.
+    q.layout.zero_stage = 3;
+    const double z3 = *training_time(catalog(), q).data_parallel_comm_seconds.value;
+    q.layout.zero_stage = 0;
+    const double ddp = *training_time(catalog(), q).data_parallel_comm_seconds.value;
+    CHECK(z3 > 1.4 * ddp);
+    // Expert parallel: all-to-alls for an MoE model.
+    TrainingTimeRequest moe = request("p5.48xlarge", "mixtral-8x7b", 2, 16, 1, 1);
+    moe.layout.expert = 8;
+    CHECK(*training_time(catalog(), moe).expert_parallel_seconds.value > 0);
+    // CPU offload: PCIe transfers + CPU Adam.
+    TrainingTimeRequest off = request("g6e.48xlarge", "llama-3-8b", 1, 8, 1, 1);
+    off.layout.zero_stage = 2;
+    off.layout.offload_optimizer = true;
+    CHECK(*training_time(catalog(), off).offload_seconds.value > 0);
+    // An unknown link gives unknown figures with the reason, never a number.
+    TrainingTimeRequest trn = request("trn1.32xlarge", "llama-3-8b", 1, 16, 1, 1);
+    trn.layout.zero_stage = 1;
+    trn.layout.offload_optimizer = true;
+    const TrainingTime u = training_time(catalog(), trn);
+    CHECK_FALSE(u.step_seconds.value);
+    CHECK_THAT(u.step_seconds.unknown_reason, Contains("PCIe"));
+}
+
+TEST_CASE("a faster link never makes a step slower", "[training][property]") {
+    struct Case {
+        const char* inst;
+        const char* mdl;
+        double nodes, dp, tp, pp, ep;
+        int zero;
+        bool offload;
+    };
+    const Case cases[] = {
+        {"p5.48xlarge", "llama-3-8b", 2, 16, 1, 1, 1, 0, false}, {"p5.48xlarge", "llama-3.1-70b", 4, 4, 8, 1, 1, 3, false},
+        {"p4d.24xlarge", "llama-3-8b", 2, 4, 2, 2, 1, 1, false}, {"g6e.48xlarge", "llama-3-8b", 2, 8, 2, 1, 1, 2, true},
+        {"g6e.48xlarge", "llama-3-8b", 1, 1, 8, 1, 1, 0, false}, {"g6.12xlarge", "llama-3.2-1b", 2, 4, 1, 2, 1, 3, true},
+        {"g6.xlarge", "llama-3.2-1b", 4, 4, 1, 1, 1, 0, false},  {"trn1.32xlarge", "llama-3-8b", 2, 8, 4, 1, 1, 1, false},
+        {"p5.48xlarge", "mixtral-8x7b", 2, 16, 1, 1, 8, 3, false},
+    };
+    for (const Case& c : cases) {
+        TrainingTimeRequest q = request(c.inst, c.mdl, c.nodes, c.dp, c.tp, c.pp);
+        q.layout.expert = c.ep, q.layout.zero_stage = c.zero, q.layout.offload_optimizer = c.offload;
+        q.layout.allow_cross_node_tensor_parallel = true;
+        const TrainingTime base = training_time(catalog(), q);
+        INFO(c.inst << " " << c.mdl);
+        REQUIRE(base.step_seconds.value);
+        const NodeTopology& t = base.topology;
+        for (double factor : {1.5, 4.0}) {
+            for (int which = 0; which < 3; ++which) {
+                TrainingTimeRequest faster = q;
+                const Link& l = which == 0 ? t.intra : which == 1 ? t.inter : t.host;
+                if (!l.known() || l.cls == LinkClass::none) continue;
+                const Param more = p(l.gb_per_s.value * factor);
+                (which == 0 ? faster.topology.intra_gb_per_s : which == 1 ? faster.topology.inter_gb_per_s : faster.topology.host_gb_per_s) = more;
+                INFO("link " << which << " x" << factor);
+                CHECK(*training_time(catalog(), faster).step_seconds.value <= *base.step_seconds.value);
+            }
+        }
+    }
+}
