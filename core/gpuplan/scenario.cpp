@@ -230,6 +230,17 @@ std::optional<VideoCostRequest> parse_video(ObjectReader& root, const Catalog& c
     return v;
 }
 
+const ModelSpec& require_model(ObjectReader& r, const char* key) {
+    const std::string name = r.string(key);
+    const ModelSpec* model = find_model(builtin_models(), name);
+    if (!model) {
+        std::string names;
+        for (const auto& m : builtin_models()) names += (names.empty() ? "" : ", ") + m.name;
+        throw InputError(r.child_path(key), "\"" + name + "\"", "a model preset: " + names);
+    }
+    return *model;
+}
+
 std::vector<std::string> string_list(ObjectReader& r, const char* key) {
     std::vector<std::string> out;
     const Json* j = r.optional_value(key);
@@ -246,14 +257,7 @@ std::optional<InferenceRecommendRequest> parse_recommend(ObjectReader& root, con
     const Json* j = root.optional_value("recommend");
     if (!j) return std::nullopt;
     ObjectReader r(*j, root.child_path("recommend"));
-    const std::string name = r.string("model");
-    const ModelSpec* model = find_model(builtin_models(), name);
-    if (!model) {
-        std::string names;
-        for (const auto& m : builtin_models()) names += (names.empty() ? "" : ", ") + m.name;
-        throw InputError(r.child_path("model"), "\"" + name + "\"", "a model preset: " + names);
-    }
-    InferenceRecommendRequest q = default_inference_request(*model);
+    InferenceRecommendRequest q = default_inference_request(require_model(r, "model"));
     q.region = region;
     if (auto d = r.optional_string("dtype")) q.weight_bytes = dtype_bytes(*d, r.child_path("dtype"));
     if (auto d = r.optional_string("kv_dtype")) q.kv_bytes = dtype_bytes(*d, r.child_path("kv_dtype"));
@@ -275,6 +279,83 @@ std::optional<InferenceRecommendRequest> parse_recommend(ObjectReader& root, con
     if (auto ms = r.optional_number("max_ms_per_token", NumberRule::positive)) q.max_seconds_per_token = *ms / 1e3;
     read_override(r, "bandwidth_efficiency", q.bandwidth_efficiency, NumberRule::fraction);
     read_override(r, "runtime_overhead_gib", q.runtime_overhead_gib, NumberRule::non_negative);
+    r.finish();
+    return q;
+}
+
+Recompute parse_recompute(ObjectReader& r, Recompute fallback) {
+    const auto text = r.optional_string("recompute");
+    if (!text) return fallback;
+    for (Recompute x : {Recompute::none, Recompute::selective, Recompute::full})
+        if (*text == to_string(x)) return x;
+    throw InputError(r.child_path("recompute"), "\"" + *text + "\"", "\"none\", \"selective\" or \"full\"");
+}
+
+// "train": one training job on `nodes` x an instance with a parallel layout.
+std::optional<TrainingTimeRequest> parse_train(ObjectReader& root, const Catalog& catalog, const std::string& region) {
+    const Json* j = root.optional_value("train");
+    if (!j) return std::nullopt;
+    ObjectReader r(*j, root.child_path("train"));
+    TrainingTimeRequest t;
+    t.model = &require_model(r, "model");
+    t.instance = &require_instance(catalog, r, "instance");
+    t.nodes = r.optional_number("nodes", NumberRule::positive).value_or(1);
+    t.token_budget = r.optional_number("tokens", NumberRule::positive).value_or(0);
+    const std::string option = r.optional_string("purchase").value_or("on_demand");
+    if (option != "on_demand" && option != "spot_typical")
+        throw InputError(r.child_path("purchase"), "\"" + option + "\"", "\"on_demand\" or \"spot_typical\"");
+    if (auto p = catalog_price(catalog, *t.instance, region, option)) t.usd_per_hour = *p;
+    ParallelLayout& L = t.layout;
+    const double gpus = t.instance->accelerator_count.value_or(1) * t.nodes;
+    L.tensor = r.optional_number("tensor", NumberRule::positive).value_or(1);
+    L.pipeline = r.optional_number("pipeline", NumberRule::positive).value_or(1);
+    L.expert = r.optional_number("expert", NumberRule::positive).value_or(1);
+    L.data = r.optional_number("data", NumberRule::positive).value_or(gpus / (L.tensor * L.pipeline));
+    if (r.has("zero_stage")) L.zero_stage = static_cast<int>(r.integer("zero_stage", 0));
+    else (void)r.optional_value("zero_stage");
+    L.micro_batch = r.optional_number("micro_batch", NumberRule::positive).value_or(L.micro_batch);
+    L.sequence = r.optional_number("sequence", NumberRule::positive).value_or(L.sequence);
+    L.global_batch_tokens = r.optional_number("global_batch_tokens", NumberRule::positive).value_or(L.data * L.micro_batch * L.sequence);
+    L.recompute = parse_recompute(r, L.recompute);
+    for (auto [key, flag] : {std::pair{"offload_optimizer", &L.offload_optimizer}, std::pair{"offload_parameters", &L.offload_parameters},
+                             std::pair{"allow_cross_node_tensor_parallel", &L.allow_cross_node_tensor_parallel}}) {
+        if (r.has(key)) *flag = r.boolean(key);
+        else (void)r.optional_value(key);
+    }
+    read_override(r, "compute_efficiency", t.compute_efficiency, NumberRule::fraction);
+    // Measured figures (from `gpuplan bench` on a real instance) replace datasheet ones.
+    if (auto v = r.optional_number("measured_intra_gb_per_s", NumberRule::positive)) t.topology.intra_gb_per_s = measured(*v, "intra-node bandwidth");
+    if (auto v = r.optional_number("measured_inter_gb_per_s", NumberRule::positive)) t.topology.inter_gb_per_s = measured(*v, "inter-node bandwidth");
+    if (auto v = r.optional_number("measured_mfu", NumberRule::fraction)) t.compute_efficiency = measured(*v, "model FLOPs utilisation");
+    r.finish();
+    return t;
+}
+
+std::optional<TrainingRecommendRequest> parse_recommend_training(ObjectReader& root, const Catalog& catalog, const std::string& region) {
+    const Json* j = root.optional_value("recommend_training");
+    if (!j) return std::nullopt;
+    ObjectReader r(*j, root.child_path("recommend_training"));
+    TrainingRecommendRequest q;
+    q.model = &require_model(r, "model");
+    q.region = region;
+    q.token_budget = r.number("tokens", NumberRule::positive);
+    q.sequence = r.optional_number("sequence", NumberRule::positive).value_or(q.sequence);
+    q.micro_batch = r.optional_number("micro_batch", NumberRule::positive).value_or(q.micro_batch);
+    q.global_batch_tokens = r.optional_number("global_batch_tokens", NumberRule::positive).value_or(q.global_batch_tokens);
+    q.recompute = parse_recompute(r, q.recompute);
+    q.max_nodes = r.optional_number("max_nodes", NumberRule::positive).value_or(q.max_nodes);
+    q.families = string_list(r, "families");
+    for (std::size_t k = 0; k < q.families.size(); ++k) {
+        bool known = false;
+        for (const auto& i : catalog.instances) known = known || i.family == q.families[k];
+        if (!known) throw InputError(index_path(r.child_path("families"), k), "\"" + q.families[k] + "\"", "an instance family in the catalog");
+    }
+    q.purchase = string_list(r, "purchase");
+    for (std::size_t k = 0; k < q.purchase.size(); ++k)
+        if (q.purchase[k] != "on_demand" && q.purchase[k] != "spot_typical")
+            throw InputError(index_path(r.child_path("purchase"), k), "\"" + q.purchase[k] + "\"", "\"on_demand\" or \"spot_typical\"");
+    q.deadline_hours = r.optional_number("deadline_hours", NumberRule::positive);
+    q.budget_usd = r.optional_number("budget_usd", NumberRule::positive);
     r.finish();
     return q;
 }
@@ -307,6 +388,8 @@ Scenario parse_scenario(std::string_view text, const std::string& origin, const 
     s.token_costs = parse_token_costs(root, catalog, s.region);
     s.video = parse_video(root, catalog, s.region);
     s.recommend = parse_recommend(root, catalog, s.region);
+    s.train = parse_train(root, catalog, s.region);
+    s.recommend_training = parse_recommend_training(root, catalog, s.region);
     root.finish();
     return s;
 }
@@ -360,6 +443,36 @@ nlohmann::json to_json(const StorageResult& r) {
     std::vector<Figure> all = r.lines;
     all.push_back(r.total_usd);
     return {{"figures", to_json(all)}};
+}
+
+nlohmann::json to_json(const TrainingTime& t) {
+    nlohmann::json j = {{"figures", to_json(t.all())}, {"bottleneck", t.bottleneck}, {"warnings", t.warnings}, {"notes", t.notes}};
+    nlohmann::json links = nlohmann::json::object();
+    for (const auto& f : t.exposed_by_link) links[f.name] = to_json(f);
+    j["exposed_by_link"] = links;
+    return j;
+}
+
+nlohmann::json to_json(const TrainingRecommendation& r) {
+    auto candidate = [](const TrainingCandidate& c) {
+        return nlohmann::json{{"instance", c.instance}, {"purchase", c.purchase}, {"layout", c.layout}, {"nodes", c.nodes},
+                              {"hours", c.hours}, {"cost_usd", c.cost_usd}, {"bottleneck", c.bottleneck}};
+    };
+    nlohmann::json frontier = nlohmann::json::array();
+    for (std::size_t i : r.frontier) frontier.push_back(candidate(r.candidates[i]));
+    nlohmann::json picks = nlohmann::json::object();
+    const char* names[] = {"cheapest", "fastest", "balanced"};
+    for (std::size_t k = 0; k < r.picks.size(); ++k) picks[names[k]] = candidate(r.candidates[r.picks[k]]);
+    nlohmann::json dropped = nlohmann::json::object();
+    std::size_t kept = 0;
+    for (const auto& c : r.candidates) {
+        if (c.kept) {
+            ++kept;
+            continue;
+        }
+        dropped[c.dropped_because].push_back(c.instance + " x " + format_number(c.nodes) + " (" + c.purchase + ")");
+    }
+    return {{"evaluated", r.evaluated}, {"kept", kept}, {"frontier", frontier}, {"picks", picks}, {"dropped", dropped}};
 }
 
 nlohmann::json to_json(const Recommendation& r, const Catalog& catalog, const InferenceRecommendRequest& q) {
@@ -420,6 +533,8 @@ nlohmann::json evaluate_scenario(const Scenario& s, const Catalog& catalog) {
                                                                 c.gpu_hours_per_1000_video_hours_b, c.saving_usd_per_1000_video_hours})}};
     }
     if (s.recommend) out["recommend"] = to_json(recommend_inference(catalog, *s.recommend), catalog, *s.recommend);
+    if (s.train) out["train"] = to_json(training_time(catalog, *s.train));
+    if (s.recommend_training) out["recommend_training"] = to_json(recommend_training(catalog, *s.recommend_training));
     return out;
 }
 

@@ -17,6 +17,7 @@
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/storage_transfer.hpp"
 #include "gpuplan/workload/recommend.hpp"
+#include "gpuplan/workload/training_time.hpp"
 
 namespace gpuplan {
 
@@ -41,6 +42,8 @@ struct Scenario {
     std::vector<TokenCostRequest> token_costs;
     std::optional<VideoCostRequest> video;
     std::optional<InferenceRecommendRequest> recommend;
+    std::optional<TrainingTimeRequest> train;
+    std::optional<TrainingRecommendRequest> recommend_training;
 };
 
 // Parses and validates a scenario against the catalog (instances and regions must exist).
@@ -58,6 +61,8 @@ nlohmann::json to_json(const Quote& quote, const UnitCostOptions& units, double 
 nlohmann::json to_json(const FleetResult& result, const FleetRequest& request);
 nlohmann::json to_json(const IdleResult& result);
 nlohmann::json to_json(const StorageResult& result);
+nlohmann::json to_json(const TrainingTime& result);
+nlohmann::json to_json(const TrainingRecommendation& result);
 // The frontier and picks with explanations; dropped options grouped by reason.
 nlohmann::json to_json(const Recommendation& result, const Catalog& catalog, const InferenceRecommendRequest& request);
 

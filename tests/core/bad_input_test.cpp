@@ -134,3 +134,24 @@ TEST_CASE("scenario: a price given as a number takes no purchase option", "[bad-
                "profile": {"baseline_gpus": 1, "average_gpus": 1, "peak_gpus": 1, "commit_usd_per_gpu_hour": 1}}})"),
                Contains("$.fleet.tiers") && Contains("profile"));
 }
+
+TEST_CASE("scenario: workload sections name their bad fields", "[bad-input][scenario][workload]") {
+    using Catch::Matchers::Contains;
+    const std::string head = R"({"schema": "gpuplan.scenario/1", )";
+    CHECK_THAT(scenario_error(head + R"("train": {"model": "gpt-5", "instance": "p5.48xlarge"}})"),
+               Contains("$.train.model") && Contains("gpt-5") && Contains("llama-3-8b"));
+    CHECK_THAT(scenario_error(head + R"("train": {"model": "llama-3-8b", "instance": "p5.48xlarge", "data": 3, "tensor": 2}})"),
+               Contains("layout.data x layout.tensor x layout.pipeline") && Contains("6"));
+    CHECK_THAT(scenario_error(head + R"("train": {"model": "llama-3-8b", "instance": "p5.48xlarge", "nodes": 2, "tensor": 16}})"),
+               Contains("layout.tensor") && Contains("allow_cross_node_tensor_parallel"));
+    CHECK_THAT(scenario_error(head + R"("train": {"model": "llama-3-8b", "instance": "p5.48xlarge", "tokens": -5}})"),
+               Contains("$.train.tokens: got -5"));
+    CHECK_THAT(scenario_error(head + R"("train": {"model": "llama-3-8b", "instance": "p5.48xlarge", "recompute": "some"}})"),
+               Contains("$.train.recompute") && Contains("selective"));
+    CHECK_THAT(scenario_error(head + R"("recommend": {"model": "llama-3-8b", "families": ["p9"]}})"),
+               Contains("$.recommend.families[0]") && Contains("p9"));
+    CHECK_THAT(scenario_error(head + R"("recommend": {"model": "llama-3-8b", "dtype": "fp6"}})"),
+               Contains("$.recommend.dtype") && Contains("int4"));
+    CHECK_THAT(scenario_error(head + R"("recommend_training": {"model": "llama-3-8b"}})"),
+               Contains("$.recommend_training.tokens") && Contains("missing"));
+}

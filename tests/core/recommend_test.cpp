@@ -8,6 +8,7 @@
 #include "gpuplan/catalog.hpp"
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/workload/pareto.hpp"
+#include "gpuplan/scenario.hpp"
 #include "gpuplan/workload/recommend.hpp"
 
 using namespace gpuplan;
@@ -160,6 +161,32 @@ TEST_CASE("training recommendation: properties over a sweep", "[recommend][prope
             CHECK(*training_memory(m).total_per_gpu_gb.value * 1e9 <= *inst.accelerator_memory_gib_each * kBytesPerGiB);
             CHECK(c.hours > 0);
             CHECK(c.cost_usd > 0);
+        }
+    }
+}
+
+TEST_CASE("workload scenarios evaluate with explanations", "[recommend][scenario]") {
+    const Catalog& c = catalog();
+    for (const char* file : {"t1-train-llama-3-8b.json", "r1-serve-llama-70b.json", "r2-train-recommend-llama-3-8b.json"}) {
+        INFO(file);
+        const CatalogDocument* doc = nullptr;
+        for (const auto& d : builtin_scenario_documents())
+            if (d.origin == std::string("assets/scenarios/") + file) doc = &d;
+        REQUIRE(doc);
+        const auto result = evaluate_scenario(parse_scenario(doc->text, doc->origin, c), c);
+        if (result.contains("train")) {
+            const auto& f = result.at("train").at("figures");
+            // hours = tokens / tokens_per_second / 3600; cost = hours x 4 nodes x $55.04
+            const double hours = 1e11 / f.at("tokens_per_second").at("value").get<double>() / 3600;
+            CHECK(f.at("total_hours").at("value").get<double>() == Approx(hours));
+            CHECK(f.at("cost_usd").at("value").get<double>() == Approx(hours * 4 * 55.04));
+            CHECK_FALSE(f.at("compute_seconds").at("explain").at("formula").get<std::string>().empty());
+        }
+        if (result.contains("recommend")) CHECK(result.at("recommend").at("picks").contains("cheapest"));
+        if (result.contains("recommend_training")) {
+            const auto& r = result.at("recommend_training");
+            REQUIRE_FALSE(r.at("frontier").empty());
+            for (const auto& f : r.at("frontier")) CHECK(f.at("hours").get<double>() <= 168);
         }
     }
 }
