@@ -47,6 +47,8 @@ Command register_fit(CLI::App& parent);
 Command register_infer(CLI::App& parent);
 // recommend_cmd.cpp
 Command register_recommend(CLI::App& parent);
+// train_cmd.cpp
+Command register_train(CLI::App& parent);
 
 // ---- shared helpers (common.cpp) ------------------------------------------------------------
 

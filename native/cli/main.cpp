@@ -62,6 +62,9 @@ const char* const kMainFooter = R"(Examples:
   gpuplan fit --model llama-3-8b --mode training --gpus 4 --gpu-memory-gib 80 --zero 2
   gpuplan fit --model llama-3.1-70b --mode inference --instance g6e.12xlarge --tp 2 --dtype fp8
   gpuplan infer --model llama-3-8b --instance g6e.xlarge --batch 32 --context 2048
+  gpuplan recommend --model llama-3.1-70b --dtype fp8 --tokens-per-second 2000
+  gpuplan train --model llama-3-8b --instance p5.48xlarge --nodes 2 --zero 1 --tokens 1e11
+  gpuplan recommend --training --model llama-3-8b --tokens 1e11 --deadline-hours 48
   gpuplan --catalog my-prices.json price p5.48xlarge
 
 Run `gpuplan COMMAND --help` for a command's options; full guide: docs/cli.md.
@@ -89,7 +92,7 @@ int main(int argc, char** argv) {
     std::vector<std::unique_ptr<Registered>> commands;
     for (auto registrar : {cli::register_catalog, cli::register_show, cli::register_price, cli::register_fleet,
                            cli::register_idle, cli::register_eval, cli::register_devices, cli::register_models, cli::register_fit,
-                           cli::register_infer, cli::register_recommend}) {
+                           cli::register_infer, cli::register_recommend, cli::register_train}) {
         auto r = std::make_unique<Registered>();
         r->command = registrar(app);
         r->command.app->footer(r->command.app->get_footer() + "\n\n" + std::string(cli::kExitCodes));
@@ -115,7 +118,7 @@ int main(int argc, char** argv) {
         // CLI11 reports a mistyped command as "A subcommand is required": name it instead.
         if (!in_subcommand)
             if (const std::string word = first_word(argc, argv); !word.empty())
-                return fail(kExitBadInput, "unknown command '" + word + "'; expected one of: catalog, show, price, fleet, idle, eval, devices, models, fit, infer, recommend (see `" + hint + "`)");
+                return fail(kExitBadInput, "unknown command '" + word + "'; expected one of: catalog, show, price, fleet, idle, eval, devices, models, fit, infer, recommend, train (see `" + hint + "`)");
         return fail(kExitBadInput, std::string(e.what()) + " (see `" + hint + "`)");
     }
 

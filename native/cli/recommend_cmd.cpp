@@ -1,15 +1,22 @@
-// recommend_cmd.cpp — `gpuplan recommend`: the cheapest fast-enough way to serve a model.
-// Sweeps every GPU instance type x tensor-parallel layout x purchase option (core:
-// workload/recommend.hpp), prints the Pareto frontier of cost versus per-token latency, the
-// picks with their working, and why the rest were dropped.
+// recommend_cmd.cpp — `gpuplan recommend`: the cheapest fast-enough way to serve a model, or
+// (with --training) to train one on a token budget.
+// Inference sweeps every GPU instance type x tensor-parallel layout x purchase option (core:
+// workload/recommend.hpp) and prints the Pareto frontier of cost versus per-token latency;
+// training sweeps instance type x node count x purchase option, each with the first layout
+// that fits, and prints the frontier of total cost versus total hours. Both print the picks
+// with their working and why the rest were dropped.
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/scenario.hpp"
 #include "gpuplan/workload/recommend.hpp"
+#include "gpuplan/workload/training_time.hpp"
 
 namespace gpuplan::cli {
 
@@ -17,21 +24,41 @@ namespace {
 
 struct RecommendOptions {
     std::string model, dtype = "bf16", kv_dtype = "bf16", region = "us-east-1";
+    std::vector<std::string> models_files;
     double context = 4096, tokens_per_second = 1000, max_batch = 256, max_instances = 16;
     std::vector<std::string> families, purchase{"on_demand"};
     std::optional<double> max_usd_per_hour, max_ms_per_token, bandwidth_efficiency;
+    // --training
+    bool training = false;
+    double tokens = 0;
+    TrainingRecommendRequest train;  // its defaults are the flags' defaults
+    std::string recompute = std::string(to_string(TrainingRecommendRequest{}.recompute));
+    std::optional<double> deadline_hours, budget_usd;
     bool explain = false;
     Format format = Format::table;
+    CLI::App* app = nullptr;
+    bool given(const char* flag) const { return app->count(flag) > 0; }
 };
 
-std::string run_recommend(const Catalog& catalog, const RecommendOptions& o) {
-    const ModelSpec* model = find_model(builtin_models(), o.model);
-    if (!model) {
-        std::vector<std::string> names;
-        for (const auto& m : builtin_models()) names.push_back(m.name);
-        throw InputError("--model", "'" + o.model + "'", "a model preset: " + join(names, ", ") + " (see `gpuplan models`)");
-    }
+const std::vector<const char*> kInferenceOnly = {"--tokens-per-second", "--context",      "--dtype",          "--kv-dtype",
+                                                 "--max-batch",         "--max-instances", "--max-usd-per-hour", "--max-ms-per-token",
+                                                 "--bandwidth-efficiency"};
+const std::vector<const char*> kTrainingOnly = {"--tokens", "--sequence", "--micro-batch", "--global-batch-tokens", "--recompute",
+                                                "--max-nodes", "--deadline-hours", "--budget-usd"};
+
+// The flags both modes share, checked the same way.
+void check_common(const Catalog& catalog, const RecommendOptions& o) {
     require_region(catalog, o.region, "--region");
+    for (const auto& f : o.families) {
+        bool known = false;
+        for (const auto& i : catalog.instances) known = known || i.family == f;
+        if (!known) throw InputError("--family", "'" + f + "'", "an instance family in the catalog (see `gpuplan catalog`)");
+    }
+    for (const auto& p : o.purchase)
+        if (p != "on_demand" && p != "spot_typical") throw InputError("--purchase", "'" + p + "'", "on_demand or spot_typical");
+}
+
+std::string run_inference(const Catalog& catalog, const RecommendOptions& o, const ModelSpec* model) {
     InferenceRecommendRequest q = default_inference_request(*model);
     q.weight_bytes = dtype_bytes(o.dtype, "--dtype");
     q.kv_bytes = dtype_bytes(o.kv_dtype, "--kv-dtype");
@@ -40,14 +67,7 @@ std::string run_recommend(const Catalog& catalog, const RecommendOptions& o) {
     q.max_batch = o.max_batch;
     q.max_instances = o.max_instances;
     q.region = o.region;
-    for (const auto& f : o.families) {
-        bool known = false;
-        for (const auto& i : catalog.instances) known = known || i.family == f;
-        if (!known) throw InputError("--family", "'" + f + "'", "an instance family in the catalog (see `gpuplan catalog`)");
-    }
     q.families = o.families;
-    for (const auto& p : o.purchase)
-        if (p != "on_demand" && p != "spot_typical") throw InputError("--purchase", "'" + p + "'", "on_demand or spot_typical");
     q.purchase = o.purchase;
     q.max_usd_per_hour = o.max_usd_per_hour;
     if (o.max_ms_per_token) q.max_seconds_per_token = *o.max_ms_per_token / 1e3;
@@ -80,12 +100,12 @@ std::string run_recommend(const Catalog& catalog, const RecommendOptions& o) {
         out += "Pareto frontier (no other option is both cheaper and faster):\n";
         out += render_table(t, o.format);
     }
-    if (o.format == Format::csv) return out;
+    if (o.format == Format::csv) return render_csv(t);  // the frontier alone: CSV readers want no prose
     out += "\nDropped, by reason:\n";
     std::vector<KeyValue> dropped;
     for (const auto& [reason, list] : j.at("dropped").items())
         dropped.push_back({fmt::format("{} option(s)", list.size()), reason});
-    out += render_key_values(dropped);
+    out += dropped.empty() ? "  none\n" : render_key_values(dropped);
     if (o.explain)
         for (const auto& [name, pick] : j.at("picks").items()) {
             out += fmt::format("\n{}: {} ({}, {})\n", name, pick.at("instance").get<std::string>(), pick.at("purchase").get<std::string>(),
@@ -100,33 +120,241 @@ std::string run_recommend(const Catalog& catalog, const RecommendOptions& o) {
     return out;
 }
 
+// ---- --training -------------------------------------------------------------------------------
+
+struct PickLayout {
+    double nodes = 0, dp = 0, tp = 0;
+    int zero = 0;
+};
+
+// The layout a training candidate names ("2 node(s): dp 16, tp 1, ZeRO 0").
+std::optional<PickLayout> parse_layout(const std::string& text) {
+    PickLayout l;
+    if (std::sscanf(text.c_str(), "%lf node(s): dp %lf, tp %lf, ZeRO %d", &l.nodes, &l.dp, &l.tp, &l.zero) != 4) return std::nullopt;
+    return l;
+}
+
+std::string n(double x) { return format_number(x); }
+
+// The `gpuplan train` command line that shows one candidate's step in full.
+std::string train_command(const TrainingRecommendRequest& q, const TrainingCandidate& c, const PickLayout& l) {
+    return "gpuplan train --model " + q.model->name + " --instance " + c.instance + " --nodes " + n(c.nodes) + " --dp " + n(l.dp) + " --tp " + n(l.tp) +
+           " --zero " + std::to_string(l.zero) + " --micro-batch " + n(q.micro_batch) + " --sequence " + n(q.sequence) + " --global-batch-tokens " +
+           n(q.global_batch_tokens) + " --recompute " + std::string(to_string(q.recompute)) + " --tokens " + n(q.token_budget) + " --purchase " +
+           c.purchase + " --region " + q.region;
+}
+
+// A pick's working: the training step of its layout (training_time) and its cost at the catalog price.
+std::optional<TrainingTime> pick_time(const Catalog& catalog, const TrainingRecommendRequest& q, const TrainingCandidate& c, const PickLayout& l) {
+    const Instance* inst = catalog.find_instance(c.instance);
+    if (!inst) return std::nullopt;
+    TrainingTimeRequest t;
+    t.model = q.model;
+    t.instance = inst;
+    t.nodes = c.nodes;
+    t.layout.data = l.dp, t.layout.tensor = l.tp, t.layout.zero_stage = l.zero;
+    t.layout.micro_batch = q.micro_batch, t.layout.sequence = q.sequence, t.layout.global_batch_tokens = q.global_batch_tokens;
+    t.layout.recompute = q.recompute;
+    t.token_budget = q.token_budget;
+    if (auto price = catalog_price(catalog, *inst, q.region, c.purchase)) t.usd_per_hour = *price;
+    return training_time(catalog, t);
+}
+
+std::string run_training(const Catalog& catalog, const RecommendOptions& o, const ModelSpec* model) {
+    if (!o.given("--tokens")) throw InputError("--tokens: required with --training (the token budget to train on, e.g. --tokens 1e11)");
+    TrainingRecommendRequest q = o.train;
+    q.model = model;
+    q.token_budget = o.tokens;
+    q.recompute = o.recompute == "full" ? Recompute::full : o.recompute == "none" ? Recompute::none : Recompute::selective;
+    q.region = o.region;
+    q.families = o.families;
+    q.purchase = o.purchase;
+    q.deadline_hours = o.deadline_hours;
+    q.budget_usd = o.budget_usd;
+    const double per_step = q.micro_batch * q.sequence;
+    if (std::fmod(q.global_batch_tokens, per_step) != 0)
+        throw InputError("--global-batch-tokens", n(q.global_batch_tokens),
+                         "a whole multiple of --micro-batch x --sequence = " + n(q.micro_batch) + " x " + n(q.sequence) + " = " + n(per_step) +
+                             " (and of data parallel x that, for each option)");
+    TrainingRecommendation r;
+    try {
+        r = recommend_training(catalog, q);
+    } catch (const InputError& e) {
+        rethrow_for_flag(e, {{"token_budget", "--tokens"}, {"max_nodes", "--max-nodes"}, {"model", "--model"}});
+    }
+    nlohmann::json j = to_json(r);  // the scenario's "recommend_training" result: evaluated, kept, frontier, picks, dropped
+    // Each pick with its working, as the inference picks have.
+    const char* names[] = {"cheapest", "fastest", "balanced"};
+    std::vector<std::pair<std::string, std::optional<TrainingTime>>> worked;
+    for (std::size_t k = 0; k < r.picks.size(); ++k) {
+        const TrainingCandidate& c = r.candidates[r.picks[k]];
+        const std::optional<PickLayout> l = parse_layout(c.layout);
+        std::optional<TrainingTime> t = l ? pick_time(catalog, q, c, *l) : std::nullopt;
+        if (t) {
+            nlohmann::json figs = nlohmann::json::object();
+            for (const Figure& f : {t->compute_seconds, t->step_seconds, t->tokens_per_second, t->total_hours, t->cost_usd}) figs[f.name] = figure_json(f);
+            j["picks"][names[k]]["figures"] = figs;
+            j["picks"][names[k]]["train_command"] = train_command(q, c, *l);
+        }
+        worked.emplace_back(names[k], std::move(t));
+    }
+    j["request"] = {{"model", model->name}, {"tokens", q.token_budget}, {"sequence", q.sequence}, {"micro_batch", q.micro_batch},
+                    {"global_batch_tokens", q.global_batch_tokens}, {"recompute", std::string(to_string(q.recompute))}, {"max_nodes", q.max_nodes},
+                    {"region", q.region}, {"families", q.families}, {"purchase", q.purchase},
+                    {"deadline_hours", q.deadline_hours ? nlohmann::json(*q.deadline_hours) : nlohmann::json(nullptr)},
+                    {"budget_usd", q.budget_usd ? nlohmann::json(*q.budget_usd) : nlohmann::json(nullptr)}};
+    if (o.format == Format::json) return dump_json(j);
+
+    std::string out = fmt::format(
+        "{} training on {} tokens (sequence {}, micro-batch {}, {} tokens per step, recompute {}), up to {} node{}, {}{}{}: "
+        "{} options evaluated, {} kept\n\n",
+        model->name, quantity(q.token_budget), quantity(q.sequence), quantity(q.micro_batch), quantity(q.global_batch_tokens), to_string(q.recompute),
+        n(q.max_nodes), q.max_nodes == 1 ? "" : "s", q.region, q.deadline_hours ? ", deadline " + n(*q.deadline_hours) + " h" : "",
+        q.budget_usd ? ", budget " + money(*q.budget_usd) : "", r.evaluated, j.at("kept").get<std::size_t>());
+    Table t{{{"instance", "instance", false}, {"purchase", "purchase", false}, {"layout", "layout", false}, {"nodes", "nodes"}, {"hours", "hours"},
+             {"cost", "cost_usd"}, {"pick", "pick", false}, {"bottleneck", "bottleneck", false}},
+            {}};
+    for (std::size_t i : r.frontier) {
+        const TrainingCandidate& c = r.candidates[i];
+        std::string pick;
+        for (std::size_t k = 0; k < r.picks.size(); ++k)
+            if (r.picks[k] == i) pick += (pick.empty() ? "" : ", ") + std::string(names[k]);
+        t.rows.push_back({text_cell(c.instance), text_cell(c.purchase), text_cell(c.layout), text_cell(quantity(c.nodes)),
+                          {decimals(c.hours, 2) + "*", full_precision(c.hours)}, {money(c.cost_usd) + "*", full_precision(c.cost_usd)}, text_cell(pick),
+                          {c.bottleneck.substr(0, c.bottleneck.find(';')), c.bottleneck}});  // the main clause; CSV, JSON and --explain have it all
+    }
+    if (r.frontier.empty()) {
+        out += "Nothing meets these constraints.\n";
+        // The nearest misses: what the deadline or the budget would have to be.
+        const TrainingCandidate *fastest = nullptr, *cheapest = nullptr;
+        for (const auto& c : r.candidates) {
+            if (c.kept || c.hours <= 0) continue;
+            if (c.dropped_because.rfind("misses the deadline", 0) == 0 && (!fastest || c.hours < fastest->hours)) fastest = &c;
+            if (c.dropped_because.rfind("over the budget", 0) == 0 && (!cheapest || c.cost_usd < cheapest->cost_usd)) cheapest = &c;
+        }
+        if (fastest)
+            out += "The fastest option found takes " + decimals(fastest->hours, 2) + " h*: " + fastest->instance + " x " + n(fastest->nodes) + " (" +
+                   fastest->purchase + ", " + fastest->layout + ", " + money(fastest->cost_usd) + "*); raise --deadline-hours or --max-nodes.\n";
+        if (cheapest)
+            out += "The cheapest option found costs " + money(cheapest->cost_usd) + "*: " + cheapest->instance + " x " + n(cheapest->nodes) + " (" +
+                   cheapest->purchase + ", " + cheapest->layout + ", " + decimals(cheapest->hours, 2) + " h*); raise --budget-usd.\n";
+    } else {
+        out += "Pareto frontier (no other option is both cheaper and faster), cheapest first:\n";
+        out += render_table(t, o.format);
+    }
+    if (o.format == Format::csv) return render_csv(t);  // the frontier alone: CSV readers want no prose
+    std::string after = "\nDropped, by reason:\n";
+    std::vector<KeyValue> dropped;
+    for (const auto& [reason, list] : j.at("dropped").items()) {
+        std::vector<std::string> some;
+        for (std::size_t k = 0; k < list.size() && k < 3; ++k) some.push_back(list[k].get<std::string>());
+        dropped.push_back({fmt::format("{} option(s)", list.size()), reason + " (" + join(some, ", ") + (list.size() > 3 ? ", ..." : "") + ")"});
+    }
+    after += dropped.empty() ? "  none\n" : render_key_values(dropped);
+    if (o.explain)
+        for (std::size_t k = 0; k < worked.size(); ++k) {
+            // A candidate that is several picks at once is explained once, under all its names.
+            bool seen = false;
+            std::string label;
+            for (std::size_t e = 0; e < r.picks.size(); ++e)
+                if (r.picks[e] == r.picks[k]) {
+                    seen = seen || e < k;
+                    label += (label.empty() ? "" : ", ") + std::string(names[e]);
+                }
+            if (seen) continue;
+            const auto& [name, time] = worked[k];
+            const nlohmann::json& pick = j.at("picks").at(name);
+            after += fmt::format("\n{}: {} x {} ({}, {})\n", label, pick.at("instance").get<std::string>(), n(pick.at("nodes").get<double>()),
+                                 pick.at("purchase").get<std::string>(), pick.at("layout").get<std::string>());
+            if (!time) {
+                after += "  (working unavailable)\n";
+                continue;
+            }
+            after += "  bottleneck: " + time->bottleneck + "\n";
+            for (const auto& w : time->warnings) after += "  warning: " + w + "\n";
+            for (const auto& [figure_name, figure] : pick.at("figures").items())
+                after += "  " + figure_name + "\n" + explain_figure_json(figure, "    ");
+            after += "  step breakdown: " + pick.at("train_command").get<std::string>() + "\n";
+        }
+    after += "\nhours: token budget / tokens per second of the training step model (`gpuplan train` shows one option in full);\n"
+             "cost: hours x nodes x the catalog $/h of the purchase option. Each instance type x node count (powers of two up to\n"
+             "--max-nodes) takes the first layout that fits in GPU memory, least communication first: data parallel with ZeRO 0,\n"
+             "1, 2, 3, then tensor parallel over the node's GPUs with ZeRO 1, 3.\n"
+             "* rests on default assumptions (docs/models.md): compute efficiency " +
+             percent(default_compute_efficiency().value) + " of dense peak, communication overlaps, link latencies.\n";
+    return out + notes_block(after, o.format);
+}
+
+std::string run_recommend(const Catalog& catalog, const RecommendOptions& o) {
+    for (const char* flag : o.training ? kInferenceOnly : kTrainingOnly)
+        if (o.given(flag))
+            throw InputError(std::string(flag) + ": applies to " + (o.training ? "inference only, not with --training" : "--training only (add --training to plan a training run)"));
+    const std::vector<ModelSpec> models = load_models_with_files(o.models_files);
+    const ModelSpec& model = require_model(models, o.model, "--model");
+    check_common(catalog, o);
+    return o.training ? run_training(catalog, o, &model) : run_inference(catalog, o, &model);
+}
+
 }  // namespace
 
 Command register_recommend(CLI::App& parent) {
     auto o = std::make_shared<RecommendOptions>();
-    CLI::App* app = parent.add_subcommand("recommend", "The cheapest fast-enough fleet to serve a model: Pareto frontier of cost vs latency");
-    app->add_option("--model", o->model, "Model preset (see `gpuplan models`)")->required();
-    app->add_option("--tokens-per-second", o->tokens_per_second, "Aggregate decode throughput to serve")->capture_default_str()->check(number_rule(NumberRule::positive));
-    app->add_option("--context", o->context, "Tokens of context (KV cache) per sequence")->capture_default_str()->check(number_rule(NumberRule::positive));
-    app->add_option("--dtype", o->dtype, "Weight format: bf16, fp16, fp8, int8, int4")->capture_default_str();
-    app->add_option("--kv-dtype", o->kv_dtype, "KV cache format: bf16, fp8")->capture_default_str();
+    CLI::App* app = parent.add_subcommand(
+        "recommend", "The cheapest fast-enough fleet to serve a model (or, with --training, to train one): Pareto frontier of cost vs time");
+    o->app = app;
+    app->add_option("--model", o->model, "Model preset (see `gpuplan models`) or a model from --models-file")->required()->type_name("NAME");
+    add_models_file_option(*app, o->models_files);
+    app->add_flag("--training", o->training, "Plan a training run on a token budget (--tokens) instead of serving");
+    // Inference
+    app->add_option("--tokens-per-second", o->tokens_per_second, "Inference: aggregate decode throughput to serve")->capture_default_str()->check(number_rule(NumberRule::positive));
+    app->add_option("--context", o->context, "Inference: tokens of context (KV cache) per sequence")->capture_default_str()->check(number_rule(NumberRule::positive));
+    app->add_option("--dtype", o->dtype, "Inference: weight format: bf16, fp16, fp8, int8, int4")->capture_default_str();
+    app->add_option("--kv-dtype", o->kv_dtype, "Inference: KV cache format: bf16, fp8")->capture_default_str();
+    app->add_option("--max-batch", o->max_batch, "Inference: largest batch per replica")->capture_default_str()->check(number_rule(NumberRule::positive));
+    app->add_option("--max-instances", o->max_instances, "Inference: most instances in the fleet")->capture_default_str()->check(number_rule(NumberRule::positive));
+    app->add_option("--max-usd-per-hour", o->max_usd_per_hour, "Inference: budget for the whole fleet, $/h")->check(number_rule(NumberRule::positive));
+    app->add_option("--max-ms-per-token", o->max_ms_per_token, "Inference: latency limit per output token, ms")->check(number_rule(NumberRule::positive));
+    app->add_option("--bandwidth-efficiency", o->bandwidth_efficiency, "Inference: achieved / datasheet memory bandwidth (default 0.8, an assumption)")
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                char* end = nullptr;
+                const double v = std::strtod(text.c_str(), &end);
+                const std::string expected = "; expected a fraction above 0 and at most 1 (0.8 = 80%)";
+                if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + text + "'" + expected;
+                if (!std::isfinite(v) || v <= 0 || v > 1) return "got " + text + expected;
+                return "";
+            },
+            "IN (0,1]"));
+    // Training
+    app->add_option("--tokens", o->tokens, "Training: token budget (required with --training)")->check(whole_rule(1));
+    app->add_option("--sequence", o->train.sequence, "Training: tokens per sequence")->capture_default_str()->check(whole_rule(1));
+    app->add_option("--micro-batch", o->train.micro_batch, "Training: sequences per micro-batch per GPU")->capture_default_str()->check(whole_rule(1));
+    app->add_option("--global-batch-tokens", o->train.global_batch_tokens, "Training: tokens per optimizer step over all replicas")
+        ->capture_default_str()
+        ->check(whole_rule(1));
+    app->add_option("--recompute", o->recompute, "Training: activation recomputation none|selective|full")
+        ->capture_default_str()
+        ->check(choice_rule({"none", "selective", "full"}));
+    app->add_option("--max-nodes", o->train.max_nodes, "Training: most instances (node counts 1, 2, 4, ... up to this)")->capture_default_str()->check(whole_rule(1));
+    app->add_option("--deadline-hours", o->deadline_hours, "Training: drop options that take longer (hours)")->check(number_rule(NumberRule::positive));
+    app->add_option("--budget-usd", o->budget_usd, "Training: drop options that cost more (USD for the whole run)")->check(number_rule(NumberRule::positive));
+    // Both
     app->add_option("--family", o->families, "Only these instance families (comma-separated)")->delimiter(',');
     app->add_option("--purchase", o->purchase, "Purchase options: on_demand, spot_typical (comma-separated)")->delimiter(',')->capture_default_str();
-    app->add_option("--max-batch", o->max_batch, "Largest batch per replica")->capture_default_str()->check(number_rule(NumberRule::positive));
-    app->add_option("--max-instances", o->max_instances, "Most instances in the fleet")->capture_default_str()->check(number_rule(NumberRule::positive));
-    app->add_option("--max-usd-per-hour", o->max_usd_per_hour, "Budget for the whole fleet, $/h")->check(number_rule(NumberRule::positive));
-    app->add_option("--max-ms-per-token", o->max_ms_per_token, "Latency limit per output token, ms")->check(number_rule(NumberRule::positive));
-    app->add_option("--bandwidth-efficiency", o->bandwidth_efficiency, "Achieved / datasheet memory bandwidth (default 0.8, an assumption)")
-        ->check(number_rule(NumberRule::fraction));
     add_region_option(*app, o->region);
     app->add_flag("--explain", o->explain, "Show the working of each pick");
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
-    app->footer(R"(Every GPU instance type x tensor-parallel layout x purchase option is scored; options that do not fit, lack a
-price, or break a limit are dropped with the reason. The same sweep is a scenario's "recommend" section.
+    app->footer(R"(Inference: every GPU instance type x tensor-parallel layout x purchase option is scored on cost per 1M tokens
+and latency per token. Training (--training): every GPU instance type x node count x purchase option, each with
+the first layout that fits in memory, is scored on total cost and total hours for --tokens. Options that do not
+fit, lack a price, or break a limit are dropped with the reason. Flags of the other mode are refused. The same
+sweeps are a scenario's "recommend" and "recommend_training" sections.
 Examples:
   gpuplan recommend --model llama-3.1-70b --dtype fp8 --context 8192 --tokens-per-second 2000 --purchase on_demand,spot_typical
   gpuplan recommend --model llama-3-8b --family g6,g6e --max-ms-per-token 30 --explain
-  gpuplan recommend --model mixtral-8x7b --format json)");
+  gpuplan recommend --model mixtral-8x7b --format json
+  gpuplan recommend --training --model llama-3-8b --tokens 1e11 --family p4d,p5,p5en --purchase on_demand,spot_typical
+  gpuplan recommend --training --model llama-3.1-70b --tokens 1e11 --deadline-hours 200 --explain)");
     return {app, [o](const Catalog& c) { return run_recommend(c, *o); }};
 }
 

@@ -210,7 +210,7 @@ TEST_CASE("hand-computed DDP step: llama-3.2-1b on one p5.48xlarge", "[training]
     CHECK(t.exposed_by_link[0].name == "exposed_nvlink_seconds");
     CHECK(*t.exposed_by_link[0].value == Approx(*t.data_parallel_exposed_seconds.value));
     CHECK(t.exposed_by_link[0].rests_on_assumption());
-    CHECK_THAT(t.bottleneck, Contains("compute is 99% of the step") && Contains("data-parallel gradient all-reduce over NVLink (nvlink)"));
+    CHECK_THAT(t.bottleneck, Contains("compute is 99% of the step") && Contains("data-parallel gradient all-reduce once per step over NVLink (nvlink)"));
 
     // Two nodes: the all-reduce crosses EFA and becomes the largest overhead.
     TrainingTimeRequest two = q;
@@ -291,4 +291,22 @@ TEST_CASE("a faster link never makes a step slower", "[training][property]") {
             }
         }
     }
+}
+
+TEST_CASE("ZeRO-3 gathers parameters in every micro-batch, DDP synchronises once per step", "[training]") {
+    // Same model and GPUs; 4x the micro-batches per step. DDP's gradient all-reduce stays one
+    // per step; ZeRO-3's reduce-scatter + 2 all-gathers happen per micro-batch, so 4x.
+    auto comm = [](int zero, double micro_batches) {
+        TrainingTimeRequest q = request("p5.48xlarge", "llama-3.2-1b", 1, 8, 1, 1);
+        q.layout.zero_stage = zero;
+        q.layout.micro_batch = 1;
+        q.layout.sequence = 2048;
+        q.layout.global_batch_tokens = 8 * 2048 * micro_batches;
+        return *training_time(catalog(), q).data_parallel_comm_seconds.value;
+    };
+    CHECK(comm(0, 4) == Approx(comm(0, 1)));
+    CHECK(comm(3, 4) == Approx(4 * comm(3, 1)));
+    // ZeRO-2: the reduce-scatter repeats per micro-batch, the all-gather does not.
+    CHECK(comm(2, 4) > comm(2, 1));
+    CHECK(comm(2, 4) < 4 * comm(2, 1));
 }

@@ -29,6 +29,14 @@ void recommend_sweep(benchmark::State& state) {
 }
 BENCHMARK(recommend_sweep)->Unit(benchmark::kMicrosecond);
 
+void recommend_training_sweep(benchmark::State& state) {
+    const gpuplan::Catalog catalog = gpuplan::load_builtin_catalog();
+    std::size_t options = 0;
+    for (auto _ : state) options += gpuplan::perf::recommend_training_sweep(catalog);
+    state.SetItemsProcessed(static_cast<int64_t>(options));
+}
+BENCHMARK(recommend_training_sweep)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

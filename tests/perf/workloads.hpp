@@ -37,4 +37,15 @@ inline std::size_t recommend_sweep(const Catalog& catalog) {
     return recommend_inference(catalog, request).evaluated;
 }
 
+// One training sweep: llama-3-8b on 20B tokens, up to 8 nodes, on-demand and spot.
+// Returns the number of options evaluated.
+inline std::size_t recommend_training_sweep(const Catalog& catalog) {
+    TrainingRecommendRequest request;
+    request.model = find_model(builtin_models(), "llama-3-8b");
+    request.token_budget = 2e10;
+    request.max_nodes = 8;
+    request.purchase = {"on_demand", "spot_typical"};
+    return recommend_training(catalog, request).evaluated;
+}
+
 }  // namespace gpuplan::perf

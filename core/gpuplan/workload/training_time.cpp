@@ -158,33 +158,42 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     if (dp > 1) {
         const double g_dp = std::min(dp, std::max(1.0, gpn / tp)), n_dp = dp / g_dp;
         const double grad_bytes = 2 * params_rank;
-        std::vector<std::pair<Collective, double>> ops;  // (collective, bytes)
+        // (collective, bytes, times per optimizer step). With gradient accumulation over m
+        // micro-batches, DDP and ZeRO-1 synchronise once per step (gradients accumulate
+        // locally); ZeRO-2 reduce-scatters each micro-batch's gradients (they are partitioned,
+        // so cannot accumulate in full); ZeRO-3/FSDP also re-gathers the parameters in every
+        // micro-batch's forward and backward (Rajbhandari et al. 2020; PyTorch FSDP docs).
+        struct Op { Collective kind; double bytes, times; };
+        std::vector<Op> ops;
         std::string what;
         if (L.zero_stage == 0) {
-            ops = {{Collective::all_reduce, grad_bytes}};
-            what = "gradient all-reduce";
-        } else if (L.zero_stage < 3) {
-            ops = {{Collective::reduce_scatter, grad_bytes}, {Collective::all_gather, grad_bytes}};
-            what = "gradient reduce-scatter + parameter all-gather";
+            ops = {{Collective::all_reduce, grad_bytes, 1}};
+            what = "gradient all-reduce once per step";
+        } else if (L.zero_stage == 1) {
+            ops = {{Collective::reduce_scatter, grad_bytes, 1}, {Collective::all_gather, grad_bytes, 1}};
+            what = "gradient reduce-scatter + parameter all-gather once per step";
+        } else if (L.zero_stage == 2) {
+            ops = {{Collective::reduce_scatter, grad_bytes, mb}, {Collective::all_gather, grad_bytes, 1}};
+            what = "gradient reduce-scatter per micro-batch (x" + n(mb) + ") + parameter all-gather per step";
         } else {
-            ops = {{Collective::reduce_scatter, grad_bytes}, {Collective::all_gather, grad_bytes}, {Collective::all_gather, grad_bytes}};
-            what = "ZeRO-3 gradient reduce-scatter + forward and backward parameter all-gathers";
+            ops = {{Collective::reduce_scatter, grad_bytes, mb}, {Collective::all_gather, grad_bytes, 2 * mb}};
+            what = "ZeRO-3 gradient reduce-scatter + forward and backward parameter all-gathers per micro-batch (x" + n(mb) + ")";
         }
         CollectiveCost sum;
         double in = 0, out = 0, total = 0;
         std::vector<FigureInput> ins;
         std::string worked;
         bool known = true;
-        for (const auto& [kind, bytes] : ops) {
-            CollectiveCost c = hierarchical_collective(kind, bytes, topo, g_dp, n_dp);
+        for (const auto& op : ops) {
+            CollectiveCost c = hierarchical_collective(op.kind, op.bytes, topo, g_dp, n_dp);
             if (!need(c.seconds)) {
                 known = false;
                 r.data_parallel_comm_seconds = c.seconds;
                 r.data_parallel_comm_seconds.name = "data_parallel_comm_seconds";
                 break;
             }
-            in += *c.intra_seconds.value, out += *c.inter_seconds.value, total += *c.seconds.value;
-            worked += (worked.empty() ? "" : " + ") + n(*c.seconds.value);
+            in += op.times * *c.intra_seconds.value, out += op.times * *c.inter_seconds.value, total += op.times * *c.seconds.value;
+            worked += (worked.empty() ? "" : " + ") + (op.times != 1 ? n(op.times) + " x " : std::string()) + n(*c.seconds.value);
             ins.push_back(c.seconds.as_input(c.seconds.worked));
             sum.intra_class = c.intra_class, sum.inter_class = c.inter_class;
         }
@@ -369,7 +378,8 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
                      {r.total_hours.as_input(), input("usd_per_hour", "USD/h", q.usd_per_hour), input("nodes", "", user(q.nodes))});
 
     // Bottleneck in words.
-    auto pct = [&](double v) { return n(std::round(100 * v / step)) + "%"; };
+    // Under 1% prints as "<1%", so a real but small overhead never reads as "0%".
+    auto pct = [&](double v) { const double x = 100 * v / step; return x > 0 && x < 0.5 ? std::string("<1%") : n(std::round(x)) + "%"; };
     const auto worst = std::max_element(parts.begin(), parts.end(), [](const Part& a, const Part& c) { return a.seconds < c.seconds; });
     if (worst == parts.end() || compute >= worst->seconds) {
         r.bottleneck = "compute is " + pct(compute) + " of the step (dense peak x efficiency " + n(q.compute_efficiency.value) + ")";
