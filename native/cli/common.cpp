@@ -92,12 +92,15 @@ CLI::Option* add_format_option(CLI::App& app, Format& format, std::vector<Format
     };
     CLI::Validator known(
         [find, list](std::string& text) -> std::string { return find(text) ? "" : "got '" + text + "'; expected one of " + list; }, list);
-    return app
-        .add_option_function<std::string>(
-            "--format", [&format, allowed, find](const std::string& text) { format = *find(text); },
-            "Output format (default " + names.front() + ")")
-        ->check(known)
-        ->type_name("FORMAT");
+    CLI::Option* option = app.add_option_function<std::string>(
+                                 "--format", [&format, allowed, find](const std::string& text) { format = *find(text); },
+                                 "Output format (default " + names.front() + ")")
+                              ->check(known)
+                              ->type_name("FORMAT");
+    // `--json` is the short spelling of `--format json` where JSON is offered.
+    if (find("json"))
+        app.add_flag_callback("--json", [&format] { format = Format::json; }, "Same as --format json")->excludes(option);
+    return option;
 }
 
 void add_catalog_option(CLI::App& app, std::vector<std::string>& files) {
