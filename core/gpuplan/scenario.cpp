@@ -390,6 +390,7 @@ Scenario parse_scenario(std::string_view text, const std::string& origin, const 
     s.recommend = parse_recommend(root, catalog, s.region);
     s.train = parse_train(root, catalog, s.region);
     s.recommend_training = parse_recommend_training(root, catalog, s.region);
+    if (const Json* d = root.optional_value("decode")) s.decode = parse_decode_request(*d, root.child_path("decode"), catalog, s.region);
     root.finish();
     return s;
 }
@@ -535,6 +536,7 @@ nlohmann::json evaluate_scenario(const Scenario& s, const Catalog& catalog) {
     if (s.recommend) out["recommend"] = to_json(recommend_inference(catalog, *s.recommend), catalog, *s.recommend);
     if (s.train) out["train"] = to_json(training_time(catalog, *s.train));
     if (s.recommend_training) out["recommend_training"] = to_json(recommend_training(catalog, *s.recommend_training));
+    if (s.decode) out["decode"] = to_json(evaluate_decode(catalog, *s.decode));
     return out;
 }
 

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpuplan/catalog.hpp"
+#include "gpuplan/pipeline/decode_plan.hpp"
 #include "gpuplan/pricing/fleet.hpp"
 #include "gpuplan/pricing/idle_cost.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
@@ -44,6 +45,7 @@ struct Scenario {
     std::optional<InferenceRecommendRequest> recommend;
     std::optional<TrainingTimeRequest> train;
     std::optional<TrainingRecommendRequest> recommend_training;
+    std::optional<DecodeRequest> decode;  // docs/decode-pipeline.md
 };
 
 // Parses and validates a scenario against the catalog (instances and regions must exist).

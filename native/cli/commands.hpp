@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,22 @@ Command register_infer(CLI::App& parent);
 Command register_recommend(CLI::App& parent);
 // train_cmd.cpp
 Command register_train(CLI::App& parent);
+// simulate_cmd.cpp (`simulate decode`)
+Command register_simulate(CLI::App& parent);
+// bench_cmd.cpp (`bench decode`)
+Command register_bench(CLI::App& parent);
+
+// A command that ran and failed for a reason other than bad input, with its own exit code,
+// documented in its --help (bench: 3 no usable GPU, 4 the run failed verification or I/O).
+// main prints the message as one "gpuplan: error:" line and exits with that code.
+class CommandFailure : public std::runtime_error {
+public:
+    CommandFailure(int exit_code, const std::string& message) : std::runtime_error(message), exit_code_(exit_code) {}
+    int exit_code() const { return exit_code_; }
+
+private:
+    int exit_code_;
+};
 
 // ---- shared helpers (common.cpp) ------------------------------------------------------------
 

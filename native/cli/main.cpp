@@ -6,6 +6,8 @@
 //
 // Exit codes: 0 ok; 1 internal error (a bug: please report); 2 bad input (InputError from
 // the core or a command, CLI11 parse/validation errors, unreadable or oversized files).
+// Commands may define more (CommandFailure): `bench decode` exits 3 without a usable GPU and 4
+// when a run fails verification or I/O.
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -65,6 +67,8 @@ const char* const kMainFooter = R"(Examples:
   gpuplan recommend --model llama-3.1-70b --dtype fp8 --tokens-per-second 2000
   gpuplan train --model llama-3-8b --instance p5.48xlarge --nodes 2 --zero 1 --tokens 1e11
   gpuplan recommend --training --model llama-3-8b --tokens 1e11 --deadline-hours 48
+  gpuplan simulate decode --scenario assets/scenarios/d1-decode-g7e.json --gantt
+  gpuplan bench decode --backend cpu --chunks 8 --videos 3
   gpuplan --catalog my-prices.json price p5.48xlarge
 
 Run `gpuplan COMMAND --help` for a command's options; full guide: docs/cli.md.
@@ -92,7 +96,8 @@ int main(int argc, char** argv) {
     std::vector<std::unique_ptr<Registered>> commands;
     for (auto registrar : {cli::register_catalog, cli::register_show, cli::register_price, cli::register_fleet,
                            cli::register_idle, cli::register_eval, cli::register_devices, cli::register_models, cli::register_fit,
-                           cli::register_infer, cli::register_recommend, cli::register_train}) {
+                           cli::register_infer, cli::register_recommend, cli::register_train, cli::register_simulate,
+                           cli::register_bench}) {
         auto r = std::make_unique<Registered>();
         r->command = registrar(app);
         r->command.app->footer(r->command.app->get_footer() + "\n\n" + std::string(cli::kExitCodes));
@@ -118,7 +123,7 @@ int main(int argc, char** argv) {
         // CLI11 reports a mistyped command as "A subcommand is required": name it instead.
         if (!in_subcommand)
             if (const std::string word = first_word(argc, argv); !word.empty())
-                return fail(kExitBadInput, "unknown command '" + word + "'; expected one of: catalog, show, price, fleet, idle, eval, devices, models, fit, infer, recommend, train (see `" + hint + "`)");
+                return fail(kExitBadInput, "unknown command '" + word + "'; expected one of: catalog, show, price, fleet, idle, eval, devices, models, fit, infer, recommend, train, simulate, bench (see `" + hint + "`)");
         return fail(kExitBadInput, std::string(e.what()) + " (see `" + hint + "`)");
     }
 
@@ -136,6 +141,8 @@ int main(int argc, char** argv) {
         return fail(kExitInternal, "no subcommand ran");
     } catch (const InputError& e) {
         return fail(kExitBadInput, e.what());
+    } catch (const cli::CommandFailure& e) {  // a command's own exit code (bench: 3 no GPU, 4 run failed)
+        return fail(e.exit_code(), e.what());
     } catch (const std::bad_alloc&) {
         return fail(kExitInternal, "out of memory");
     } catch (const std::exception& e) {

@@ -189,3 +189,21 @@ TEST_CASE("fleet from a usage profile", "[pricing][fleet]") {
         "profile": {"baseline_gpus": 4, "average_gpus": 8, "peak_gpus": 12, "commit_usd_per_gpu_hour": 0.96}}})", "s.json", catalog);
     CHECK(cents(evaluate_scenario(s, catalog).at("fleet").at("figures").at("total_cost_usd").at("value").get<double>()) == 7475.20);
 }
+
+TEST_CASE("spot with no price and no regional median is unknown, not on-demand", "[pricing]") {
+    const Catalog catalog = load_builtin_catalog();
+    QuoteRequest q;
+    q.instance = "g7e.2xlarge";
+    q.region = "us-east-2";  // the catalog has one on-demand price there and no spot prices
+    const auto quotes = quote_purchase_options(catalog, q);
+    const Quote* spot = nullptr;
+    for (const auto& x : quotes)
+        if (x.key == "spot") spot = &x;
+    REQUIRE(spot);
+    CHECK_FALSE(spot->available);
+    CHECK(spot->unavailable_reason.find("unknown") == 0);
+    // With the user's discount it is estimated again.
+    q.assumptions.spot_discount = Param{0.5, InputOrigin::user, ""};
+    for (const auto& x : quote_purchase_options(catalog, q))
+        if (x.key == "spot") CHECK(*x.effective_usd_per_hour.value == Approx(3.36312 * 0.5));
+}

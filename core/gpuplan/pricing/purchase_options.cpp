@@ -182,6 +182,57 @@ Quote commitment_quote(const Context& ctx, PurchaseKind kind, const char* label_
     return q;
 }
 
+Quote unavailable_spot(std::string reason) {
+    Quote q;
+    q.key = "spot";
+    q.label = "Spot";
+    q.kind = PurchaseKind::spot;
+    q.available = false;
+    q.unavailable_reason = std::move(reason);
+    return q;
+}
+
+// Spot: the catalog's typical price; else a discount (the user's, or the catalog median in the
+// region); else unknown. Then the price per useful hour after checkpoint rework.
+Quote spot_quote(const Catalog& catalog, const Context& ctx, const Param& od) {
+    const Instance& instance = ctx.instance;
+    const QuoteRequest& request = ctx.request;
+    std::string no_spot;  // the catalog's reason when its spot price is null
+    for (std::size_t k = 0; k < instance.prices.size(); ++k)
+        if (instance.prices[k].region == request.region && instance.prices[k].option == "spot_typical" && !instance.prices[k].usd_per_hour)
+            no_spot = instance.unknown_reason("prices[" + std::to_string(k) + "].usd_per_hour");
+    if (no_spot.rfind("n/a", 0) == 0) return unavailable_spot(no_spot);
+
+    Quote q;
+    if (const auto spot = catalog_price(catalog, instance, request.region, "spot_typical")) {
+        q = flat_quote(ctx, "spot", "Spot (typical)", PurchaseKind::spot, *spot, "catalog typical spot price", format_number(spot->value),
+                       {input("spot_usd_per_hour", "USD/h", *spot)});
+    } else {
+        const std::string why = "no catalog spot price for this type" + (no_spot.empty() ? "" : " (" + no_spot + ")");
+        Param d;
+        if (request.assumptions.spot_discount) {
+            d = *request.assumptions.spot_discount;
+        } else {
+            const Figure median = median_spot_discount(catalog, request.region);
+            // Nothing to take a median from: unknown, never silently priced as on-demand.
+            if (!median.value) return unavailable_spot("unknown: " + why + ", and " + median.unknown_reason + "; give a spot discount to estimate it");
+            d = {*median.value, InputOrigin::assumption, why + "; default = catalog median spot discount in " + request.region + ", " + median.worked};
+        }
+        const double price = od.value * (1.0 - d.value);
+        q = flat_quote(ctx, "spot", "Spot (estimated)", PurchaseKind::spot, {price, d.origin, d.source}, "on_demand_usd_per_hour x (1 - spot_discount)",
+                       format_number(od.value) + " x (1 - " + format_number(d.value) + ") = " + format_number(price),
+                       {input("on_demand_usd_per_hour", "USD/h", od), input("spot_discount", "fraction", d)});
+    }
+    const CheckpointPlan plan = plan_checkpoints(request.spot_risk);
+    const double eff = *q.effective_usd_per_hour.value;
+    const double per_useful = eff * (1.0 + *plan.overhead_fraction.value);
+    q.spot_effective_usd_per_useful_hour =
+        money("spot_usd_per_useful_hour", per_useful, "USD/h", "spot_usd_per_hour x (1 + rework_overhead_fraction)",
+              format_number(eff) + " x (1 + " + format_number(*plan.overhead_fraction.value) + ") = " + format_number(per_useful),
+              {q.effective_usd_per_hour.as_input(), plan.overhead_fraction.as_input(plan.overhead_fraction.worked)});
+    return q;
+}
+
 }  // namespace
 
 std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteRequest& request) {
@@ -221,53 +272,7 @@ std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteReq
                                               a.compute_savings_plan_discount[t]));
     }
 
-    // Spot: the catalog's typical price, else a discount (user's, or the catalog median).
-    const Price* spot_entry = instance->find_price(request.region, "spot_typical");
-    std::string no_spot;
-    if (spot_entry && !spot_entry->usd_per_hour) {
-        for (std::size_t k = 0; k < instance->prices.size(); ++k)
-            if (&instance->prices[k] == spot_entry) no_spot = instance->unknown_reason("prices[" + std::to_string(k) + "].usd_per_hour");
-    }
-    if (no_spot.rfind("n/a", 0) == 0) {
-        Quote q;
-        q.key = "spot";
-        q.label = "Spot";
-        q.kind = PurchaseKind::spot;
-        q.available = false;
-        q.unavailable_reason = no_spot;
-        quotes.push_back(std::move(q));
-    } else {
-        std::optional<Param> spot = catalog_price(catalog, *instance, request.region, "spot_typical");
-        Quote q;
-        if (spot) {
-            q = flat_quote(ctx, "spot", "Spot (typical)", PurchaseKind::spot, *spot, "catalog typical spot price",
-                           format_number(spot->value), {input("spot_usd_per_hour", "USD/h", *spot)});
-        } else {
-            Param d;
-            if (a.spot_discount) {
-                d = *a.spot_discount;
-            } else {
-                const Figure median = median_spot_discount(catalog, request.region);
-                d = {median.value.value_or(0.0), InputOrigin::assumption,
-                     "no catalog spot price for this type" + (no_spot.empty() ? "" : " (" + no_spot + ")") +
-                         "; default = catalog median spot discount in " + request.region + ", " + median.worked};
-            }
-            const double price = od->value * (1.0 - d.value);
-            q = flat_quote(ctx, "spot", "Spot (estimated)", PurchaseKind::spot, {price, d.origin, d.source},
-                           "on_demand_usd_per_hour x (1 - spot_discount)",
-                           format_number(od->value) + " x (1 - " + format_number(d.value) + ") = " + format_number(price),
-                           {input("on_demand_usd_per_hour", "USD/h", *od), input("spot_discount", "fraction", d)});
-        }
-        const CheckpointPlan plan = plan_checkpoints(request.spot_risk);
-        const double eff = *q.effective_usd_per_hour.value;
-        const double per_useful = eff * (1.0 + *plan.overhead_fraction.value);
-        q.spot_effective_usd_per_useful_hour =
-            money("spot_usd_per_useful_hour", per_useful, "USD/h", "spot_usd_per_hour x (1 + rework_overhead_fraction)",
-                  format_number(eff) + " x (1 + " + format_number(*plan.overhead_fraction.value) + ") = " + format_number(per_useful),
-                  {q.effective_usd_per_hour.as_input(), plan.overhead_fraction.as_input(plan.overhead_fraction.worked)});
-        quotes.push_back(std::move(q));
-    }
-
+    quotes.push_back(spot_quote(catalog, ctx, *od));
     const double cb = od->value * (1.0 - a.capacity_block_discount.value);
     quotes.push_back(flat_quote(ctx, "capacity-block", "Capacity Block", PurchaseKind::capacity_block,
                                 {cb, a.capacity_block_discount.origin, a.capacity_block_discount.source},

@@ -1,0 +1,202 @@
+// bench_results.cpp — strict reading of gpuplan.bench/1 decode records.
+#include "gpuplan/pipeline/bench_results.hpp"
+
+#include <cmath>
+
+namespace gpuplan {
+
+namespace {
+
+const char* const kDecodeCases[] = {"decode.sync_pageable", "decode.sync_pinned", "decode.async", "decode.ring"};
+
+std::optional<std::string> nullable_string(ObjectReader& r, const char* key) {
+    const Json& v = r.value(key);
+    if (v.is_null()) return std::nullopt;
+    if (!v.is_string()) throw InputError(r.child_path(key), json_preview(v), "a string or null");
+    return v.get<std::string>();
+}
+
+double whole(ObjectReader& r, const char* key) {
+    const double v = r.number(key, NumberRule::positive);
+    if (std::floor(v) != v) throw InputError(r.child_path(key), json_preview(r.value(key)), "a whole number >= 1");
+    return v;
+}
+
+BenchFingerprint read_fingerprint(ObjectReader& root) {
+    ObjectReader r = root.object("fingerprint");
+    BenchFingerprint f;
+    f.backend = r.string("backend");
+    if (f.backend != "cpu" && f.backend != "cuda") throw InputError(r.child_path("backend"), "\"" + f.backend + "\"", "\"cpu\" or \"cuda\"");
+    f.instance_type = nullable_string(r, "instance_type");
+    const Json& gpus = r.array("gpus");
+    for (std::size_t k = 0; k < gpus.size(); ++k) {
+        ObjectReader g(gpus[k], index_path(r.child_path("gpus"), k));
+        f.gpu_names.push_back(g.string("name"));
+        // Other GPU facts (memory, compute capability, bus id) describe the machine: not read here.
+    }
+    // Extra fingerprint keys (driver and runtime versions, host, PCIe, NUMA, ...) are allowed:
+    // finish() is deliberately not called.
+    return f;
+}
+
+DecodeBenchParams read_params(ObjectReader& rec, const std::string& case_name) {
+    ObjectReader r = rec.object("params");
+    DecodeBenchParams p;
+    p.chunks = whole(r, "chunks");
+    p.frames_per_chunk = whole(r, "frames_per_chunk");
+    p.height = whole(r, "height");
+    p.width = whole(r, "width");
+    p.channels = whole(r, "channels");
+    p.dtype_bytes = r.number("dtype_bytes", NumberRule::positive);
+    if (const Json* v = r.optional_value("compute_ms"); v && !v->is_null())
+        p.compute_ms = read_number(*v, r.child_path("compute_ms"), NumberRule::non_negative);
+    if (const Json* v = r.optional_value("host_stage"); v && !v->is_null()) p.host_stage = v->is_string() ? v->get<std::string>() : v->dump();
+    if (const Json* v = r.optional_value("buffers"); v && !v->is_null()) {
+        const double b = read_number(*v, r.child_path("buffers"), NumberRule::positive);
+        if (std::floor(b) != b) throw InputError(r.child_path("buffers"), json_preview(*v), "a whole number of buffers >= 1");
+        p.buffers = b;
+    } else if (case_name == "decode.ring") {
+        throw InputError(r.child_path("buffers"), v ? "null" : "nothing", "the ring's number of buffers (a whole number >= 1)");
+    }
+    // Extra knobs (memory kind, NUMA node, host-stage cost, ...) are allowed: no finish().
+    return p;
+}
+
+DecodeBenchStats read_stats(ObjectReader& rec) {
+    ObjectReader r = rec.object("stats");
+    DecodeBenchStats s;
+    s.min = r.number("min", NumberRule::positive);
+    s.mean = r.number("mean", NumberRule::positive);
+    s.p99 = r.number("p99", NumberRule::positive);
+    s.kernel_active_fraction = r.nullable_number("kernel_active_fraction", NumberRule::fraction);
+    s.chunk_compute_ms = r.nullable_number("chunk_compute_ms", NumberRule::non_negative);
+    s.chunk_d2h_ms = r.nullable_number("chunk_d2h_ms", NumberRule::non_negative);
+    s.chunk_host_ms = r.nullable_number("chunk_host_ms", NumberRule::non_negative);
+    s.compute_slowdown = r.nullable_number("compute_slowdown", NumberRule::non_negative);
+    s.rtf = r.nullable_number("rtf", NumberRule::positive);
+    s.checksums_ok = r.boolean("checksums_ok");
+    r.finish();
+    return s;
+}
+
+DecodeBenchRecord read_decode_record(ObjectReader& r, const std::string& case_name) {
+    DecodeBenchRecord rec;
+    rec.case_name = case_name;
+    rec.path = r.path();
+    rec.params = read_params(r, case_name);
+    const Json& samples = r.array("samples");
+    if (samples.empty()) throw InputError(r.child_path("samples"), "[]", "at least one sample (seconds per video)");
+    for (std::size_t k = 0; k < samples.size(); ++k) rec.samples.push_back(read_number(samples[k], index_path(r.child_path("samples"), k), NumberRule::positive));
+    rec.median = r.number("median", NumberRule::positive);
+    const std::string unit = r.string("unit");
+    if (unit != "s") throw InputError(r.child_path("unit"), "\"" + unit + "\"", "\"s\" (seconds per video)");
+    for (const char* key : {"datasheet_peak", "fraction_of_peak"}) {
+        const Json& v = r.value(key);
+        if (!v.is_null()) read_number(v, r.child_path(key), NumberRule::non_negative);
+    }
+    rec.stats = read_stats(r);
+    r.finish();
+    return rec;
+}
+
+bool same_video(const DecodeBenchParams& a, const DecodeBenchParams& b) {
+    return a.chunks == b.chunks && a.frames_per_chunk == b.frames_per_chunk && a.height == b.height && a.width == b.width &&
+           a.channels == b.channels && a.dtype_bytes == b.dtype_bytes;
+}
+
+const DecodeBenchRecord* first_of(const BenchResults& b, const char* case_name) {
+    for (const auto& r : b.decode)
+        if (r.case_name == case_name) return &r;
+    return nullptr;
+}
+
+Param measured_param(double v, const std::string& what) { return {v, InputOrigin::user, "measured: " + what}; }
+
+void require_usable(const DecodeBenchRecord& r) {
+    if (!r.stats.checksums_ok)
+        throw InputError(r.path + ".stats.checksums_ok", "false",
+                         "true: a run whose frames did not verify end to end cannot calibrate anything (re-run the benchmark)");
+    if (!r.stats.kernel_active_fraction)
+        throw InputError(r.path + ".stats.kernel_active_fraction", "null", "the measured kernel-active fraction the fit needs (a CUDA run records it)");
+}
+
+}  // namespace
+
+double DecodeBenchRecord::buffers() const { return params.buffers.value_or(synchronous() ? 1 : 2); }
+
+BenchResults parse_bench_results(std::string_view text, const std::string& origin) {
+    const Json j = parse_json_document(text, origin);
+    BenchResults b = read_bench_results(j, origin + ": $");
+    b.origin = origin;
+    return b;
+}
+
+BenchResults read_bench_results(const Json& document, const std::string& path) {
+    ObjectReader root(document, path);
+    BenchResults b;
+    b.origin = path;
+    b.path = path;
+    const std::string schema = root.string("schema");
+    if (schema != kBenchSchema) throw InputError(root.child_path("schema"), "\"" + schema + "\"", "\"" + std::string(kBenchSchema) + "\"");
+    b.fingerprint = read_fingerprint(root);
+    const Json& records = root.array("records");
+    for (std::size_t k = 0; k < records.size(); ++k) {
+        ObjectReader r(records[k], index_path(root.child_path("records"), k));
+        const std::string case_name = r.string("case");
+        if (case_name.rfind("decode.", 0) != 0) {
+            b.other_cases.push_back(case_name);  // another benchmark's record: its keys are its own
+            continue;
+        }
+        bool known = false;
+        for (const char* c : kDecodeCases) known = known || case_name == c;
+        if (!known)
+            throw InputError(r.child_path("case"), "\"" + case_name + "\"",
+                             "one of \"decode.sync_pageable\", \"decode.sync_pinned\", \"decode.async\", \"decode.ring\"");
+        b.decode.push_back(read_decode_record(r, case_name));
+    }
+    root.finish();
+    return b;
+}
+
+DecodeBenchCalibration decode_calibration(const BenchResults& b) {
+    DecodeBenchCalibration c;
+    c.sync = first_of(b, "decode.sync_pinned");
+    if (!c.sync) c.sync = first_of(b, "decode.sync_pageable");
+    c.async = first_of(b, "decode.async");
+    if (!c.async) c.async = first_of(b, "decode.ring");
+    if (!c.sync || !c.async)
+        throw InputError(b.path + ".records", std::to_string(b.decode.size()) + " decode record(s)",
+                         "a synchronous record (decode.sync_pinned or decode.sync_pageable) and an asynchronous one (decode.async or "
+                         "decode.ring) to fit");
+    require_usable(*c.sync);
+    require_usable(*c.async);
+    if (!same_video(c.sync->params, c.async->params))
+        throw InputError(c.async->path + ".params", "a different video than " + c.sync->path,
+                         "the same chunks, frames per chunk, height, width, channels and dtype_bytes as the synchronous record");
+    if (c.sync->case_name == "decode.sync_pageable")
+        c.notes.push_back("no decode.sync_pinned record: fitted on decode.sync_pageable, whose slower pageable copy is counted as host time");
+    const DecodeBenchParams& p = c.async->params;
+    const std::string src = "bench " + b.origin;
+    c.chunks = measured_param(p.chunks, src + " params.chunks");
+    c.frames_per_chunk = measured_param(p.frames_per_chunk, src + " params.frames_per_chunk");
+    c.height = measured_param(p.height, src + " params.height");
+    c.width = measured_param(p.width, src + " params.width");
+    c.channels = measured_param(p.channels, src + " params.channels");
+    c.dtype_bytes = measured_param(p.dtype_bytes, src + " params.dtype_bytes");
+    c.buffers = measured_param(c.async->buffers(), src + " " + c.async->case_name + " buffers");
+    c.measurement.sync_seconds = measured_param(c.sync->median, c.sync->case_name + " median seconds per video");
+    c.measurement.async_seconds = measured_param(c.async->median, c.async->case_name + " median seconds per video");
+    c.measurement.sync_utilization = measured_param(*c.sync->stats.kernel_active_fraction, c.sync->case_name + " kernel-active fraction");
+    c.measurement.async_utilization = measured_param(*c.async->stats.kernel_active_fraction, c.async->case_name + " kernel-active fraction");
+    c.measurement.source = src + " (" + c.sync->case_name + " + " + c.async->case_name + ")";
+    if (c.async->stats.chunk_d2h_ms && *c.async->stats.chunk_d2h_ms > 0) {
+        const double bytes = p.height * p.width * p.channels * p.dtype_bytes * p.frames_per_chunk;
+        c.measured_link_gb_per_s = measured_param(bytes / (*c.async->stats.chunk_d2h_ms * 1e6),
+                                                  "chunk bytes / " + c.async->case_name + " chunk_d2h_ms (" +
+                                                      format_number(*c.async->stats.chunk_d2h_ms) + " ms)");
+    }
+    c.sync_rtf = c.sync->stats.rtf;
+    return c;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,86 @@
+// bench_results.hpp — reading `gpuplan bench` results (schema gpuplan.bench/1) for the decode
+// pipeline, and turning them into fit inputs (docs/decode-pipeline.md, "Fitting to
+// measurements").
+//
+// Strictness: the top level, each decode record and its "stats" reject unknown keys (a typo
+// must not silently drop a measurement). Two places accept extra keys, because they describe
+// rather than measure and grow with the benchmark: "fingerprint" (machine facts) and a
+// record's "params" (knobs such as memory kind or NUMA node). Records whose case does not
+// start with "decode." belong to other benchmarks and are kept by name only; an unknown
+// "decode.*" case is an error.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuplan/json_reader.hpp"
+#include "gpuplan/pipeline/decode_fit.hpp"
+#include "gpuplan/pipeline/decode_sim.hpp"
+
+namespace gpuplan {
+
+inline constexpr std::string_view kBenchSchema = "gpuplan.bench/1";
+
+struct BenchFingerprint {
+    std::string backend;                       // "cpu" | "cuda"
+    std::optional<std::string> instance_type;  // null when not on EC2 or unknown
+    std::vector<std::string> gpu_names;
+};
+
+struct DecodeBenchParams {
+    double chunks = 0, frames_per_chunk = 0, height = 0, width = 0, channels = 0, dtype_bytes = 0;
+    std::optional<double> compute_ms;  // the synthetic kernel's target per chunk (null: not set)
+    std::string host_stage;            // as the benchmark names it ("none", "memcpy", ...); "" if absent
+    std::optional<double> buffers;     // null or absent: 1 for sync cases, 2 for decode.async
+};
+
+struct DecodeBenchStats {
+    double min = 0, mean = 0, p99 = 0;
+    std::optional<double> kernel_active_fraction, chunk_compute_ms, chunk_d2h_ms, chunk_host_ms, compute_slowdown, rtf;
+    bool checksums_ok = false;
+};
+
+struct DecodeBenchRecord {
+    std::string case_name;  // decode.sync_pageable | decode.sync_pinned | decode.async | decode.ring
+    std::string path;       // JSON path of the record, for errors
+    DecodeBenchParams params;
+    std::vector<double> samples;  // seconds per video
+    double median = 0;
+    DecodeBenchStats stats;
+    bool synchronous() const { return case_name.rfind("decode.sync", 0) == 0; }
+    double buffers() const;  // params.buffers, or the case's default
+};
+
+struct BenchResults {
+    std::string origin;  // the file (or scenario path) it came from, for messages
+    std::string path;    // JSON path of the document's root, for errors ("b.json: $")
+    BenchFingerprint fingerprint;
+    std::vector<DecodeBenchRecord> decode;
+    std::vector<std::string> other_cases;  // records of other benchmarks, by case name
+};
+
+// Throws InputError naming `origin`, the JSON path, the value and what was expected.
+BenchResults parse_bench_results(std::string_view text, const std::string& origin);
+// The same for a document already parsed (a scenario may embed one); `path` names it.
+BenchResults read_bench_results(const Json& document, const std::string& path);
+
+// What a bench file gives the fit: the shape of the video, the measurements, and a measured
+// D2H bandwidth when the asynchronous record timed its copies.
+struct DecodeBenchCalibration {
+    const DecodeBenchRecord* sync = nullptr;   // decode.sync_pinned, else decode.sync_pageable
+    const DecodeBenchRecord* async = nullptr;  // decode.async, else the first decode.ring
+    Param chunks, frames_per_chunk, height, width, channels, dtype_bytes, buffers;
+    DecodeMeasurement measurement;
+    std::optional<Param> measured_link_gb_per_s;  // chunk bytes / async chunk_d2h_ms
+    std::optional<double> sync_rtf;               // the sync record's stats.rtf, if any
+    std::vector<std::string> notes;
+};
+
+// Throws InputError (naming the record's path) when a needed record is missing, a run's
+// checksums failed, a utilisation is null, or the sync and async records decode different
+// videos. `bench` must outlive the result (it points into bench.decode).
+DecodeBenchCalibration decode_calibration(const BenchResults& bench);
+
+}  // namespace gpuplan

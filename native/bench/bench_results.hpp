@@ -1,0 +1,36 @@
+// bench_results.hpp — the machine fingerprint and the common bench-results document
+// (schema gpuplan.bench/1, ../shared/design.md "Formats"), which the planner imports as
+// calibration. Keys are a contract with core/gpuplan/pipeline: change them only together.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "decode_backend.hpp"
+#include "decode_pipeline.hpp"
+
+namespace gpuplan::bench {
+
+struct Fingerprint {
+    std::string backend;                       // "cpu" or "cuda"
+    std::optional<std::string> instance_type;  // --instance-type, else EC2 metadata read locally
+    std::vector<GpuInfo> gpus;
+    std::string driver_version, runtime_version;  // "" -> null
+    std::string host;                          // hostname
+};
+
+// The EC2 instance type from files on this machine, never the network: cloud-init's
+// /run/cloud-init/instance-data.json, else the DMI product name when the vendor is
+// "Amazon EC2" (Nitro instances report their type there). nullopt when neither says.
+std::optional<std::string> instance_type_from_metadata();
+
+// GPUs and driver/runtime versions as the CUDA runtime reports them (none without CUDA).
+Fingerprint machine_fingerprint(const std::string& backend, const std::optional<std::string>& instance_type);
+
+// {"schema", "fingerprint", "records": [one per case run]}; WAIVED cases have no record.
+nlohmann::json results_json(const Fingerprint& fingerprint, const DecodeConfig& config, const DecodeRun& run);
+
+}  // namespace gpuplan::bench
