@@ -230,17 +230,6 @@ std::optional<VideoCostRequest> parse_video(ObjectReader& root, const Catalog& c
     return v;
 }
 
-const ModelSpec& require_model(ObjectReader& r, const char* key) {
-    const std::string name = r.string(key);
-    const ModelSpec* model = find_model(builtin_models(), name);
-    if (!model) {
-        std::string names;
-        for (const auto& m : builtin_models()) names += (names.empty() ? "" : ", ") + m.name;
-        throw InputError(r.child_path(key), "\"" + name + "\"", "a model preset: " + names);
-    }
-    return *model;
-}
-
 std::vector<std::string> string_list(ObjectReader& r, const char* key) {
     std::vector<std::string> out;
     const Json* j = r.optional_value(key);
@@ -252,6 +241,38 @@ std::vector<std::string> string_list(ObjectReader& r, const char* key) {
     }
     return out;
 }
+
+// "families": names that must exist in the catalog.
+std::vector<std::string> family_list(ObjectReader& r, const Catalog& catalog) {
+    std::vector<std::string> families = string_list(r, "families");
+    for (std::size_t k = 0; k < families.size(); ++k) {
+        bool known = false;
+        for (const auto& i : catalog.instances) known = known || i.family == families[k];
+        if (!known) throw InputError(index_path(r.child_path("families"), k), "\"" + families[k] + "\"", "an instance family in the catalog");
+    }
+    return families;
+}
+
+// "purchase": catalog price options.
+std::vector<std::string> purchase_list(ObjectReader& r) {
+    std::vector<std::string> options = string_list(r, "purchase");
+    for (std::size_t k = 0; k < options.size(); ++k)
+        if (options[k] != "on_demand" && options[k] != "spot_typical")
+            throw InputError(index_path(r.child_path("purchase"), k), "\"" + options[k] + "\"", "\"on_demand\" or \"spot_typical\"");
+    return options;
+}
+
+const ModelSpec& require_model(ObjectReader& r, const char* key) {
+    const std::string name = r.string(key);
+    const ModelSpec* model = find_model(builtin_models(), name);
+    if (!model) {
+        std::string names;
+        for (const auto& m : builtin_models()) names += (names.empty() ? "" : ", ") + m.name;
+        throw InputError(r.child_path(key), "\"" + name + "\"", "a model preset: " + names);
+    }
+    return *model;
+}
+
 
 std::optional<InferenceRecommendRequest> parse_recommend(ObjectReader& root, const Catalog& catalog, const std::string& region) {
     const Json* j = root.optional_value("recommend");
@@ -265,16 +286,8 @@ std::optional<InferenceRecommendRequest> parse_recommend(ObjectReader& root, con
     q.tokens_per_second = r.optional_number("tokens_per_second", NumberRule::positive).value_or(q.tokens_per_second);
     q.max_batch = r.optional_number("max_batch", NumberRule::positive).value_or(q.max_batch);
     q.max_instances = r.optional_number("max_instances", NumberRule::positive).value_or(q.max_instances);
-    q.families = string_list(r, "families");
-    for (std::size_t k = 0; k < q.families.size(); ++k) {
-        bool known = false;
-        for (const auto& i : catalog.instances) known = known || i.family == q.families[k];
-        if (!known) throw InputError(index_path(r.child_path("families"), k), "\"" + q.families[k] + "\"", "an instance family in the catalog");
-    }
-    q.purchase = string_list(r, "purchase");
-    for (std::size_t k = 0; k < q.purchase.size(); ++k)
-        if (q.purchase[k] != "on_demand" && q.purchase[k] != "spot_typical")
-            throw InputError(index_path(r.child_path("purchase"), k), "\"" + q.purchase[k] + "\"", "\"on_demand\" or \"spot_typical\"");
+    q.families = family_list(r, catalog);
+    q.purchase = purchase_list(r);
     q.max_usd_per_hour = r.optional_number("max_usd_per_hour", NumberRule::positive);
     if (auto ms = r.optional_number("max_ms_per_token", NumberRule::positive)) q.max_seconds_per_token = *ms / 1e3;
     read_override(r, "bandwidth_efficiency", q.bandwidth_efficiency, NumberRule::fraction);
@@ -344,16 +357,8 @@ std::optional<TrainingRecommendRequest> parse_recommend_training(ObjectReader& r
     q.global_batch_tokens = r.optional_number("global_batch_tokens", NumberRule::positive).value_or(q.global_batch_tokens);
     q.recompute = parse_recompute(r, q.recompute);
     q.max_nodes = r.optional_number("max_nodes", NumberRule::positive).value_or(q.max_nodes);
-    q.families = string_list(r, "families");
-    for (std::size_t k = 0; k < q.families.size(); ++k) {
-        bool known = false;
-        for (const auto& i : catalog.instances) known = known || i.family == q.families[k];
-        if (!known) throw InputError(index_path(r.child_path("families"), k), "\"" + q.families[k] + "\"", "an instance family in the catalog");
-    }
-    q.purchase = string_list(r, "purchase");
-    for (std::size_t k = 0; k < q.purchase.size(); ++k)
-        if (q.purchase[k] != "on_demand" && q.purchase[k] != "spot_typical")
-            throw InputError(index_path(r.child_path("purchase"), k), "\"" + q.purchase[k] + "\"", "\"on_demand\" or \"spot_typical\"");
+    q.families = family_list(r, catalog);
+    q.purchase = purchase_list(r);
     q.deadline_hours = r.optional_number("deadline_hours", NumberRule::positive);
     q.budget_usd = r.optional_number("budget_usd", NumberRule::positive);
     r.finish();

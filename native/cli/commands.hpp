@@ -104,6 +104,8 @@ void require_region(const Catalog& catalog, const std::string& region, const std
 [[noreturn]] void rethrow_for_flag(const InputError& error, const std::vector<std::pair<std::string, std::string>>& path_to_flag);
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
+// Levenshtein distance, for "did you mean" suggestions.
+std::size_t edit_distance(const std::string& a, const std::string& b);
 std::string lower(std::string s);
 
 // ---- workload helpers (models_cmd.cpp, fit_cmd.cpp) -------------------------------------------

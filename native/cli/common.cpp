@@ -151,8 +151,6 @@ Catalog load_catalog_with_files(const std::vector<std::string>& files) {
     return load_catalog(docs);
 }
 
-namespace {
-
 std::size_t edit_distance(const std::string& a, const std::string& b) {
     std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
     for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
@@ -164,8 +162,6 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
     }
     return prev[b.size()];
 }
-
-}  // namespace
 
 const Instance& require_instance(const Catalog& catalog, const std::string& name, const std::string& where) {
     if (const Instance* i = catalog.find_instance(name)) return *i;

@@ -31,21 +31,6 @@ std::vector<ModelSpec> load_models_with_files(const std::vector<std::string>& fi
     return load_models(docs);
 }
 
-namespace {
-
-std::size_t distance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        cur[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j)
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-        std::swap(prev, cur);
-    }
-    return prev[b.size()];
-}
-
-}  // namespace
 
 const ModelSpec& require_model(const std::vector<ModelSpec>& models, const std::string& name, const std::string& where) {
     if (const ModelSpec* m = find_model(models, name)) return *m;
@@ -54,7 +39,7 @@ const ModelSpec& require_model(const std::vector<ModelSpec>& models, const std::
         if (lower(m.name) == lower(name)) return m;
     std::vector<std::pair<std::size_t, std::string>> close;
     for (const auto& m : models) {
-        const std::size_t d = distance(lower(name), lower(m.name));
+        const std::size_t d = edit_distance(lower(name), lower(m.name));
         const bool contains = !name.empty() && lower(m.name).find(lower(name)) != std::string::npos;
         if (d <= 3 || contains) close.emplace_back(contains ? 0 : d, m.name);
     }
