@@ -10,15 +10,6 @@ std::vector<Figure> InstanceMetrics::all() const {
 
 namespace {
 
-Figure unknown(std::string name, std::string unit, std::string formula, std::string why) {
-    Figure f;
-    f.name = std::move(name);
-    f.unit = std::move(unit);
-    f.formula = std::move(formula);
-    f.unknown_reason = std::move(why);
-    return f;
-}
-
 // price / (count x per_chip / scale), or unknown with the first missing fact's reason.
 Figure per_capacity(const std::string& name, const std::string& unit, const std::string& capacity_name, const std::string& capacity_unit,
                     const std::optional<Param>& price, const std::string& price_why, const Instance& inst,
@@ -26,9 +17,9 @@ Figure per_capacity(const std::string& name, const std::string& unit, const std:
                     double scale) {
     const std::string formula = "on_demand_usd_per_hour / (accelerator_count x " + capacity_name +
                                 (scale != 1 ? " / " + format_number(scale) : std::string()) + ")";
-    if (!price) return unknown(name, unit, formula, price_why);
-    if (!inst.accelerator_count) return unknown(name, unit, formula, "accelerator count unknown: " + inst.unknown_reason("accelerator_count"));
-    if (!per_chip) return unknown(name, unit, formula, capacity_name + " unknown: " + per_chip_why);
+    if (!price) return unknown_figure(name, unit, formula, price_why);
+    if (!inst.accelerator_count) return unknown_figure(name, unit, formula, "accelerator count unknown: " + inst.unknown_reason("accelerator_count"));
+    if (!per_chip) return unknown_figure(name, unit, formula, capacity_name + " unknown: " + per_chip_why);
     const double capacity = *inst.accelerator_count * *per_chip / scale;
     const double v = price->value / capacity;
     return {name, v, unit, formula,
@@ -53,16 +44,16 @@ InstanceMetrics instance_metrics(const Catalog& catalog, const Instance& inst, c
         m.on_demand_usd_per_hour = {"on_demand_usd_per_hour", price->value, "USD/h", "catalog price", format_number(price->value),
                                     {input("on_demand_usd_per_hour", "USD/h", *price)}, ""};
     else
-        m.on_demand_usd_per_hour = unknown("on_demand_usd_per_hour", "USD/h", "catalog price", price_why);
+        m.on_demand_usd_per_hour = unknown_figure("on_demand_usd_per_hour", "USD/h", "catalog price", price_why);
 
     const Accelerator* acc = inst.accelerator ? catalog.find_accelerator(*inst.accelerator) : nullptr;
     const std::string acc_src = acc ? "catalog accelerator " + acc->name : "";
     const std::string no_acc = "accelerator unknown: " + inst.unknown_reason("accelerator");
 
     if (!price)
-        m.usd_per_accelerator_hour = unknown("usd_per_accelerator_hour", "USD/accelerator-h", "on_demand_usd_per_hour / accelerator_count", price_why);
+        m.usd_per_accelerator_hour = unknown_figure("usd_per_accelerator_hour", "USD/accelerator-h", "on_demand_usd_per_hour / accelerator_count", price_why);
     else if (!inst.accelerator_count)
-        m.usd_per_accelerator_hour = unknown("usd_per_accelerator_hour", "USD/accelerator-h", "on_demand_usd_per_hour / accelerator_count",
+        m.usd_per_accelerator_hour = unknown_figure("usd_per_accelerator_hour", "USD/accelerator-h", "on_demand_usd_per_hour / accelerator_count",
                                              "accelerator count unknown: " + inst.unknown_reason("accelerator_count"));
     else
         m.usd_per_accelerator_hour = {"usd_per_accelerator_hour", price->value / *inst.accelerator_count, "USD/accelerator-h",
@@ -85,8 +76,8 @@ InstanceMetrics instance_metrics(const Catalog& catalog, const Instance& inst, c
                                                 "catalog " + inst.name, 1);
     }
     if (!acc) {
-        m.usd_per_dense_bf16_pflop_hour = unknown("usd_per_dense_bf16_pflop_hour", "USD/PFLOP-h", "", no_acc);
-        m.usd_per_tb_per_s_hour = unknown("usd_per_tb_per_s_hour", "USD/(TB/s)-h", "", no_acc);
+        m.usd_per_dense_bf16_pflop_hour = unknown_figure("usd_per_dense_bf16_pflop_hour", "USD/PFLOP-h", "", no_acc);
+        m.usd_per_tb_per_s_hour = unknown_figure("usd_per_tb_per_s_hour", "USD/(TB/s)-h", "", no_acc);
         return m;
     }
     m.usd_per_dense_bf16_pflop_hour =

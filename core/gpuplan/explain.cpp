@@ -24,6 +24,15 @@ FigureInput Figure::as_input(std::string source_note) const {
             rests_on_assumption()};
 }
 
+Figure unknown_figure(std::string name, std::string unit, std::string formula, std::string why) {
+    Figure f;
+    f.name = std::move(name);
+    f.unit = std::move(unit);
+    f.formula = std::move(formula);
+    f.unknown_reason = std::move(why);
+    return f;
+}
+
 std::string format_number(double value) {
     if (!std::isfinite(value)) return "unknown";
     char buf[64];

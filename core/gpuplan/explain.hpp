@@ -56,6 +56,9 @@ struct Figure {
     FigureInput as_input(std::string source_note = "") const;
 };
 
+// A figure that cannot be computed, with the reason (shown as "unknown" with its why).
+Figure unknown_figure(std::string name, std::string unit, std::string formula, std::string why);
+
 // Shortest decimal text that round-trips a double for people: up to 6 significant digits
 // after rounding, no trailing zeros ("38.528", "0.98667", "8760").
 std::string format_number(double value);

@@ -34,28 +34,6 @@ std::string seconds(double s) {
 }
 std::string gigabytes(double bytes) { return decimals(bytes / kBytesPerGB, 2) + " GB"; }
 
-Figure unknown_figure(std::string name, std::string unit, std::string formula, std::string why) {
-    Figure f;
-    f.name = std::move(name);
-    f.unit = std::move(unit);
-    f.formula = std::move(formula);
-    f.unknown_reason = std::move(why);
-    return f;
-}
-
-CLI::Validator efficiency_rule() {
-    return CLI::Validator(
-        [](std::string& text) -> std::string {
-            char* end = nullptr;
-            const double v = std::strtod(text.c_str(), &end);
-            const std::string expected = "; expected a fraction above 0 and at most 1 (0.8 = 80%)";
-            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + text + "'" + expected;
-            if (!std::isfinite(v) || v <= 0 || v > 1) return "got " + text + expected;
-            return "";
-        },
-        "IN (0,1]");
-}
-
 struct InferOptions {
     std::string model, instance, region = "us-east-1", dtype = "bf16", kv_dtype = "bf16";
     std::vector<std::string> models_files;
@@ -336,10 +314,10 @@ Command register_infer(CLI::App& parent) {
     app->add_option("--tp", o->tp, "Tensor parallel degree (default: every GPU of the instance); the instance runs GPUs / tp replicas")->check(whole_rule(1));
     app->add_option("--bandwidth-efficiency", o->bandwidth_efficiency,
                     "Achieved / datasheet memory bandwidth in decode (default " + n(default_bandwidth_efficiency().value) + "; 1 with a measured bandwidth)")
-        ->check(efficiency_rule());
+        ->check(efficiency_rule("0.8 = 80%"));
     app->add_option("--compute-efficiency", o->compute_efficiency,
                     "Achieved share of dense peak FLOPS in prefill (default " + n(default_compute_efficiency().value) + ")")
-        ->check(efficiency_rule());
+        ->check(efficiency_rule("0.8 = 80%"));
     app->add_option("--measured-bandwidth-gb-per-s", o->measured_bandwidth, "Measured device-memory bandwidth (GB/s per GPU) in place of the datasheet figure")
         ->check(number_rule(NumberRule::positive));
     app->add_option("--overhead-gib", o->overhead_gib, "Runtime overhead per GPU in GiB for the memory check (default " + n(default_runtime_overhead_gib().value) + ")")

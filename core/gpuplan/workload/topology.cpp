@@ -255,13 +255,6 @@ NodeTopology node_topology(const Catalog& catalog, const Instance& inst, const T
 }
 
 namespace {
-Figure unknown_figure(std::string name, std::string reason) {
-    Figure f;
-    f.name = std::move(name);
-    f.unit = "s";
-    f.unknown_reason = std::move(reason);
-    return f;
-}
 
 // Sum of phase figures (all known), inputs are the phases.
 Figure phases_sum(std::string name, const std::vector<Figure>& phases, const std::vector<std::string>& labels) {
@@ -296,7 +289,7 @@ CollectiveCost hierarchical_collective(Collective kind, double bytes, const Node
     const std::string in_where = " inside the node over " + std::string(to_string(t.intra.cls)) + " (" + n(g) + " ranks)";
     const std::string out_where = " across " + n(nodes) + " nodes over " + std::string(to_string(t.inter.cls));
     if (g > 1) {
-        if (!t.intra.known()) c.intra_seconds = unknown_figure("intra_node_seconds", "link inside " + t.instance + " unknown: " + t.intra.unknown_reason);
+        if (!t.intra.known()) c.intra_seconds = unknown_figure("intra_node_seconds", "s", "", "link inside " + t.instance + " unknown: " + t.intra.unknown_reason);
         else if (kind == Collective::all_reduce && nodes <= 1) {
             in_phases = {on(Collective::all_reduce, bytes, g, t.intra)};
             in_labels = {"all-reduce of S" + in_where};
@@ -312,7 +305,7 @@ CollectiveCost hierarchical_collective(Collective kind, double bytes, const Node
         }
     }
     if (nodes > 1) {
-        if (!t.inter.known()) c.inter_seconds = unknown_figure("inter_node_seconds", "link between " + t.instance + " nodes unknown: " + t.inter.unknown_reason);
+        if (!t.inter.known()) c.inter_seconds = unknown_figure("inter_node_seconds", "s", "", "link between " + t.instance + " nodes unknown: " + t.inter.unknown_reason);
         else if (kind == Collective::all_to_all) {
             out_phases = {on(kind, bytes, nodes, t.inter)};
             out_labels = {"all-to-all of S" + out_where};
@@ -325,7 +318,7 @@ CollectiveCost hierarchical_collective(Collective kind, double bytes, const Node
     if (c.inter_seconds.unknown_reason.empty()) c.inter_seconds = phases_sum("inter_node_seconds", out_phases, out_labels);
     const std::string total_name = "hierarchical_" + kname + "_seconds";
     if (!c.intra_seconds.value || !c.inter_seconds.value) {
-        c.seconds = unknown_figure(total_name, !c.intra_seconds.value ? c.intra_seconds.unknown_reason : c.inter_seconds.unknown_reason);
+        c.seconds = unknown_figure(total_name, "s", "", !c.intra_seconds.value ? c.intra_seconds.unknown_reason : c.inter_seconds.unknown_reason);
         c.bottleneck = !c.intra_seconds.value ? t.intra.cls : t.inter.cls;
         c.bottleneck_text = "unknown: " + c.seconds.unknown_reason;
         return c;

@@ -16,13 +16,6 @@ Param assume(double v, std::string why) { return {v, InputOrigin::assumption, st
 Figure fig(std::string name, double value, std::string unit, std::string formula, std::string worked, std::vector<FigureInput> inputs) {
     return {std::move(name), value, std::move(unit), std::move(formula), std::move(worked), std::move(inputs), ""};
 }
-Figure unknown(std::string name, std::string unit, std::string reason) {
-    Figure f;
-    f.name = std::move(name);
-    f.unit = std::move(unit);
-    f.unknown_reason = std::move(reason);
-    return f;
-}
 Figure zero(std::string name, std::string why) { return fig(std::move(name), 0, "s", why, "0", {}); }
 
 void whole_at_least(double v, double min, const std::string& where) {
@@ -129,7 +122,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     }
     const Figure flops = training_flops(m, T, full, FlopsMethod::six_n, s);
     r.compute_seconds = peak ? compute_seconds(flops, G, *peak, q.compute_efficiency)
-                             : unknown("compute_seconds", "s", acc->name + " dense BF16 peak unknown: " + (bf16_reason != acc->unknown.end() ? bf16_reason->second : "not recorded"));
+                             : unknown_figure("compute_seconds", "s", "", acc->name + " dense BF16 peak unknown: " + (bf16_reason != acc->unknown.end() ? bf16_reason->second : "not recorded"));
     const double compute = r.compute_seconds.value.value_or(NAN);
 
     // Parameters held per model-parallel rank (experts split over expert parallel).
@@ -213,10 +206,10 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
                 sum.seconds.value = total, sum.intra_seconds.value = in, sum.inter_seconds.value = out;
                 split("exposed data-parallel " + what, sum, exposed, r.data_parallel_exposed_seconds);
             } else {
-                r.data_parallel_exposed_seconds = unknown("data_parallel_exposed_seconds", "s", unknown_reason);
+                r.data_parallel_exposed_seconds = unknown_figure("data_parallel_exposed_seconds", "s", "", unknown_reason);
             }
         } else {
-            r.data_parallel_exposed_seconds = unknown("data_parallel_exposed_seconds", "s", r.data_parallel_comm_seconds.unknown_reason);
+            r.data_parallel_exposed_seconds = unknown_figure("data_parallel_exposed_seconds", "s", "", r.data_parallel_comm_seconds.unknown_reason);
         }
     } else {
         r.data_parallel_comm_seconds = zero("data_parallel_comm_seconds", "data parallel 1: no gradient synchronisation");
@@ -257,7 +250,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     if (pp > 1) {
         const Link& l = q.nodes > 1 ? topo.inter : topo.intra;
         if (!l.known()) {
-            r.pipeline_p2p_seconds = unknown("pipeline_p2p_seconds", "s", "pipeline link unknown: " + l.unknown_reason);
+            r.pipeline_p2p_seconds = unknown_figure("pipeline_p2p_seconds", "s", "", "pipeline link unknown: " + l.unknown_reason);
             need(r.pipeline_p2p_seconds);
         } else {
             const double bytes = b * s * h * 2, one = bytes / (l.gb_per_s.value * 1e9) + l.latency_us.value * 1e-6;
@@ -304,7 +297,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
                                     r.micro_batches.as_input()});
             parts.push_back({"pipeline bubble ((p-1)/(m+p-1) with p " + n(pp) + ", m " + n(mb) + ")", LinkClass::none, v, r.bubble_seconds.rests_on_assumption()});
         } else {
-            r.bubble_seconds = unknown("bubble_seconds", "s", unknown_reason);
+            r.bubble_seconds = unknown_figure("bubble_seconds", "s", "", unknown_reason);
         }
     } else {
         r.bubble_seconds = zero("bubble_seconds", "pipeline parallel 1: no bubble");
@@ -314,7 +307,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     if (L.offload_optimizer) {
         const double shard = params_rank / dp, bytes_per = L.offload_parameters ? 8 : 4, bytes = shard * bytes_per;
         if (!topo.host.known()) {
-            r.offload_seconds = unknown("offload_seconds", "s", "GPU-host PCIe link unknown: " + topo.host.unknown_reason);
+            r.offload_seconds = unknown_figure("offload_seconds", "s", "", "GPU-host PCIe link unknown: " + topo.host.unknown_reason);
             need(r.offload_seconds);
         } else {
             const double transfer = bytes / (topo.host.gb_per_s.value * 1e9);
@@ -349,7 +342,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
 
     // Step, throughput, totals, cost.
     if (!unknown_reason.empty()) {
-        for (Figure* f : {&r.step_seconds, &r.tokens_per_second, &r.total_seconds, &r.total_hours, &r.cost_usd}) *f = unknown("", "", unknown_reason);
+        for (Figure* f : {&r.step_seconds, &r.tokens_per_second, &r.total_seconds, &r.total_hours, &r.cost_usd}) *f = unknown_figure("", "", "", unknown_reason);
         r.step_seconds.name = "step_seconds", r.tokens_per_second.name = "tokens_per_second", r.total_seconds.name = "total_seconds";
         r.total_hours.name = "total_hours", r.cost_usd.name = "cost_usd";
         r.bottleneck = "unknown: " + unknown_reason;
