@@ -79,6 +79,9 @@ inline constexpr std::string_view kExitCodes =
 // prefixes the flag: "--hours: got nan; expected a finite number > 0").
 CLI::Validator number_rule(NumberRule rule);
 
+// An efficiency flag: a number in (0, 1]; `example` shows the notation ("0.8 = 80%").
+CLI::Validator efficiency_rule(const std::string& example);
+
 // `--format` restricted to `allowed` (the first is the default).
 CLI::Option* add_format_option(CLI::App& app, Format& format, std::vector<Format> allowed);
 

@@ -80,6 +80,19 @@ CLI::Validator number_rule(NumberRule rule) {
         std::string(rule_type(rule)));
 }
 
+CLI::Validator efficiency_rule(const std::string& example) {
+    return CLI::Validator(
+        [example](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            const std::string expected = "; expected a fraction above 0 and at most 1 (" + example + ")";
+            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + text + "'" + expected;
+            if (!std::isfinite(v) || v <= 0 || v > 1) return "got " + text + expected;
+            return "";
+        },
+        "IN (0,1]");
+}
+
 CLI::Option* add_format_option(CLI::App& app, Format& format, std::vector<Format> allowed) {
     format = allowed.front();
     std::vector<std::string> names;

@@ -315,16 +315,7 @@ Command register_recommend(CLI::App& parent) {
     app->add_option("--max-usd-per-hour", o->max_usd_per_hour, "Inference: budget for the whole fleet, $/h")->check(number_rule(NumberRule::positive));
     app->add_option("--max-ms-per-token", o->max_ms_per_token, "Inference: latency limit per output token, ms")->check(number_rule(NumberRule::positive));
     app->add_option("--bandwidth-efficiency", o->bandwidth_efficiency, "Inference: achieved / datasheet memory bandwidth (default 0.8, an assumption)")
-        ->check(CLI::Validator(
-            [](std::string& text) -> std::string {
-                char* end = nullptr;
-                const double v = std::strtod(text.c_str(), &end);
-                const std::string expected = "; expected a fraction above 0 and at most 1 (0.8 = 80%)";
-                if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + text + "'" + expected;
-                if (!std::isfinite(v) || v <= 0 || v > 1) return "got " + text + expected;
-                return "";
-            },
-            "IN (0,1]"));
+        ->check(efficiency_rule("0.8 = 80%"));
     // Training
     app->add_option("--tokens", o->tokens, "Training: token budget (required with --training)")->check(whole_rule(1));
     app->add_option("--sequence", o->train.sequence, "Training: tokens per sequence")->capture_default_str()->check(whole_rule(1));

@@ -33,19 +33,6 @@ std::string whole(double x) { return decimals(x, 0); }
 std::string secs(double s) { return s == 0 ? std::string("0") : fmt::format("{:#.4g}", s); }
 std::string hours_text(double h) { return decimals(h, h < 10 ? 4 : 2) + " h" + (h > 48 ? " (" + decimals(h / 24, 1) + " days)" : std::string()); }
 
-CLI::Validator efficiency_rule() {
-    return CLI::Validator(
-        [](std::string& text) -> std::string {
-            char* end = nullptr;
-            const double v = std::strtod(text.c_str(), &end);
-            const std::string expected = "; expected a fraction above 0 and at most 1 (0.4 = 40%)";
-            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + text + "'" + expected;
-            if (!std::isfinite(v) || v <= 0 || v > 1) return "got " + text + expected;
-            return "";
-        },
-        "IN (0,1]");
-}
-
 struct TrainOptions {
     std::string model, instance, region = "us-east-1", purchase = "on_demand", recompute = "none";
     std::vector<std::string> models_files;
@@ -542,9 +529,9 @@ Command register_train(CLI::App& parent) {
         ->check(choice_rule({"on_demand", "spot_typical"}));
     app->add_option("--compute-efficiency", o->compute_efficiency,
                     "Share of dense peak reached (default " + format_number(default_compute_efficiency().value) + ", an assumption)")
-        ->check(efficiency_rule());
+        ->check(efficiency_rule("0.4 = 40%"));
     app->add_option("--measured-mfu", o->measured_mfu, "Measured model FLOPs utilisation, in place of the default compute efficiency")
-        ->check(efficiency_rule());
+        ->check(efficiency_rule("0.4 = 40%"));
     app->add_option("--measured-intra-gb-per-s", o->measured_intra, "Measured bandwidth inside a node (GB/s per GPU, per direction), in place of the derived figure")
         ->check(number_rule(NumberRule::positive));
     app->add_option("--measured-inter-gb-per-s", o->measured_inter, "Measured bandwidth between nodes (GB/s per GPU, per direction), in place of the derived figure")
