@@ -159,4 +159,9 @@ struct InferenceFit {
 InferenceFit check_inference_fit(const InferenceMemoryRequest& request, const GpuPool& pool, const std::string& dtype,
                                  const std::string& kv_dtype);
 
+// The inference memory request `fit` and `infer` both build from their flags (dtypes named by
+// --dtype / --kv-dtype); the overhead replaces the default only when given.
+InferenceMemoryRequest inference_request(const ModelSpec& model, const std::string& dtype, const std::string& kv_dtype, double batch,
+                                         double context, double tensor_parallel, std::optional<double> overhead_gib);
+
 }  // namespace gpuplan::cli

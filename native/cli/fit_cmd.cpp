@@ -85,6 +85,19 @@ void check_tensor_parallel(double tp, const GpuPool& pool, const std::string& wh
 
 // ---- inference fit ------------------------------------------------------------------------------
 
+InferenceMemoryRequest inference_request(const ModelSpec& model, const std::string& dtype, const std::string& kv_dtype, double batch,
+                                         double context, double tensor_parallel, std::optional<double> overhead_gib) {
+    InferenceMemoryRequest q;
+    q.model = &model;
+    q.weight_bytes = dtype_bytes(dtype, "--dtype");
+    q.kv_bytes = dtype_bytes(kv_dtype, "--kv-dtype");
+    q.batch = batch;
+    q.context = context;
+    q.tensor_parallel = tensor_parallel;
+    if (overhead_gib) q.runtime_overhead_gib = {*overhead_gib, InputOrigin::user, ""};
+    return q;
+}
+
 InferenceFit check_inference_fit(const InferenceMemoryRequest& q, const GpuPool& pool, const std::string& dtype, const std::string& kv_dtype) {
     InferenceFit r;
     r.memory = inference_memory(q);
@@ -431,14 +444,8 @@ std::string run_training(const FitOptions& o, const ModelSpec& model, const GpuP
 std::string run_inference(const FitOptions& o, const ModelSpec& model, const GpuPool& pool) {
     const double tp = o.given("--tp") ? o.tp : pool.gpus_per_node;
     check_tensor_parallel(tp, pool, "--tp");
-    InferenceMemoryRequest q;
-    q.model = &model;
-    q.weight_bytes = dtype_bytes(o.dtype, "--dtype");
-    q.kv_bytes = dtype_bytes(o.kv_dtype, "--kv-dtype");
-    q.batch = o.batch;
-    q.context = o.context;
-    q.tensor_parallel = tp;
-    if (o.given("--overhead-gib")) q.runtime_overhead_gib = user(o.overhead_gib);
+    const InferenceMemoryRequest q = inference_request(model, o.dtype, o.kv_dtype, o.batch, o.context, tp,
+                                                       o.given("--overhead-gib") ? std::optional<double>(o.overhead_gib) : std::nullopt);
     const InferenceFit fit = check_inference_fit(q, pool, o.dtype, o.kv_dtype);
     const InferenceMemory& m = fit.memory;
     const ParameterCount c = count_parameters(model);

@@ -87,14 +87,8 @@ std::string run_infer(const Catalog& catalog, const InferOptions& o) {
     if (prompt > o.context) throw InputError("--prompt-tokens", n(prompt), "at most --context (" + n(o.context) + "): the prompt is part of the context");
 
     // Memory first: a request that does not fit is refused with the reason.
-    InferenceMemoryRequest mq;
-    mq.model = &model;
-    mq.weight_bytes = dtype_bytes(o.dtype, "--dtype");
-    mq.kv_bytes = dtype_bytes(o.kv_dtype, "--kv-dtype");
-    mq.batch = o.batch;
-    mq.context = o.context;
-    mq.tensor_parallel = tp;
-    if (o.given("--overhead-gib")) mq.runtime_overhead_gib = user(o.overhead_gib);
+    const InferenceMemoryRequest mq = inference_request(model, o.dtype, o.kv_dtype, o.batch, o.context, tp,
+                                                        o.given("--overhead-gib") ? std::optional<double>(o.overhead_gib) : std::nullopt);
     const InferenceFit fit = check_inference_fit(mq, pool, o.dtype, o.kv_dtype);
     if (!fit.fits)
         throw InputError(fit.refusal + " (details: gpuplan fit --model " + model.name + " --mode inference --instance " + pool.instance->name + " --tp " +
