@@ -20,6 +20,10 @@ packages=(
   libsdl2-dev libgl-dev
   emscripten python3
   chromium xvfb xauth brotli
+  openmpi-bin libopenmpi-dev
+  clang libclang-rt-14-dev
+  mkdocs mkdocs-material
+  fonts-inter fonts-dejavu-core
 )
 
 missing=()
