@@ -6,7 +6,9 @@
 # Builds the wasm preset first (core tests under node, the browser page), then the native
 # `dev` preset pointed at it, and runs one ctest over everything: core unit tests natively
 # and under node, native/wasm figure parity, CLI golden tests, the catalog against the
-# reference sheets, and the Playwright test of the page in headless Chromium.
+# reference sheets, and the Playwright test of the page in headless Chromium. Then the same
+# suite built with ASan + UBSan (asan preset) and the fuzz targets (fuzz preset, clang +
+# libFuzzer; FUZZ_SECONDS per target, default 60). The summary counts every run.
 # Build logs go to build/logs/; a failing step prints its log's tail.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,12 +29,32 @@ step build-wasm cmake --build --preset wasm -j 2
 step configure-native cmake --preset dev -DGPUPLAN_WASM_BUILD_DIR="$root/build/wasm" -DGPUPLAN_WEB_DIR="$root/build/wasm/web"
 step build-native cmake --build --preset dev -j 2
 
-# One ctest run over every test, native and wasm; its summary is the last thing printed.
-set +e
-ctest --preset dev -j 2 2>&1 | tee build/logs/ctest.log
-rc=${PIPESTATUS[0]}
-set -e
-passed=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* Passed' build/logs/ctest.log || true)
-failed=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*(\*\*\*|Failed|Exception|Timeout)' build/logs/ctest.log || true)
+# One ctest run over every test, native and wasm.
+rc=0
+run_ctest() {  # run_ctest LOG CTEST-ARG...: a ctest run whose results join the summary
+  local log=$1; shift
+  set +e
+  ctest "$@" 2>&1 | tee "build/logs/$log"
+  local r=${PIPESTATUS[0]}
+  set -e
+  [ "$r" -eq 0 ] || rc=$r
+}
+run_ctest ctest.log --preset dev -j 2
+
+# The same suite under ASan + UBSan (no CUDA, no wasm/browser tests), then the libFuzzer
+# targets (clang): each corpus as a regression test and FUZZ_SECONDS (default 60) of fuzzing
+# per target, two at a time (docs/reliability.md).
+step configure-asan cmake --preset asan
+step build-asan cmake --build --preset asan -j 2
+run_ctest ctest-asan.log --preset asan -j 2
+step configure-fuzz cmake --preset fuzz -DGPUPLAN_FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+step build-fuzz cmake --build --preset fuzz -j 2 --target fuzz_all
+run_ctest ctest-fuzz.log --preset fuzz -j 2
+cat build/fuzz/fuzz-stats/*.txt 2>/dev/null || true  # "fuzz NAME: N execs in S s, corpus A -> B inputs"
+
+# One summary over every ctest run above: the last thing printed.
+logs=(build/logs/ctest.log build/logs/ctest-asan.log build/logs/ctest-fuzz.log)
+passed=$(cat "${logs[@]}" | grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* Passed' || true)
+failed=$(cat "${logs[@]}" | grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*(\*\*\*|Failed|Exception|Timeout)' || true)
 echo "tests: $passed passed, $failed failed"
 exit "$rc"

@@ -1,150 +1,176 @@
-// main.cpp — the browser front-end: SDL2 on the page's <canvas id="canvas">, WebGL2 (GL ES 3.0),
-// Dear ImGui, and the catalog table from core/ui.
+// main.cpp — the browser shell: SDL2 on the page's <canvas id="canvas">, WebGL2 (GL ES 3.0),
+// Dear ImGui, and the planner's views from core/ui (draw_app).
 //
-// The browser owns the main loop: main() sets everything up, hands run_frame() to
-// emscripten_set_main_loop_arg (one call per requestAnimationFrame) and returns to the page.
-// All browser-only code (EM_ASM, emscripten.h) stays in this file.
+// Start-up: the page's URL query arrives as arguments (web/shell/shell.js turns
+// `?view=costs&embed=1` into `--view=costs --embed=1`), parsed by the same CLI11 parser as
+// `gpuplan gui` (core/ui/app_options.hpp). Then the browser owns the main loop: main() hands
+// run_frame() to emscripten_set_main_loop_arg (one call per requestAnimationFrame) and
+// returns. An idle page draws nothing: run_frame only draws after input, a resize or a
+// change made through the page bridge (page_bridge.hpp, the only JavaScript interop).
 #include <emscripten.h>
 #include <GLES3/gl3.h>
 #include <SDL.h>
 
 #include <cstdio>
-#include <optional>
 #include <string>
+#include <vector>
 
 #include "gpuplan/catalog.hpp"
 #include "gpuplan/input_error.hpp"
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"
 #include "imgui_impl_sdl.h"
-#include "ui/catalog_table.hpp"
+#include "page.hpp"
+#include "page_bridge.hpp"
+#include "ui/app.hpp"
+#include "ui/app_options.hpp"
 
 namespace {
 
-// Everything the page keeps between frames. Lives in main()'s static storage because
-// emscripten_set_main_loop_arg(..., simulate_infinite_loop=true) unwinds main's stack.
-struct App {
-    SDL_Window* window = nullptr;
-    SDL_GLContext gl_context = nullptr;
-    std::optional<gpuplan::Catalog> catalog;  // empty when the built-in catalog failed to load
-    std::string load_error;                   // the InputError message in that case
-    gpuplan::ui::CatalogTableState table;
-    std::string price_line;                   // "us-east-1 prices: on-demand as of ..."
-    int frames_drawn = 0;
-};
+using gpuplan::web::Page;
 
-// ImGui measures auto-fitting table columns during a table's first frame and lays them out
-// from the second, so tests are told "ready" only once a settled frame has been drawn.
-constexpr int kFramesBeforeReady = 2;
+// Applies the start-up options. What could not be used is kept in url_errors for the notice
+// banner; everything else still applies (a half-broken link keeps its readable half).
+void apply_options(Page& page, const std::vector<std::string>& args) {
+    gpuplan::ui::ParsedAppOptions parsed = gpuplan::ui::parse_app_arguments(args);
+    page.url_errors = parsed.errors;
+    auto& state = page.state;
+    state.view = parsed.options.view;
+    state.embed = parsed.options.embed;
+    // Light unless the link asks for dark (the docs pages embed views on a light background).
+    state.dark_theme = parsed.options.dark_theme.value_or(false);
+    if (parsed.options.scenario) {
+        gpuplan::ui::set_scenario(state, *parsed.options.scenario);
+        if (!state.error.empty()) page.url_errors.push_back("scenario (URL): " + state.error);
+    }
+    page.published_view = state.view;
+}
 
-void load_catalog(App& app) {
+void load_catalog(Page& page) {
     try {
-        app.catalog = gpuplan::load_builtin_catalog();
-        app.price_line = gpuplan::ui::describe_price_dates(*app.catalog, app.table.price_region);
+        page.catalog = gpuplan::load_builtin_catalog();
+        page.state.catalog = &*page.catalog;
     } catch (const gpuplan::InputError& error) {
-        // Bad data must not abort the page: the message is shown on screen instead.
-        app.load_error = error.what();
+        // Bad data must not abort the page: draw_app shows the message instead of the views.
+        page.state.error = std::string("The built-in catalog could not be loaded: ") + error.what();
         std::fprintf(stderr, "gpuplan: built-in catalog rejected: %s\n", error.what());
     }
 }
 
-void draw_ui(App& app) {
-    const ImGuiViewport* viewport = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(viewport->WorkPos);
-    ImGui::SetNextWindowSize(viewport->WorkSize);
-    constexpr ImGuiWindowFlags flags = ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
-                                       ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
-                                       ImGuiWindowFlags_NoBringToFrontOnFocus;
-    // The default ImGui font has no em dash, so the on-canvas title uses ASCII; the page
-    // <title> carries the typographic one.
-    ImGui::Begin("gpuplan - EC2 accelerator catalog", nullptr, flags);
-    if (app.catalog) {
-        ImGui::TextUnformatted(app.price_line.c_str());
-        ImGui::SameLine();
-        ImGui::TextDisabled("(unknown = not published; hover for why)");
-        gpuplan::ui::draw_catalog_table(*app.catalog, app.table);
-    } else {
-        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "The built-in catalog could not be loaded:");
-        ImGui::TextWrapped("%s", app.load_error.c_str());
-    }
-    ImGui::End();
-}
-
-// Tells the page (loading indicator) and browser tests that a full frame is on screen.
-void publish_ready(const App& app) {
-    const int instances = app.catalog ? static_cast<int>(app.catalog->instances.size()) : 0;
-    const int accelerators = app.catalog ? static_cast<int>(app.catalog->accelerators.size()) : 0;
-    // The object literal is in parentheses because EM_ASM is a macro: a bare comma would
-    // split its code argument.
-    EM_ASM(
-        {
-            window.gpuplan = ({ready: true, instances: $0, accelerators: $1, error: UTF8ToString($2)});
-            window.dispatchEvent(new Event('gpuplan-ready'));
-        },
-        instances, accelerators, app.load_error.c_str());
-}
-
-// One frame: input, UI, render. Called by the browser once per animation frame.
-void run_frame(void* app_pointer) {
-    App& app = *static_cast<App*>(app_pointer);
-
+// Reads all pending input into ImGui; true when anything arrived.
+bool pump_events() {
+    bool any = false;
     SDL_Event event;
-    while (SDL_PollEvent(&event)) ImGui_ImplSDL2_ProcessEvent(&event);
+    while (SDL_PollEvent(&event)) {
+        ImGui_ImplSDL2_ProcessEvent(&event);
+        any = true;
+    }
+    return any;
+}
+
+// After a frame: tell the URL and an embedding host what the views changed.
+void publish_changes(Page& page) {
+    auto& state = page.state;
+    if (state.dark_theme != page.applied_dark_theme) {
+        gpuplan::ui::apply_theme(state.dark_theme, 1.0f);
+        page.applied_dark_theme = state.dark_theme;
+        gpuplan::web::request_frames(page);
+    }
+    if (state.scenario_changed || state.view != page.published_view) {
+        state.scenario_changed = false;
+        page.published_view = state.view;
+        gpuplan::web::publish_state_change(page);
+    }
+}
+
+// One animation frame: input, then (only if something changed) UI and render.
+void run_frame(void* page_pointer) {
+    Page& page = *static_cast<Page*>(page_pointer);
+    if (pump_events()) gpuplan::web::request_frames(page);
+    if (page.frames_pending == 0) return;  // idle: the canvas keeps showing the last frame
+    --page.frames_pending;
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
     ImGui::NewFrame();
-    draw_ui(app);
+    gpuplan::ui::draw_app(page.state);
     ImGui::Render();
 
     // The drawable is the canvas in device pixels (SDL applies devicePixelRatio).
     int width_px = 0, height_px = 0;
-    SDL_GL_GetDrawableSize(app.window, &width_px, &height_px);
+    SDL_GL_GetDrawableSize(page.window, &width_px, &height_px);
     glViewport(0, 0, width_px, height_px);
-    glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
+    const ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(background.x, background.y, background.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    SDL_GL_SwapWindow(app.window);  // a no-op in the browser; kept so the loop reads as usual
+    SDL_GL_SwapWindow(page.window);  // a no-op in the browser; kept so the loop reads as usual
 
-    if (++app.frames_drawn == kFramesBeforeReady) publish_ready(app);
+    ++page.frames_drawn;
+    publish_changes(page);
+    // Ready once a settled frame is on screen (ImGui lays out auto-fit columns on frame 2).
+    if (!page.ready_published && page.frames_drawn >= gpuplan::web::kFramesAfterChange) {
+        page.ready_published = true;
+        gpuplan::web::publish_ready(page);
+    }
 }
 
-}  // namespace
-
-int main(int, char**) {
-    static App app;
+// SDL + WebGL2 + ImGui; false (with the message shown on the page) when WebGL2 is missing.
+bool start_graphics(Page& page) {
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        std::fprintf(stderr, "gpuplan: SDL_Init failed: %s\n", SDL_GetError());
-        return 1;
+        gpuplan::web::publish_start_failure(std::string("SDL could not start: ") + SDL_GetError());
+        return false;
     }
+    // Keyboard events go to the canvas only: the page's buttons keep their keys, and an
+    // embedded view never takes keys meant for the host page.
+    SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
     // GL ES 3.0 is what WebGL2 offers; it must match "#version 300 es" below and the
     // IMGUI_IMPL_OPENGL_ES3 that gpuplan_imgui is built with.
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
-    // RESIZABLE + a CSS-sized canvas: SDL follows the page size. ALLOW_HIGHDPI: SDL sizes
-    // the canvas in device pixels (CSS size x devicePixelRatio), so text stays sharp.
+    // RESIZABLE + a CSS-sized canvas: SDL follows the page (or iframe) size. ALLOW_HIGHDPI:
+    // the canvas has CSS size x devicePixelRatio pixels, so text stays sharp.
     constexpr auto window_flags = static_cast<SDL_WindowFlags>(
         SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
-    app.window = SDL_CreateWindow("gpuplan", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
-                                  1280, 720, window_flags);
-    app.gl_context = app.window ? SDL_GL_CreateContext(app.window) : nullptr;
-    if (app.gl_context == nullptr) {
-        std::fprintf(stderr, "gpuplan: no WebGL2 context: %s\n", SDL_GetError());
-        return 1;
+    page.window = SDL_CreateWindow("gpuplan", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
+                                   1280, 720, window_flags);
+    page.gl_context = page.window ? SDL_GL_CreateContext(page.window) : nullptr;
+    if (page.gl_context == nullptr) {
+        gpuplan::web::publish_start_failure(std::string("This browser could not create a WebGL2 context (") +
+                                            SDL_GetError() + ").");
+        return false;
     }
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;  // no filesystem in the page; layout is not persisted
-    ImGui::StyleColorsDark();
-    ImGui_ImplSDL2_InitForOpenGL(app.window, app.gl_context);
+    ImGui::GetIO().IniFilename = nullptr;  // no filesystem in the page; layout is not persisted
+    ImGui_ImplSDL2_InitForOpenGL(page.window, page.gl_context);
     ImGui_ImplOpenGL3_Init("#version 300 es");
 
-    load_catalog(app);
-    // fps 0 = follow requestAnimationFrame; true = never return here (state is in `app`).
-    emscripten_set_main_loop_arg(run_frame, &app, 0, true);
+    // ImGui works in CSS pixels; the font is rasterised at the device pixel ratio.
+    int window_w = 0, drawable_w = 0, unused = 0;
+    SDL_GetWindowSize(page.window, &window_w, &unused);
+    SDL_GL_GetDrawableSize(page.window, &drawable_w, &unused);
+    const float pixel_ratio = window_w > 0 ? static_cast<float>(drawable_w) / static_cast<float>(window_w) : 1.0f;
+    gpuplan::ui::load_fonts(1.0f, "", pixel_ratio);
+    gpuplan::ui::apply_theme(page.state.dark_theme, 1.0f);
+    page.applied_dark_theme = page.state.dark_theme;
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // Lives in static storage: emscripten_set_main_loop_arg(..., true) unwinds main's stack.
+    static Page page;
+    gpuplan::web::attach_page_bridge(page);
+    load_catalog(page);
+    apply_options(page, std::vector<std::string>(argv + 1, argv + argc));
+    if (!start_graphics(page)) return 1;
+    gpuplan::web::request_frames(page);
+    // fps 0 = follow requestAnimationFrame; true = never return here (state is in `page`).
+    emscripten_set_main_loop_arg(run_frame, &page, 0, true);
     return 0;
 }

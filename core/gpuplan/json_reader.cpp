@@ -4,12 +4,71 @@
 
 namespace gpuplan {
 
+void check_json_depth(std::string_view text, const std::string& origin) {
+    // Brackets outside strings; the scan needs no valid JSON (the parser judges that next).
+    // Bytes are counted from 1, as nlohmann's parse errors count them.
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t k = 0; k < text.size(); ++k) {
+        const char c = text[k];
+        if (in_string) {
+            if (c == '\\') ++k;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth)
+                throw InputError(origin, "arrays/objects nested more than " + std::to_string(kMaxJsonDepth) + " deep (at byte " +
+                                             std::to_string(k + 1) + ")",
+                                 "at most " + std::to_string(kMaxJsonDepth) + " levels of nesting");
+        } else if (c == ']' || c == '}') {
+            if (depth > 0) --depth;
+        }
+    }
+}
+
+namespace {
+
+// The number text of nlohmann's "number overflow parsing '1e400'" (out_of_range 406).
+std::string overflowing_number(const Json::out_of_range& e) {
+    const std::string what = e.what();
+    const auto open = what.find('\''), close = what.rfind('\'');
+    std::string number = (open != std::string::npos && close > open) ? what.substr(open + 1, close - open - 1) : "?";
+    if (number.size() > 40) number = number.substr(0, 37) + "...";
+    return number;
+}
+
+void check_sizes_at(const Json& value, const std::string& origin, const std::string& path) {
+    const auto too_long = [&](const std::string& where, std::size_t bytes) {
+        throw InputError(origin + ": " + where, "a string of " + std::to_string(bytes) + " bytes",
+                         "at most " + std::to_string(kMaxJsonStringBytes) + " bytes per string");
+    };
+    if (value.is_string()) {
+        if (const auto n = value.get_ref<const std::string&>().size(); n > kMaxJsonStringBytes) too_long(path, n);
+    } else if (value.is_array()) {
+        if (value.size() > kMaxJsonArrayItems)
+            throw InputError(origin + ": " + path, "an array of " + std::to_string(value.size()) + " items",
+                             "at most " + std::to_string(kMaxJsonArrayItems) + " items per array");
+        for (std::size_t k = 0; k < value.size(); ++k) check_sizes_at(value[k], origin, index_path(path, k));
+    } else if (value.is_object()) {
+        for (const auto& [key, item] : value.items()) {
+            if (key.size() > kMaxJsonStringBytes) too_long(path + " (a key)", key.size());
+            check_sizes_at(item, origin, path + "." + key);
+        }
+    }
+}
+
+}  // namespace
+
+void check_json_sizes(const Json& value, const std::string& origin) { check_sizes_at(value, origin, "$"); }
+
 Json parse_json_document(std::string_view text, const std::string& origin) {
     if (text.size() > kMaxInputBytes)
         throw InputError(origin, std::to_string(text.size()) + " bytes",
                          "at most " + std::to_string(kMaxInputBytes) + " bytes (16 MiB)");
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
         throw InputError(origin, "an empty document", "a JSON object");
+    check_json_depth(text, origin);
     // Non-throwing parse: a discarded value means a syntax error; re-parse only to get the
     // parser's message with its byte position.
     Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -18,7 +77,10 @@ Json parse_json_document(std::string_view text, const std::string& origin) {
         try {
             const Json reparsed = Json::parse(text);  // throws: the text failed above
             (void)reparsed;
-        } catch (const Json::parse_error& e) {
+        } catch (const Json::out_of_range& e) {
+            // 406 "number overflow parsing '1e400'": valid JSON, but no double holds it.
+            throw InputError(origin, "the number " + overflowing_number(e), kDoubleRange);
+        } catch (const Json::exception& e) {
             detail = e.what();
             // nlohmann prefixes "[json.exception.parse_error.101] "; keep the human part.
             if (auto pos = detail.find("] "); pos != std::string::npos) detail = detail.substr(pos + 2);
@@ -26,6 +88,7 @@ Json parse_json_document(std::string_view text, const std::string& origin) {
         throw InputError(origin + ": " + detail);
     }
     if (!doc.is_object()) throw InputError(origin + ": $", json_preview(doc), "a JSON object");
+    check_json_sizes(doc, origin);
     return doc;
 }
 

@@ -20,9 +20,28 @@ namespace gpuplan {
 
 using Json = nlohmann::json;
 
-// Parses one JSON document. Refuses empty text, text over kMaxInputBytes and malformed JSON
-// (NaN and Infinity are not JSON and are refused by the parser), naming `origin` in the error.
+// Limits every JSON document is held to before any reader sees it (docs/reliability.md).
+// The largest real documents use depth 6, strings of ~500 bytes and arrays of ~70 items, so
+// these leave ample room while keeping a hostile document from costing gigabytes of memory
+// (16 MiB of "[" parses into 16 million nested arrays) or deep recursion in the readers.
+inline constexpr int kMaxJsonDepth = 32;                        // nested arrays/objects
+inline constexpr std::size_t kMaxJsonStringBytes = 64u * 1024u; // one string or key, UTF-8 bytes
+inline constexpr std::size_t kMaxJsonArrayItems = 100000;       // items in one array
+
+// What a number too large for a double was expected to be (errors of both parsers).
+inline constexpr const char* kDoubleRange = "a number a double can hold (magnitude below 1.8e308)";
+
+// Parses one JSON document. Refuses empty text, text over kMaxInputBytes, malformed JSON
+// (NaN and Infinity are not JSON and are refused by the parser), nesting deeper than
+// kMaxJsonDepth, strings over kMaxJsonStringBytes and arrays over kMaxJsonArrayItems,
+// naming `origin` in the error.
 Json parse_json_document(std::string_view text, const std::string& origin);
+
+// The nesting check alone, on the text before parsing (used by parse_json_document and the
+// URL codec): throws InputError naming `origin` and the byte offset where the limit is passed.
+void check_json_depth(std::string_view text, const std::string& origin);
+// The string and array limits on a parsed value; errors name origin and the JSON path.
+void check_json_sizes(const Json& value, const std::string& origin);
 
 // The value as JSON text, shortened to at most 60 characters for error messages.
 std::string json_preview(const Json& value);

@@ -8,22 +8,32 @@
 #include <set>
 #include <string_view>
 
+#include "gpuplan/catalog_metrics.hpp"
 #include "imgui.h"
+#include "ui/theme.hpp"
+#include "ui/widgets.hpp"
 
 namespace gpuplan::ui {
 namespace {
 
 // Prices come right after what is bought: they are what a planner compares first, and they
 // must be visible without scrolling sideways on a laptop-width window.
-enum class Column {
-    instance, family, accelerator, count, on_demand_usd_per_hour, spot_usd_per_hour, memory_gib_each,
-    vcpus, ram_gib, network_gbit_per_s, efa, interconnect
-};
-constexpr int kColumnCount = 12;
+using Column = CatalogColumn;
+constexpr int kColumnCount = 16;
+// Keys of the cached metric figures (CatalogTableState::metrics), by column.
+const char* metric_key(Column c) {
+    switch (c) {
+    case Column::usd_per_gpu_hour: return "usd_per_accelerator_hour";
+    case Column::usd_per_gib_hour: return "usd_per_accel_gib_hour";
+    case Column::usd_per_pflop_hour: return "usd_per_dense_bf16_pflop_hour";
+    default: return nullptr;
+    }
+}
 
 // One cell's content: a number, a text, or unknown with the field path its reason is filed
 // under. Built on demand (67 rows x 12 columns is cheap) so there is no cache to go stale.
 struct Cell {
+    const nlohmann::json* figure = nullptr;  // metric columns: the figure (value + explanation)
     std::optional<double> number;
     std::optional<std::string> text;
     std::string field;  // path in Instance::unknown, e.g. "prices[1].usd_per_hour"
@@ -33,25 +43,26 @@ struct Cell {
 };
 
 Cell number_cell(const std::optional<double>& value, std::string field) {
-    return Cell{value, std::nullopt, std::move(field), {}};
+    return Cell{nullptr, value, std::nullopt, std::move(field), {}};
 }
 
 // Price cells name their entry by index, because that is how unknown reasons are keyed.
 Cell price_cell(const Instance& row, const std::string& region, std::string_view option) {
     const Price* price = row.find_price(region, option);
     if (price == nullptr) {
-        return Cell{std::nullopt, std::nullopt, {},
+        return Cell{nullptr, std::nullopt, std::nullopt, {},
                     "the catalog has no " + std::string(option) + " price for " + region};
     }
     const auto index = static_cast<std::size_t>(price - row.prices.data());
     return number_cell(price->usd_per_hour, "prices[" + std::to_string(index) + "].usd_per_hour");
 }
 
-Cell make_cell(const Instance& row, Column column, const std::string& region) {
+Cell make_cell(const Instance& row, Column column, const std::string& region, const nlohmann::json* metrics) {
     switch (column) {
-    case Column::instance: return Cell{std::nullopt, row.name, "name", {}};
-    case Column::family: return Cell{std::nullopt, row.family, "family", {}};
-    case Column::accelerator: return Cell{std::nullopt, row.accelerator, "accelerator", {}};
+    case Column::compare: return Cell{nullptr, 0.0, std::nullopt, "", {}};
+    case Column::instance: return Cell{nullptr, std::nullopt, row.name, "name", {}};
+    case Column::family: return Cell{nullptr, std::nullopt, row.family, "family", {}};
+    case Column::accelerator: return Cell{nullptr, std::nullopt, row.accelerator, "accelerator", {}};
     case Column::count: return number_cell(row.accelerator_count, "accelerator_count");
     case Column::memory_gib_each:
         return number_cell(row.accelerator_memory_gib_each, "accelerator_memory_gib_each");
@@ -62,7 +73,15 @@ Cell make_cell(const Instance& row, Column column, const std::string& region) {
     case Column::interconnect: {
         std::optional<std::string> text;
         if (row.interconnect) text = std::string(to_string(*row.interconnect));
-        return Cell{std::nullopt, std::move(text), "interconnect", {}};
+        return Cell{nullptr, std::nullopt, std::move(text), "interconnect", {}};
+    }
+    case Column::usd_per_gpu_hour:
+    case Column::usd_per_gib_hour:
+    case Column::usd_per_pflop_hour: {
+        const nlohmann::json* f = metrics ? find_json(*metrics, {metric_key(column)}) : nullptr;
+        Cell c{f, figure_value(f), std::nullopt, {}, {}};
+        c.missing_reason = f ? json_string(find_json(*f, {"unknown"}), "unknown") : "not computed";
+        return c;
     }
     case Column::on_demand_usd_per_hour: return price_cell(row, region, "on_demand");
     case Column::spot_usd_per_hour: return price_cell(row, region, "spot_typical");
@@ -72,9 +91,9 @@ Cell make_cell(const Instance& row, Column column, const std::string& region) {
 
 // Unknowns go last in both directions: "cheapest first" must not start with rows we
 // know nothing about. Ties (and two unknowns) fall back to the instance name.
-bool row_less(const Instance& a, const Instance& b, Column column, bool descending,
-              const std::string& region) {
-    const Cell ca = make_cell(a, column, region), cb = make_cell(b, column, region);
+bool row_less(const Instance& a, const Instance& b, Column column, bool descending, const std::string& region,
+              const nlohmann::json* ma, const nlohmann::json* mb) {
+    const Cell ca = make_cell(a, column, region, ma), cb = make_cell(b, column, region, mb);
     if (ca.known() != cb.known()) return ca.known();
     if (ca.known()) {
         if (ca.number && cb.number && *ca.number != *cb.number)
@@ -91,41 +110,72 @@ bool contains_ignoring_case(std::string_view haystack, std::string_view needle) 
                        [&](char x, char y) { return lower(x) == lower(y); }) != haystack.end();
 }
 
-bool matches_filter(const Instance& row, std::string_view filter) {
+bool matches_text(const Instance& row, std::string_view filter) {
     return filter.empty() || contains_ignoring_case(row.name, filter) ||
            contains_ignoring_case(row.family, filter) ||
            (row.accelerator && contains_ignoring_case(*row.accelerator, filter));
 }
 
-void rebuild_rows(const Catalog& catalog, CatalogTableState& state, const ImGuiTableSortSpecs* specs) {
+bool matches_filter(const Instance& row, const CatalogTableState& state) {
+    if (!matches_text(row, state.filter)) return false;
+    if (!state.family.empty() && row.family != state.family) return false;
+    if (!state.accelerator.empty() && row.accelerator.value_or("") != state.accelerator) return false;
+    if (!state.interconnect.empty() && (!row.interconnect || to_string(*row.interconnect) != state.interconnect)) return false;
+    // A threshold excludes rows whose memory is unknown: they cannot be shown to meet it.
+    if (state.min_memory_gib_each > 0 && row.accelerator_memory_gib_each.value_or(0) < state.min_memory_gib_each) return false;
+    if (state.efa_only && row.efa_interfaces.value_or(0) <= 0) return false;
+    return true;
+}
+
+void rebuild_metrics(const Catalog& catalog, CatalogTableState& state) {
+    state.metrics.clear();
+    for (const Instance& row : catalog.instances) {
+        const InstanceMetrics m = instance_metrics(catalog, row, state.price_region);
+        state.metrics.push_back(to_json(std::vector<Figure>{m.usd_per_accelerator_hour, m.usd_per_accel_gib_hour,
+                                                            m.usd_per_dense_bf16_pflop_hour}));
+    }
+    state.metrics_region = state.price_region;
+    state.metrics_built_for = &catalog;
+    state.rows_dirty = true;
+}
+
+void sort_rows(const Catalog& catalog, CatalogTableState& state, Column column, bool descending) {
     state.row_order.clear();
     for (std::size_t i = 0; i < catalog.instances.size(); ++i)
-        if (matches_filter(catalog.instances[i], state.filter)) state.row_order.push_back(i);
-    if (specs != nullptr && specs->SpecsCount > 0) {
-        const ImGuiTableColumnSortSpecs& spec = specs->Specs[0];
-        const auto column = static_cast<Column>(spec.ColumnUserID);
-        const bool descending = spec.SortDirection == ImGuiSortDirection_Descending;
-        std::stable_sort(state.row_order.begin(), state.row_order.end(),
-                         [&](std::size_t a, std::size_t b) {
-                             return row_less(catalog.instances[a], catalog.instances[b], column,
-                                             descending, state.price_region);
-                         });
-    }
+        if (matches_filter(catalog.instances[i], state)) state.row_order.push_back(i);
+    std::stable_sort(state.row_order.begin(), state.row_order.end(), [&](std::size_t a, std::size_t b) {
+        return row_less(catalog.instances[a], catalog.instances[b], column, descending, state.price_region, &state.metrics[a],
+                        &state.metrics[b]);
+    });
     state.rows_dirty = false;
     state.rows_built_for = &catalog;
+}
+
+void rebuild_rows(const Catalog& catalog, CatalogTableState& state, const ImGuiTableSortSpecs* specs) {
+    if (specs != nullptr && specs->SpecsCount > 0) {
+        const ImGuiTableColumnSortSpecs& spec = specs->Specs[0];
+        sort_rows(catalog, state, static_cast<Column>(spec.ColumnUserID), spec.SortDirection == ImGuiSortDirection_Descending);
+    } else {
+        sort_rows(catalog, state, Column::instance, false);
+    }
 }
 
 // Hourly prices keep 4 decimals, as in the price list (g6e.xlarge is $1.861, not $1.86);
 // everything else shows as few digits as it needs, so fractional GPU slices (0.125) stay exact.
 std::string format_number(double value, Column column) {
     char buffer[32];
-    const bool price = column == Column::on_demand_usd_per_hour || column == Column::spot_usd_per_hour;
+    const bool price = column == Column::on_demand_usd_per_hour || column == Column::spot_usd_per_hour ||
+                       metric_key(column) != nullptr;
     std::snprintf(buffer, sizeof buffer, price ? "%.4f" : "%g", value);
     return buffer;
 }
 
-void draw_cell(const Instance& row, Column column, const std::string& region) {
-    const Cell cell = make_cell(row, column, region);
+void draw_cell(const Instance& row, Column column, const std::string& region, const nlohmann::json* metrics) {
+    const Cell cell = make_cell(row, column, region, metrics);
+    if (cell.figure) {  // metric: value with its formula on hover, or unknown with the reason
+        figure_value_text(cell.figure, true, false);  // the header names the unit
+        return;
+    }
     if (cell.known()) {
         const std::string text = cell.text ? *cell.text : format_number(*cell.number, column);
         if (cell.number) {  // right-align numbers so magnitudes line up
@@ -143,7 +193,6 @@ void draw_cell(const Instance& row, Column column, const std::string& region) {
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);  // about 70 characters a line
-        // ASCII only: the default ImGui font has no em dash.
         ImGui::Text("%s, %s:", row.name.c_str(), cell.field.empty() ? "price" : cell.field.c_str());
         ImGui::TextUnformatted(reason.c_str());
         ImGui::PopTextWrapPos();
@@ -151,21 +200,72 @@ void draw_cell(const Instance& row, Column column, const std::string& region) {
     }
 }
 
+// A filter combo over the distinct values of one field ("" = all).
+bool filter_combo(const char* label, std::string& value, const std::vector<std::string>& options, float width_em) {
+    bool changed = false;
+    // Label first, as people read a filter bar ("family [all]").
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(label);
+    ImGui::SameLine(0, em(0.35f));
+    ImGui::SetNextItemWidth(em(width_em));
+    ImGui::PushID(label);
+    if (ImGui::BeginCombo("##combo", value.empty() ? "all" : value.c_str())) {
+        if (ImGui::Selectable("all", value.empty())) value.clear(), changed = true;
+        for (const std::string& o : options)
+            if (ImGui::Selectable(o.c_str(), o == value)) value = o, changed = true;
+        ImGui::EndCombo();
+    }
+    ImGui::PopID();
+    return changed;
+}
+
+void draw_filters(const Catalog& catalog, CatalogTableState& state) {
+    std::set<std::string> families, accelerators, links;
+    for (const Instance& row : catalog.instances) {
+        families.insert(row.family);
+        if (row.accelerator) accelerators.insert(*row.accelerator);
+        if (row.interconnect) links.insert(std::string(to_string(*row.interconnect)));
+    }
+    ImGui::SetNextItemWidth(em(14));
+    if (ImGui::InputTextWithHint("##filter", "search name, family, accelerator", state.filter, sizeof state.filter))
+        state.rows_dirty = true;
+    ImGui::SameLine(0, em(1));
+    state.rows_dirty |= filter_combo("family", state.family, {families.begin(), families.end()}, 6);
+    ImGui::SameLine(0, em(1));
+    state.rows_dirty |= filter_combo("accelerator", state.accelerator, {accelerators.begin(), accelerators.end()}, 8);
+    ImGui::SameLine(0, em(1));
+    state.rows_dirty |= filter_combo("interconnect", state.interconnect, {links.begin(), links.end()}, 6);
+    ImGui::SameLine(0, em(1));
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("min GiB per accelerator");
+    ImGui::SameLine(0, em(0.35f));
+    ImGui::SetNextItemWidth(em(4));
+    if (ImGui::InputDouble("##min_gib", &state.min_memory_gib_each, 0, 0, "%.0f")) {
+        state.min_memory_gib_each = std::max(0.0, state.min_memory_gib_each);
+        state.rows_dirty = true;
+    }
+    ImGui::SameLine(0, em(1));
+    state.rows_dirty |= ImGui::Checkbox("EFA only", &state.efa_only);
+    ImGui::SameLine(0, em(1));
+    std::vector<std::string> regions = catalog.regions();
+    std::string region = state.price_region;
+    if (filter_combo("price region", region, regions, 8) && !region.empty()) state.price_region = region;
+}
+
 }  // namespace
 
-void draw_catalog_table(const Catalog& catalog, CatalogTableState& state) {
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 20.0f);
-    if (ImGui::InputTextWithHint("##filter", "filter: name, family or accelerator", state.filter,
-                                 sizeof state.filter))
-        state.rows_dirty = true;
+void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float height) {
+    if (state.metrics_built_for != &catalog || state.metrics_region != state.price_region ||
+        state.metrics.size() != catalog.instances.size())
+        rebuild_metrics(catalog, state);
+    draw_filters(catalog, state);
     // Counted here rather than taken from row_order, which is only rebuilt inside the table.
     const auto shown = std::count_if(catalog.instances.begin(), catalog.instances.end(),
-                                     [&](const Instance& row) { return matches_filter(row, state.filter); });
-    ImGui::SameLine();
-    ImGui::Text("%d of %d instance types", static_cast<int>(shown),
-                static_cast<int>(catalog.instances.size()));
+                                     [&](const Instance& row) { return matches_filter(row, state); });
+    ImGui::TextDisabled("%d of %d instance types | tick up to %d to compare | click a name to plan with it", static_cast<int>(shown),
+                        static_cast<int>(catalog.instances.size()), static_cast<int>(kMaxCompare));
 
-    // ScrollX as well as ScrollY: twelve columns do not fit a phone or a narrow window, and
+    // ScrollX as well as ScrollY: the columns do not fit a phone or a narrow window, and
     // without horizontal scrolling ImGui would squeeze them unreadable instead.
     constexpr ImGuiTableFlags flags =
         ImGuiTableFlags_Sortable | ImGuiTableFlags_Resizable | ImGuiTableFlags_Reorderable |
@@ -173,13 +273,19 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state) {
         ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_BordersV |
         ImGuiTableFlags_SizingFixedFit;
     // outer height 0 with ScrollY = fill what is left of the window.
-    if (!ImGui::BeginTable("catalog", kColumnCount, flags, ImVec2(0.0f, 0.0f))) return;
+    // Compact rows: the compare checkbox would otherwise make every row a full button tall.
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 1.0f));
+    if (!ImGui::BeginTable("catalog", kColumnCount, flags, ImVec2(0.0f, height))) {
+        ImGui::PopStyleVar();
+        return;
+    }
 
     const std::string on_demand = "on-demand $/h (" + state.price_region + ")###on_demand";
     const std::string spot = "spot $/h (" + state.price_region + ")###spot";
     // The ID after ### keeps a column's width and sort stable if the region label changes.
     struct Header { const char* label; ImGuiTableColumnFlags flags; };
     const Header headers[kColumnCount] = {
+        {"cmp", ImGuiTableColumnFlags_NoSort | ImGuiTableColumnFlags_NoHide},
         {"instance", ImGuiTableColumnFlags_NoHide},
         {"family", 0},
         {"accelerator", 0},
@@ -187,6 +293,9 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state) {
         // Cheapest first is the question a planner asks first.
         {on_demand.c_str(), ImGuiTableColumnFlags_DefaultSort},
         {spot.c_str(), 0},
+        {"$/GPU-h", 0},
+        {"$/GiB-h", 0},
+        {"$/PFLOP-h (BF16)", 0},
         {"accel GiB each", 0},
         {"vCPUs", 0},
         {"RAM GiB", 0},
@@ -196,7 +305,7 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state) {
     };
     for (int i = 0; i < kColumnCount; ++i)
         ImGui::TableSetupColumn(headers[i].label, headers[i].flags, 0.0f, static_cast<ImGuiID>(i));
-    ImGui::TableSetupScrollFreeze(1, 1);  // instance column + header row stay visible
+    ImGui::TableSetupScrollFreeze(2, 1);  // compare + instance columns and the header row stay visible
     ImGui::TableHeadersRow();
 
     ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
@@ -206,15 +315,104 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state) {
     }
     if (state.rows_dirty || state.rows_built_for != &catalog) rebuild_rows(catalog, state, specs);
 
-    for (const std::size_t index : state.row_order) {
-        const Instance& row = catalog.instances[index];
-        ImGui::TableNextRow();
-        for (int column = 0; column < kColumnCount; ++column) {
-            if (!ImGui::TableSetColumnIndex(column)) continue;  // hidden column
-            draw_cell(row, static_cast<Column>(column), state.price_region);
+    // Only visible rows are drawn (the clipper), so a long catalog costs the same per frame.
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(state.row_order.size()));
+    while (clipper.Step()) {
+        for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+            const std::size_t index = state.row_order[static_cast<std::size_t>(r)];
+            const Instance& row = catalog.instances[index];
+            ImGui::TableNextRow();
+            ImGui::PushID(static_cast<int>(index));
+            if (row.name == state.highlighted)
+                ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, (palette().accent & 0x00FFFFFF) | 0x30000000);
+            for (int column = 0; column < kColumnCount; ++column) {
+                if (!ImGui::TableSetColumnIndex(column)) continue;  // hidden column
+                const auto col = static_cast<Column>(column);
+                if (col == Column::compare) {
+                    const auto it = std::find(state.compare.begin(), state.compare.end(), row.name);
+                    bool ticked = it != state.compare.end();
+                    ImGui::BeginDisabled(!ticked && state.compare.size() >= kMaxCompare);
+                    if (ImGui::Checkbox("##cmp", &ticked)) {
+                        if (ticked) state.compare.push_back(row.name);
+                        else state.compare.erase(it);
+                    }
+                    ImGui::EndDisabled();
+                } else if (col == Column::instance) {
+                    if (ImGui::Selectable(row.name.c_str(), row.name == state.highlighted)) state.picked = row.name;
+                    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Plan with %s (sets price.instance in the scenario)", row.name.c_str());
+                } else {
+                    draw_cell(row, col, state.price_region, &state.metrics[index]);
+                }
+            }
+            ImGui::PopID();
         }
     }
     ImGui::EndTable();
+    ImGui::PopStyleVar();
+}
+
+void draw_catalog_compare(const Catalog& catalog, CatalogTableState& state) {
+    std::vector<const Instance*> rows;
+    std::vector<std::size_t> indices;
+    for (const std::string& name : state.compare)
+        if (const Instance* i = catalog.find_instance(name)) {
+            rows.push_back(i);
+            indices.push_back(static_cast<std::size_t>(i - catalog.instances.data()));
+        }
+    if (rows.empty()) return;
+    if (state.metrics.size() != catalog.instances.size()) rebuild_metrics(catalog, state);
+    const int columns = static_cast<int>(rows.size()) + 1;
+    if (!ImGui::BeginTable("compare", columns, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchSame))
+        return;
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, em(11));
+    for (const Instance* r : rows) ImGui::TableSetupColumn(r->name.c_str());
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextDisabled("side by side");
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        ImGui::TableSetColumnIndex(static_cast<int>(k) + 1);
+        ImGui::PushID(static_cast<int>(k));
+        ImGui::TextUnformatted(rows[k]->name.c_str());
+        ImGui::SameLine();
+        if (ImGui::SmallButton("x")) {
+            state.compare.erase(std::find(state.compare.begin(), state.compare.end(), rows[k]->name));
+            ImGui::PopID();
+            ImGui::EndTable();
+            return;
+        }
+        ImGui::PopID();
+    }
+    const struct { Column column; const char* label; } facts[] = {
+        {Column::accelerator, "accelerator"}, {Column::count, "count"}, {Column::on_demand_usd_per_hour, "on-demand $/h"},
+        {Column::spot_usd_per_hour, "spot $/h"}, {Column::usd_per_gpu_hour, "$/GPU-h"}, {Column::usd_per_gib_hour, "$/GiB-h"},
+        {Column::usd_per_pflop_hour, "$/PFLOP-h (BF16)"}, {Column::memory_gib_each, "accel GiB each"}, {Column::vcpus, "vCPUs"},
+        {Column::ram_gib, "RAM GiB"}, {Column::network_gbit_per_s, "network Gbit/s"}, {Column::efa, "EFA interfaces"},
+        {Column::interconnect, "interconnect"},
+    };
+    for (const auto& fact : facts) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextDisabled("%s", fact.label);
+        for (std::size_t k = 0; k < rows.size(); ++k) {
+            ImGui::TableSetColumnIndex(static_cast<int>(k) + 1);
+            ImGui::PushID(static_cast<int>(k * 100 + static_cast<int>(fact.column)));
+            draw_cell(*rows[k], fact.column, state.price_region, &state.metrics[indices[k]]);
+            ImGui::PopID();
+        }
+    }
+    ImGui::EndTable();
+}
+
+std::vector<std::string> catalog_rows(const Catalog& catalog, CatalogTableState& state, CatalogColumn column, bool descending) {
+    if (state.metrics_built_for != &catalog || state.metrics_region != state.price_region ||
+        state.metrics.size() != catalog.instances.size())
+        rebuild_metrics(catalog, state);
+    sort_rows(catalog, state, column, descending);
+    state.rows_dirty = true;  // the on-screen table re-sorts by its own header next frame
+    std::vector<std::string> names;
+    for (std::size_t i : state.row_order) names.push_back(catalog.instances[i].name);
+    return names;
 }
 
 std::string describe_price_dates(const Catalog& catalog, const std::string& region) {

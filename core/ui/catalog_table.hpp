@@ -3,11 +3,14 @@
 // Shared by every GUI front-end (web page, native window); it only needs an ImGui frame to be
 // open, never SDL, GL or the browser. Unknown figures are shown as "unknown" (or "n/a" when
 // the catalog says the feature does not exist), always sort last, and explain themselves in a
-// tooltip taken from the catalog's recorded reason.
+// tooltip taken from the catalog's recorded reason. The price-normalised columns ($/GPU-h,
+// $/GiB-h, $/PFLOP-h; gpuplan/catalog_metrics.hpp) explain their formula on hover.
 #pragma once
 
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "gpuplan/catalog.hpp"
 
@@ -15,20 +18,50 @@ namespace gpuplan::ui {
 
 // What the table remembers between frames. One per table on screen; plain data.
 struct CatalogTableState {
-    // Prices shown in the two price columns come from this region.
+    // Prices shown in the price columns come from this region.
     std::string price_region = "us-east-1";
     // Case-insensitive substring matched against name, family and accelerator ("" = all).
     char filter[64] = "";
+    // Exact-match filters ("" = all) and thresholds.
+    std::string family, accelerator, interconnect;
+    double min_memory_gib_each = 0;  // accelerator memory per chip, GiB
+    bool efa_only = false;
+    // Instances ticked for the side-by-side comparison (at most kMaxCompare).
+    std::vector<std::string> compare;
+    // The row drawn highlighted (the scenario's chosen instance), and the one the user picked
+    // this frame with "plan" ("" = none; the caller reads and clears it).
+    std::string highlighted, picked;
+
     // Indices into Catalog::instances after filtering and sorting; rebuilt only when the
-    // sort specs, the filter or the catalog change (not every frame).
+    // sort specs, the filters or the catalog change (not every frame).
     std::vector<std::size_t> row_order;
     bool rows_dirty = true;
     const Catalog* rows_built_for = nullptr;
+    // Price-normalised metrics per instance (figures as JSON, for the hover), per region.
+    std::vector<nlohmann::json> metrics;
+    std::string metrics_region;
+    const Catalog* metrics_built_for = nullptr;
+};
+inline constexpr std::size_t kMaxCompare = 4;
+
+// The table's columns, in display order (also the sort keys of catalog_rows).
+enum class CatalogColumn {
+    compare, instance, family, accelerator, count, on_demand_usd_per_hour, spot_usd_per_hour,
+    usd_per_gpu_hour, usd_per_gib_hour, usd_per_pflop_hour, memory_gib_each,
+    vcpus, ram_gib, network_gbit_per_s, efa, interconnect
 };
 
-// Draws the filter box and the table into the current ImGui window; the table fills the
-// remaining height and scrolls, with the header row and the instance column frozen.
-void draw_catalog_table(const Catalog& catalog, CatalogTableState& state);
+// The instance names the table shows with the state's filters, sorted by `column` the way a
+// click on its header sorts (unknown values last in both directions). For tests and exports.
+std::vector<std::string> catalog_rows(const Catalog& catalog, CatalogTableState& state, CatalogColumn column, bool descending);
+
+// Draws the filter bar and the table into the current ImGui window; the table is
+// `height` pixels tall (0 = fill the remaining height) and scrolls, with the header row and
+// the instance column frozen.
+void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float height = 0.0f);
+
+// The side-by-side comparison of state.compare (every catalog fact and metric as rows).
+void draw_catalog_compare(const Catalog& catalog, CatalogTableState& state);
 
 // "us-east-1 prices: on-demand as of 2026-07-20, spot as of 2026-07" — the dates of the price
 // snapshots shown for `region`, for a line above the table (several dates are all listed).

@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "bench_results.hpp"
+#include "bench_suite_cmd.hpp"
 #include "commands.hpp"
 #include "decode_pipeline.hpp"
 
@@ -282,13 +283,18 @@ std::string run_bench_decode(const BenchDecodeOptions& o, const Catalog& catalog
 }  // namespace
 
 Command register_bench(CLI::App& parent) {
-    CLI::App* bench = parent.add_subcommand("bench", "Measure on this machine: the decode pipeline (CUDA, or a CPU backend without a GPU)");
+    CLI::App* bench = parent.add_subcommand(
+        "bench", "Measure on this machine: copies, memory, peers, collectives (bench run) and the decode pipeline (bench decode); CUDA, or a CPU backend without a GPU");
     bench->require_subcommand(1);
     bench->footer(R"(Examples:
+  gpuplan bench list
+  gpuplan bench run --quick --json results.json
+  gpuplan calibrate results.json train --model llama-3-8b --instance p5.48xlarge --zero 1 --offload-optimizer
   gpuplan bench decode --backend cpu --chunks 8 --videos 3
   gpuplan bench decode --mode all --video-seconds 6.83 --out results.json
 
-Run `gpuplan bench decode --help` for its options; method: docs/decode-pipeline.md.)");
+Run `gpuplan bench run --help` or `gpuplan bench decode --help` for their options; methods:
+docs/benchmarks.md (run, list) and docs/decode-pipeline.md (decode).)");
 
     auto o = std::make_shared<BenchDecodeOptions>();
     o->backend = bench::cuda_backend_built() ? "cuda" : "cpu";
@@ -353,7 +359,12 @@ Examples:
   gpuplan bench decode --backend cpu --mode C --host-stage write --inject-write-failure-at-frame 5   (exit 4)
 
 )") + std::string(kBenchExitCodes));
-    return {bench, [o](const Catalog& catalog) { return run_bench_decode(*o, catalog); }};
+    const BenchSuiteCommands suite = register_bench_suite(*bench);
+    return {bench, [o, suite](const Catalog& catalog) {
+                if (suite.run->parsed()) return suite.run_runner(catalog);
+                if (suite.list->parsed()) return suite.list_runner(catalog);
+                return run_bench_decode(*o, catalog);
+            }};
 }
 
 }  // namespace gpuplan::cli

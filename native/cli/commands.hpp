@@ -54,6 +54,10 @@ Command register_train(CLI::App& parent);
 Command register_simulate(CLI::App& parent);
 // bench_cmd.cpp (`bench decode`)
 Command register_bench(CLI::App& parent);
+// calibrate_cmd.cpp (`calibrate RESULTS [train ...]`: measured figures in a prediction)
+Command register_calibrate(CLI::App& parent);
+// native/gui/gui_cmd.cpp (`gui`: the planner's views in a desktop window)
+Command register_gui(CLI::App& parent);
 
 // A command that ran and failed for a reason other than bad input, with its own exit code,
 // documented in its --help (bench: 3 no usable GPU, 4 the run failed verification or I/O).

@@ -37,7 +37,7 @@ struct TrainOptions {
     std::string model, instance, region = "us-east-1", purchase = "on_demand", recompute = "none";
     std::vector<std::string> models_files;
     double nodes = 1, dp = 0, tp = 1, pp = 1, ep = 1, zero = 0, micro_batch = 1, sequence = 2048, global_batch_tokens = 0;
-    double tokens = 1e9, compute_efficiency = 0, measured_intra = 0, measured_inter = 0, measured_mfu = 0, overhead_gib = 0;
+    double tokens = 1e9, compute_efficiency = 0, measured_intra = 0, measured_inter = 0, measured_host = 0, measured_mfu = 0, overhead_gib = 0;
     bool offload_optimizer = false, offload_parameters = false, allow_cross_node_tp = false, explain = false;
     Format format = Format::table;
     CLI::App* app = nullptr;
@@ -248,6 +248,7 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
     L.allow_cross_node_tensor_parallel = o.allow_cross_node_tp;
     if (o.given("--measured-intra-gb-per-s")) q.topology.intra_gb_per_s = measured(o.measured_intra, "intra-node bandwidth, --measured-intra-gb-per-s");
     if (o.given("--measured-inter-gb-per-s")) q.topology.inter_gb_per_s = measured(o.measured_inter, "inter-node bandwidth, --measured-inter-gb-per-s");
+    if (o.given("--measured-host-gb-per-s")) q.topology.host_gb_per_s = measured(o.measured_host, "GPU-host bandwidth, --measured-host-gb-per-s");
     if (o.given("--measured-mfu")) q.compute_efficiency = measured(o.measured_mfu, "model FLOPs utilisation, --measured-mfu");
     if (o.given("--compute-efficiency")) q.compute_efficiency = {o.compute_efficiency, InputOrigin::user, "--compute-efficiency"};
     const std::optional<Param> price = catalog_price(catalog, *pool.instance, o.region, o.purchase);
@@ -535,6 +536,8 @@ Command register_train(CLI::App& parent) {
     app->add_option("--measured-intra-gb-per-s", o->measured_intra, "Measured bandwidth inside a node (GB/s per GPU, per direction), in place of the derived figure")
         ->check(number_rule(NumberRule::positive));
     app->add_option("--measured-inter-gb-per-s", o->measured_inter, "Measured bandwidth between nodes (GB/s per GPU, per direction), in place of the derived figure")
+        ->check(number_rule(NumberRule::positive));
+    app->add_option("--measured-host-gb-per-s", o->measured_host, "Measured GPU <-> host bandwidth (GB/s per GPU, per direction; CPU offload), in place of the derived figure")
         ->check(number_rule(NumberRule::positive));
     app->add_option("--overhead-gib", o->overhead_gib,
                     "Runtime overhead per GPU in GiB for the memory check (default " + format_number(default_runtime_overhead_gib().value) + ")")

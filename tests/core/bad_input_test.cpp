@@ -6,6 +6,7 @@
 
 #include "gpuplan/catalog.hpp"
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/json_reader.hpp"
 #include "gpuplan/scenario.hpp"
 
 using namespace gpuplan;
@@ -154,4 +155,25 @@ TEST_CASE("scenario: workload sections name their bad fields", "[bad-input][scen
                Contains("$.recommend.dtype") && Contains("int4"));
     CHECK_THAT(scenario_error(head + R"("recommend_training": {"model": "llama-3-8b"}})"),
                Contains("$.recommend_training.tokens") && Contains("missing"));
+}
+
+// The limits every JSON document is held to (json_reader.hpp, docs/reliability.md), each with
+// its exact message; the first was a crash found by tests/fuzz/fuzz_scenario.
+TEST_CASE("JSON limits: overflowing numbers, depth, string and array sizes", "[bad-input][limits]") {
+    const std::string head = R"({"schema": "gpuplan.scenario/1", )";
+    CHECK(scenario_error(head + R"("fleet": {"hours": 8761e308}})") ==
+          "s.json: got the number 8761e308; expected a number a double can hold (magnitude below 1.8e308)");
+    CHECK(catalog_error(R"({"schema": "gpuplan.catalog/1", "instances": [-1e999]})") ==
+          "user.json: got the number -1e999; expected a number a double can hold (magnitude below 1.8e308)");
+    CHECK(scenario_error(head + R"("name": )" + std::string(33, '[') + std::string(33, ']') + "}") ==
+          "s.json: got arrays/objects nested more than 32 deep (at byte 73); expected at most 32 levels of nesting");
+    CHECK(scenario_error(head + R"("name": ")" + std::string(kMaxJsonStringBytes + 1, 'n') + "\"}") ==
+          "s.json: $.name: got a string of 65537 bytes; expected at most 65536 bytes per string");
+    std::string items = "0";
+    for (std::size_t k = 0; k < kMaxJsonArrayItems; ++k) items += ",0";
+    CHECK(catalog_error(R"({"schema": "gpuplan.catalog/1", "instances": [)" + items + "]}") ==
+          "user.json: $.instances: got an array of 100001 items; expected at most 100000 items per array");
+    // At the limits exactly, the JSON layer lets the document through to the reader.
+    CHECK(scenario_error(head + R"("name": ")" + std::string(kMaxJsonStringBytes, 'n') + "\"}").find("65536 bytes per string") ==
+          std::string::npos);
 }

@@ -99,6 +99,59 @@ DecodeBenchRecord read_decode_record(ObjectReader& r, const std::string& case_na
     return rec;
 }
 
+// A string that may be empty (descriptions: "" when nothing was checked or rated).
+std::string text(ObjectReader& r, const char* key) {
+    const Json& v = r.value(key);
+    if (!v.is_string()) throw InputError(r.child_path(key), json_preview(v), "a string");
+    return v.get<std::string>();
+}
+
+// A `gpuplan bench run` record: every key known (a typo must not drop a measurement).
+BenchFigure read_figure(ObjectReader& r, const std::string& case_name) {
+    BenchFigure f;
+    f.case_name = case_name;
+    f.path = r.path();
+    f.status = r.string("status");
+    if (f.status != "ok" && f.status != "failed" && f.status != "timed_out")
+        throw InputError(r.child_path("status"), "\"" + f.status + "\"", "\"ok\", \"failed\" or \"timed_out\"");
+    f.unit = r.string("unit");
+    if (f.unit != "GB/s" && f.unit != "us") throw InputError(r.child_path("unit"), "\"" + f.unit + "\"", "\"GB/s\" (10^9 bytes/s) or \"us\"");
+    r.object("params");  // knobs (bytes, devices, ranks, ...): described, not measured
+    f.params = r.value("params");
+    const Json& samples = r.array("samples");
+    for (std::size_t k = 0; k < samples.size(); ++k) f.samples.push_back(read_number(samples[k], index_path(r.child_path("samples"), k), NumberRule::positive));
+    f.median = r.nullable_number("median", NumberRule::positive);
+    f.datasheet_peak = r.nullable_number("datasheet_peak", NumberRule::positive);
+    nullable_string(r, "datasheet_source");
+    f.fraction_of_peak = r.nullable_number("fraction_of_peak", NumberRule::non_negative);
+    f.verdict = nullable_string(r, "verdict");
+    if (f.verdict && *f.verdict != "ok" && *f.verdict != "low" && *f.verdict != "broken")
+        throw InputError(r.child_path("verdict"), "\"" + *f.verdict + "\"", "\"ok\", \"low\", \"broken\" or null");
+    text(r, "verdict_reason");
+    {
+        ObjectReader bands = r.object("verdict_bands");
+        bands.number("ok_at_least", NumberRule::fraction);
+        bands.number("broken_below", NumberRule::fraction);
+        bands.finish();
+    }
+    {
+        ObjectReader st = r.object("stats");
+        for (const char* k : {"min", "mean", "max", "p99", "seconds_median"}) st.nullable_number(k, NumberRule::positive);
+        st.integer("reps_per_sample", 0);
+        st.integer("warmup", 0);
+        st.finish();
+    }
+    text(r, "bytes_counted");
+    text(r, "timing");
+    f.verified = r.boolean("verified");
+    text(r, "verification");
+    if (auto e = nullable_string(r, "error")) f.error = *e;
+    r.finish();
+    if (f.status == "ok" && !f.median) throw InputError(r.child_path("median"), "null", "a number for a record whose status is \"ok\"");
+    if (f.status == "ok" && f.samples.empty()) throw InputError(r.child_path("samples"), "[]", "at least one sample for a record whose status is \"ok\"");
+    return f;
+}
+
 bool same_video(const DecodeBenchParams& a, const DecodeBenchParams& b) {
     return a.chunks == b.chunks && a.frames_per_chunk == b.frames_per_chunk && a.height == b.height && a.width == b.width &&
            a.channels == b.channels && a.dtype_bytes == b.dtype_bytes;
@@ -144,7 +197,10 @@ BenchResults read_bench_results(const Json& document, const std::string& path) {
         ObjectReader r(records[k], index_path(root.child_path("records"), k));
         const std::string case_name = r.string("case");
         if (case_name.rfind("decode.", 0) != 0) {
-            b.other_cases.push_back(case_name);  // another benchmark's record: its keys are its own
+            if (r.has("status"))
+                b.figures.push_back(read_figure(r, case_name));
+            else
+                b.other_cases.push_back(case_name);  // another benchmark's record: its keys are its own
             continue;
         }
         bool known = false;
@@ -153,6 +209,20 @@ BenchResults read_bench_results(const Json& document, const std::string& path) {
             throw InputError(r.child_path("case"), "\"" + case_name + "\"",
                              "one of \"decode.sync_pageable\", \"decode.sync_pinned\", \"decode.async\", \"decode.ring\"");
         b.decode.push_back(read_decode_record(r, case_name));
+    }
+    if (root.has("run")) {  // how the run went; only these two keys matter to the planner
+        ObjectReader run = root.object("run");
+        if (const Json* c = run.optional_value("complete")) {
+            if (!c->is_boolean()) throw InputError(run.child_path("complete"), json_preview(*c), "true or false");
+            b.complete = c->get<bool>();
+        }
+        if (const Json* e = run.optional_value("errors")) {
+            if (!e->is_array()) throw InputError(run.child_path("errors"), json_preview(*e), "an array of strings");
+            for (std::size_t k = 0; k < e->size(); ++k) {
+                if (!(*e)[k].is_string()) throw InputError(index_path(run.child_path("errors"), k), json_preview((*e)[k]), "a string");
+                b.run_errors.push_back((*e)[k].get<std::string>());
+            }
+        }
     }
     root.finish();
     return b;

@@ -6,8 +6,11 @@
 // must not silently drop a measurement). Two places accept extra keys, because they describe
 // rather than measure and grow with the benchmark: "fingerprint" (machine facts) and a
 // record's "params" (knobs such as memory kind or NUMA node). Records whose case does not
-// start with "decode." belong to other benchmarks and are kept by name only; an unknown
-// "decode.*" case is an error.
+// start with "decode." belong to other benchmarks: a record with a "status" key is a
+// `gpuplan bench run` / gpuplan-bench-mpi figure (docs/benchmarks.md, "Results file") and is
+// read strictly into BenchResults::figures; any other is kept by name only. An unknown
+// "decode.*" case is an error. The optional top-level "run" object (how the run went) is
+// read for "complete" and "errors"; its other keys describe the run and are allowed.
 #pragma once
 
 #include <optional>
@@ -53,12 +56,30 @@ struct DecodeBenchRecord {
     double buffers() const;  // params.buffers, or the case's default
 };
 
+// One figure of `gpuplan bench run` or gpuplan-bench-mpi (GB/s = 10^9 B/s, or us).
+struct BenchFigure {
+    std::string case_name;  // "h2d_pinned", "net_p2p_bw", "nccl_all_reduce", ...
+    std::string path;       // JSON path of the record, for errors and sources
+    std::string status;     // ok | failed | timed_out
+    std::string unit;       // "GB/s" | "us"
+    Json params;
+    std::vector<double> samples;
+    std::optional<double> median, datasheet_peak, fraction_of_peak;
+    std::optional<std::string> verdict;  // ok | low | broken; null without a datasheet figure
+    bool verified = false;
+    std::string error;
+    bool usable() const { return status == "ok" && verified && median.has_value(); }
+};
+
 struct BenchResults {
     std::string origin;  // the file (or scenario path) it came from, for messages
     std::string path;    // JSON path of the document's root, for errors ("b.json: $")
     BenchFingerprint fingerprint;
     std::vector<DecodeBenchRecord> decode;
     std::vector<std::string> other_cases;  // records of other benchmarks, by case name
+    std::vector<BenchFigure> figures;      // `gpuplan bench run` / gpuplan-bench-mpi records
+    bool complete = true;                  // run.complete (absent: true)
+    std::vector<std::string> run_errors;   // run.errors
 };
 
 // Throws InputError naming `origin`, the JSON path, the value and what was expected.

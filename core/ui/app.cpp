@@ -1,0 +1,271 @@
+// app.cpp — draw_app (tabs, chrome, error banner, status line), set_scenario, view names and
+// the per-frame CPU timing. See app.hpp.
+#include "ui/app.hpp"
+
+#include <chrono>
+#include <cstring>
+
+#include "gpuplan/input_error.hpp"
+#include "gpuplan/scenario.hpp"
+#include "imgui.h"
+#include "ui/theme.hpp"
+#include "ui/views/view_common.hpp"
+#include "ui/widgets.hpp"
+
+namespace gpuplan::ui {
+namespace {
+
+struct ViewInfo {
+    View view;
+    const char* name;
+    const char* title;
+    void (*draw)(AppState&);
+};
+constexpr ViewInfo kViews[] = {
+    {View::catalog, "catalog", "Catalog", draw_catalog_view},
+    {View::costs, "costs", "Costs", draw_costs_view},
+    {View::topology, "topology", "Topology", draw_topology_view},
+    {View::training, "training", "Training", draw_training_view},
+    {View::inference, "inference", "Inference", draw_inference_view},
+    {View::decode, "decode", "Decode pipeline", draw_decode_view},
+    {View::recommend, "recommend", "Recommend", draw_recommend_view},
+    {View::measurements, "measurements", "Measurements", draw_measurements_view},
+};
+
+const ViewInfo& info(View v) {
+    for (const auto& i : kViews)
+        if (i.view == v) return i;
+    return kViews[0];
+}
+
+ViewStates& views(AppState& state) {
+    if (!state.views) state.views = std::make_shared<ViewStates>();
+    return *state.views;
+}
+
+constexpr ImGuiWindowFlags kRootFlags = ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
+                                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                        ImGuiWindowFlags_NoTitleBar;
+
+// The scenario picker: the examples compiled into the program, by their "name".
+void draw_scenario_picker(AppState& state) {
+    const bool empty = !state.scenario.is_object() || state.scenario.size() <= 1;  // at most "schema"
+    const std::string current =
+        json_string(find_json(state.scenario, {"name"}), empty ? "Choose an example scenario..." : "(unnamed scenario)");
+    ImGui::SetNextItemWidth(em(24));
+    if (ImGui::BeginCombo("##scenario", current.c_str())) {
+        for (const CatalogDocument& doc : builtin_scenario_documents()) {
+            const nlohmann::json j = nlohmann::json::parse(doc.text, nullptr, false);
+            const std::string name = json_string(find_json(j, {"name"}), doc.origin);
+            if (ImGui::Selectable(name.c_str(), name == current) && !j.is_discarded()) {
+                set_scenario(state, j);
+                state.scenario_changed = true;
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", doc.origin.c_str());
+        }
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Example scenarios (assets/scenarios). Every view reads and edits this one document.");
+}
+
+// The scenario as JSON, editable: the same document `gpuplan eval` reads.
+void draw_scenario_editor(AppState& state) {
+    ViewStates& vs = views(state);
+    if (vs.scenario_text_dirty) {
+        vs.scenario_text = state.scenario.dump(2);
+        vs.scenario_text_dirty = false;
+    }
+    note("The scenario document (gpuplan.scenario/1, docs/scenario.md). `gpuplan eval` gives the same results for it.");
+    // A fixed-capacity buffer keeps InputTextMultiline simple; 64 KiB holds every example.
+    static char buffer[65536];
+    if (vs.scenario_text.size() + 1 >= sizeof buffer) {
+        note("This scenario is too large to edit here (it embeds a bench file); `gpuplan eval` reads it from a file.");
+        return;
+    }
+    std::memcpy(buffer, vs.scenario_text.c_str(), vs.scenario_text.size() + 1);
+    if (ImGui::InputTextMultiline("##scenario_json", buffer, sizeof buffer, ImVec2(-1, em(18)))) vs.scenario_text = buffer;
+    if (ImGui::Button("Apply")) {
+        const nlohmann::json j = nlohmann::json::parse(vs.scenario_text, nullptr, false);
+        if (j.is_discarded()) {
+            state.error = "scenario (editor): not valid JSON";
+        } else {
+            set_scenario(state, j);
+            if (state.error.empty()) state.scenario_changed = true;
+        }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Revert")) vs.scenario_text_dirty = true;
+}
+
+void draw_chrome_top(AppState& state) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("gpuplan");
+    ImGui::SameLine(0, em(1));
+    draw_scenario_picker(state);
+    ImGui::SameLine();
+    if (ImGui::Button("JSON")) ImGui::OpenPopup("scenario_json");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("View or edit the scenario document");
+    if (ImGui::BeginPopup("scenario_json")) {
+        ImGui::Dummy(ImVec2(em(36), 0));
+        draw_scenario_editor(state);
+        ImGui::EndPopup();
+    }
+    // Region of the scenario (prices are per region).
+    ImGui::SameLine();
+    if (state.catalog) {
+        const std::string region = json_string(find_json(state.scenario, {"region"}), "us-east-1");
+        ImGui::SetNextItemWidth(em(9));
+        if (ImGui::BeginCombo("##region", region.c_str())) {
+            for (const std::string& r : state.catalog->regions())
+                if (ImGui::Selectable(r.c_str(), r == region)) {
+                    state.scenario["region"] = r;
+                    scenario_edited(state);
+                }
+            ImGui::EndCombo();
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Region: catalog prices are looked up here");
+    }
+    // Theme switch, right-aligned.
+    const char* label = state.dark_theme ? "Light" : "Dark";
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(label).x - ImGui::GetStyle().FramePadding.x * 2);
+    if (ImGui::Button(label)) {
+        state.dark_theme = !state.dark_theme;
+        apply_theme(state.dark_theme, theme_scale());
+    }
+}
+
+void draw_error_banner(AppState& state) {
+    if (state.error.empty()) return;
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, to_vec4((palette().bad & 0x00FFFFFF) | 0x26000000));
+    const float height = ImGui::GetTextLineHeightWithSpacing() * 2 + ImGui::GetStyle().WindowPadding.y * 2;
+    ImGui::BeginChild("##error", ImVec2(0, height), true);
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - em(5));
+    ImGui::TextColored(to_vec4(palette().bad), "%s", state.error.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - em(4));
+    if (ImGui::SmallButton("Dismiss")) state.error.clear();
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+}
+
+void draw_status_line(const AppState& state) {
+    ImGui::Separator();
+    const std::string name = json_string(find_json(state.results, {"name"}));
+    ImGui::TextDisabled("%s", name.empty() ? "no scenario" : name.c_str());
+    char right[96];
+    std::snprintf(right, sizeof right, "%d instance types | frame %.2f ms (avg %.2f)",
+                  state.catalog ? static_cast<int>(state.catalog->instances.size()) : 0, state.timing.last_ms, state.timing.avg_ms);
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(right).x);
+    ImGui::TextDisabled("%s", right);
+}
+
+void draw_view(AppState& state, View v) {
+    if (!state.catalog) {
+        ImGui::TextColored(to_vec4(palette().bad), "No catalog loaded.");
+        return;
+    }
+    info(v).draw(state);
+}
+
+}  // namespace
+
+std::optional<View> view_from_name(std::string_view name) {
+    for (const auto& i : kViews)
+        if (name == i.name) return i.view;
+    return std::nullopt;
+}
+const char* view_name(View view) { return info(view).name; }
+const char* view_title(View view) { return info(view).title; }
+
+void set_scenario(AppState& state, nlohmann::json scenario) {
+    ViewStates& vs = views(state);
+    if (!state.catalog) {
+        state.error = "scenario: no catalog loaded";
+        return;
+    }
+    try {
+        const std::string text = scenario.dump();
+        Scenario parsed = parse_scenario(text, "scenario", *state.catalog);
+        nlohmann::json results = evaluate_scenario(parsed, *state.catalog);
+        state.scenario = std::move(scenario);
+        state.results = std::move(results);
+        vs.parsed = std::move(parsed);
+        vs.last_good = state.scenario;
+        vs.generation += 1;
+        vs.scenario_text_dirty = true;
+        state.error.clear();
+    } catch (const std::exception& e) {
+        // Bad input never reaches the views: they keep drawing the last good plan.
+        state.error = e.what();
+        state.scenario = vs.last_good;
+        vs.scenario_text_dirty = true;
+    }
+}
+
+void set_bench_results(AppState& state, std::string_view text, std::string source_name) {
+    try {
+        BenchResults bench = parse_bench_results(text, source_name);
+        views(state).bench_document = nlohmann::json::parse(text);
+        state.bench = std::move(bench);
+        state.bench_source = std::move(source_name);
+        state.bench_error.clear();
+    } catch (const std::exception& e) {
+        state.bench_error = e.what();
+        state.error = e.what();
+    }
+}
+
+void scenario_edited(AppState& state) {
+    state.scenario_changed = true;
+    views(state).reevaluate = true;
+}
+
+void draw_app(AppState& state) {
+    const auto start = std::chrono::steady_clock::now();
+    ViewStates& vs = views(state);
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(viewport->WorkPos);
+    ImGui::SetNextWindowSize(viewport->WorkSize);
+    ImGui::Begin("gpuplan", nullptr, kRootFlags);
+    if (state.embed) {
+        draw_error_banner(state);
+        draw_view(state, state.view);
+    } else {
+        draw_chrome_top(state);
+        draw_error_banner(state);
+        if (ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) {
+            // A view set by the shell (URL, --view) is selected with SetSelected, which ImGui
+            // applies on the next frame; until then the old tab's "open" is ignored.
+            const bool external = state.view != vs.shown_view;
+            for (const auto& v : kViews) {
+                const ImGuiTabItemFlags flags = external && v.view == state.view ? ImGuiTabItemFlags_SetSelected : 0;
+                if (ImGui::BeginTabItem(v.title, nullptr, flags)) {
+                    if (!external) state.view = v.view;
+                    ImGui::EndTabItem();
+                }
+            }
+            vs.shown_view = state.view;
+            ImGui::EndTabBar();
+        }
+        const float status_height = ImGui::GetFrameHeightWithSpacing();
+        ImGui::BeginChild("##view", ImVec2(0, -status_height), false);
+        draw_view(state, state.view);
+        ImGui::EndChild();
+        draw_status_line(state);
+    }
+    ImGui::End();
+
+    if (vs.reevaluate) {
+        vs.reevaluate = false;
+        set_scenario(state, state.scenario);
+    }
+
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    FrameTiming& t = state.timing;
+    t.last_ms = ms;
+    t.avg_ms = t.frames == 0 ? ms : t.avg_ms * 0.9 + ms * 0.1;
+    t.max_ms = std::max(t.max_ms, ms);
+    t.frames += 1;
+}
+
+}  // namespace gpuplan::ui

@@ -1,0 +1,38 @@
+// catalog_view.cpp — the Catalog view: the instance table (filters, sort by any column
+// including $/GPU-h, $/GiB-h, $/PFLOP-h), up to four instances side by side, and "plan with
+// this instance" (sets price.instance in the scenario).
+#include "imgui.h"
+#include "ui/theme.hpp"
+#include "ui/views/view_common.hpp"
+#include "ui/widgets.hpp"
+
+namespace gpuplan::ui {
+
+void draw_catalog_view(AppState& state) {
+    CatalogTableState& table = state.views->catalog;
+    // The table's prices follow the scenario's region until the user picks another one here.
+    const std::string region = json_string(find_json(state.scenario, {"region"}), "us-east-1");
+    if (region != state.views->catalog_region_seen) {
+        table.price_region = region;
+        state.views->catalog_region_seen = region;
+    }
+    table.highlighted = chosen_instance(state);
+
+    ImGui::TextUnformatted(describe_price_dates(*state.catalog, table.price_region).c_str());
+    ImGui::SameLine();
+    help_marker("unknown = the figure is not published; hover it for the reason the catalog records. "
+                "$/GPU-h, $/GiB-h and $/PFLOP-h divide the on-demand price by the instance's accelerators, "
+                "accelerator memory and dense BF16 PFLOPS; hover a value for its formula and inputs.");
+    if (!table.compare.empty()) {
+        heading("Side by side");
+        draw_catalog_compare(*state.catalog, table);
+        heading("All instance types");
+    }
+    draw_catalog_table(*state.catalog, table);
+    if (!table.picked.empty()) {
+        choose_instance(state, table.picked);
+        table.picked.clear();
+    }
+}
+
+}  // namespace gpuplan::ui

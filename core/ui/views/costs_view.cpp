@@ -1,0 +1,253 @@
+// costs_view.cpp — the Costs view: purchase options of the chosen instance, the cumulative
+// cost over months with the reserved break-even points, the fleet mix (baseline / on-demand /
+// spot) with its blended rate, always-on versus ephemeral, and storage and transfer.
+// Every number comes from the scenario's results (gpuplan.result/1); the chart's lines are
+// upfront_usd + recurring_usd_per_hour x hours, from those same figures (hover says so).
+#include <algorithm>
+#include <cmath>
+
+#include "imgui.h"
+#include "ui/plot.hpp"
+#include "ui/theme.hpp"
+#include "ui/views/view_common.hpp"
+#include "ui/widgets.hpp"
+
+namespace gpuplan::ui {
+namespace {
+
+constexpr double kHoursPerMonth = 730;  // AWS bills a month as 730 hours (docs/pricing.md)
+
+void draw_price_controls(AppState& state) {
+    nlohmann::json& price = scenario_section(state, "price");
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("Instance: %s", json_string(find_json(price, {"instance"}), "(none)").c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("(choose another in the Catalog view)");
+    edit_number(state, price, "hours", "hours", 730, 1, 1e6);
+    ImGui::SameLine();
+    edit_number(state, price, "instances", "instances", 1, 1, 1e5);
+}
+
+void draw_options_table(const nlohmann::json& options) {
+    constexpr ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
+                                      ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
+    const float height = table_height(options.size(), 20);
+    if (!ImGui::BeginTable("options", 8, flags, ImVec2(0, height))) return;
+    ImGui::TableSetupScrollFreeze(1, 1);
+    ImGui::TableSetupColumn("purchase option", ImGuiTableColumnFlags_WidthFixed, em(19));
+    for (const char* h : {"effective $/h", "upfront", "recurring $/h", "cost", "saving", "break-even use", "unit cost"})
+        ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (const auto& o : options) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        const std::string label = json_string(find_json(o, {"label"}), json_string(find_json(o, {"key"})));
+        const nlohmann::json* available = find_json(o, {"available"});
+        if (available && available->is_boolean() && !available->get<bool>()) {
+            ImGui::TextDisabled("%s", label.c_str());
+            ImGui::TableSetColumnIndex(1);
+            ImGui::TextDisabled("unavailable");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", json_string(find_json(o, {"unavailable_reason"})).c_str());
+            continue;
+        }
+        ImGui::TextUnformatted(label.c_str());
+        const nlohmann::json* f = find_json(o, {"figures"});
+        if (!f) continue;
+        const char* keys[] = {"effective_usd_per_hour", "upfront_usd", "recurring_usd_per_hour", "cost_usd", "saving_vs_on_demand",
+                              "break_even_utilization"};
+        for (int k = 0; k < 6; ++k) {
+            ImGui::TableSetColumnIndex(k + 1);
+            ImGui::PushID(k);
+            figure_value_text(find_json(*f, {keys[k]}), true, false);
+            ImGui::PopID();
+        }
+        ImGui::TableSetColumnIndex(7);
+        for (const char* unit_key : {"usd_per_million_tokens", "usd_per_video_hour", "training_run_usd"})
+            if (const nlohmann::json* u = find_json(*f, {unit_key})) figure_value_text(u);
+    }
+    ImGui::EndTable();
+}
+
+// Cumulative cost of running `instances` for `months` months at `hours_per_month`.
+void draw_cumulative_chart(const nlohmann::json& price, int& months) {
+    const double instances = json_number(find_json(price, {"instances"})).value_or(1);
+    const double hours = json_number(find_json(price, {"hours"})).value_or(kHoursPerMonth);
+    const double hours_per_month = std::min(hours, kHoursPerMonth);
+    const nlohmann::json* options = find_json(price, {"options"});
+    if (!options || !options->is_array()) return;
+    ImGui::SetNextItemWidth(em(10));
+    ImGui::SliderInt("months shown", &months, 6, 48);
+    ImGui::SameLine();
+    ImGui::TextDisabled("%g instance(s) used %g h a month", instances, hours_per_month);
+    const char* shown[] = {"on-demand", "spot", "reserved-1y-no-upfront", "reserved-1y-all-upfront", "reserved-3y-no-upfront",
+                           "reserved-3y-all-upfront"};
+    std::vector<double> xs;
+    for (int m = 0; m <= months; ++m) xs.push_back(m);
+    struct Line { std::string label; std::vector<double> ys; double upfront, recurring; };
+    std::vector<Line> lines;
+    std::optional<double> on_demand_rate;
+    for (const char* key : shown) {
+        for (const auto& o : *options) {
+            if (json_string(find_json(o, {"key"})) != key) continue;
+            const auto upfront = figure_value(find_json(o, {"figures", "upfront_usd"}));
+            const auto recurring = figure_value(find_json(o, {"figures", "recurring_usd_per_hour"}));
+            if (!upfront || !recurring) continue;
+            Line line{json_string(find_json(o, {"label"}), key), {}, *upfront, *recurring};
+            if (std::string(key) == "on-demand") on_demand_rate = *recurring;
+            for (double m : xs) line.ys.push_back(instances * (*upfront + *recurring * hours_per_month * m));
+            lines.push_back(std::move(line));
+        }
+    }
+    if (lines.empty()) return;
+    if (plot::BeginPlot("##cumulative", ImVec2(-1, em(17)))) {
+        plot::SetupAxes("months of use", "cumulative USD");
+        plot::SetupAxisFormat("%g", "$%.0f");
+        for (std::size_t k = 0; k < lines.size(); ++k)
+            plot::PlotLine(lines[k].label.c_str(), xs.data(), lines[k].ys.data(), static_cast<int>(xs.size()), palette().series[k % 6]);
+        // Break-even: the month where on-demand's running cost passes an upfront commitment's.
+        if (on_demand_rate) {
+            for (const Line& line : lines) {
+                if (line.upfront <= 0 || *on_demand_rate <= line.recurring) continue;
+                const double month = line.upfront / ((*on_demand_rate - line.recurring) * hours_per_month);
+                if (month <= months) plot::PlotVLine(("break-even " + line.label).c_str(), month);
+            }
+        }
+        plot::EndPlot();
+    }
+    note("Each line is instances x (upfront_usd + recurring_usd_per_hour x hours used per month x months), from the "
+         "option's figures above. A vertical line marks the month at which on-demand has cost as much as that "
+         "upfront commitment: upfront_usd / ((on-demand $/h - recurring $/h) x hours per month).");
+}
+
+void draw_fleet(AppState& state) {
+    const nlohmann::json* fleet = find_json(state.results, {"fleet"});
+    if (!fleet) return;
+    heading("Fleet mix");
+    const nlohmann::json* tiers = find_json(*fleet, {"tiers"});
+    if (tiers && tiers->is_array() &&
+        ImGui::BeginTable("tiers", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+        for (const char* h : {"tier", "GPUs", "committed", "cost", "break-even use"}) ImGui::TableSetupColumn(h);
+        ImGui::TableHeadersRow();
+        nlohmann::json* scenario_tiers = find_json(state.scenario, {"fleet", "tiers"}) ? &state.scenario["fleet"]["tiers"] : nullptr;
+        for (std::size_t k = 0; k < tiers->size(); ++k) {
+            const auto& t = (*tiers)[k];
+            ImGui::TableNextRow();
+            ImGui::PushID(static_cast<int>(k));
+            ImGui::TableSetColumnIndex(0);
+            ImGui::TextUnformatted(json_string(find_json(t, {"option"})).c_str());
+            ImGui::TableSetColumnIndex(1);
+            if (scenario_tiers && scenario_tiers->is_array() && k < scenario_tiers->size() && (*scenario_tiers)[k].is_object())
+                edit_number(state, (*scenario_tiers)[k], "gpus", "##gpus", 0, 0, 1e6);
+            else
+                text_right(format_quantity(json_number(find_json(t, {"gpus"})).value_or(0), ""));
+            ImGui::TableSetColumnIndex(2);
+            const nlohmann::json* c = find_json(t, {"committed"});
+            ImGui::TextUnformatted(c && c->is_boolean() && c->get<bool>() ? "yes" : "no");
+            ImGui::TableSetColumnIndex(3);
+            figure_value_text(find_json(t, {"cost_usd"}));
+            ImGui::TableSetColumnIndex(4);
+            figure_value_text(find_json(t, {"break_even_utilization"}));
+            ImGui::PopID();
+        }
+        ImGui::EndTable();
+    }
+    figure_table("fleet_figures", find_json(*fleet, {"figures"}),
+                 {{"Blended rate", "blended_usd_per_gpu_hour"}, {"Total cost", "total_cost_usd"}, {"GPU-hours used", "used_gpu_hours"},
+                  {"All on-demand would cost", "all_on_demand_cost_usd"}, {"Saving", "saving_usd"},
+                  {"Saving vs on-demand", "saving_vs_on_demand"}});
+}
+
+void draw_idle(const AppState& state) {
+    const nlohmann::json* idle = find_json(state.results, {"idle", "figures"});
+    if (!idle) return;
+    heading("Always-on versus ephemeral");
+    const double values[2] = {figure_value(find_json(*idle, {"always_on_usd_total"})).value_or(0),
+                              figure_value(find_json(*idle, {"ephemeral_usd_total"})).value_or(0)};
+    if (ImGui::BeginTable("idle_layout", 2, ImGuiTableFlags_SizingStretchSame)) {
+        ImGui::TableNextColumn();
+        figure_table("idle_figures", idle,
+                     {{"Always-on, per instance", "always_on_usd_per_instance"}, {"Always-on, total", "always_on_usd_total"},
+                      {"Ephemeral hours per instance", "ephemeral_hours_per_instance"},
+                      {"Ephemeral, per instance", "ephemeral_usd_per_instance"}, {"Ephemeral, total", "ephemeral_usd_total"},
+                      {"Storage kept between sessions", "storage_usd_total"}, {"Compute saving", "saving_fraction_compute"}});
+        ImGui::TableNextColumn();
+        if (plot::BeginPlot("##idle", ImVec2(-1, em(11)))) {
+            plot::SetupAxes("", "USD per month");
+            plot::SetupAxisTicksX({"always-on", "ephemeral"});
+            plot::SetupAxisFormat("%g", "$%.0f");
+            plot::PlotBars("##monthly", values, 2, 0.55, palette().series[0]);
+            plot::EndPlot();
+        }
+        ImGui::EndTable();
+    }
+}
+
+void draw_storage(const AppState& state) {
+    const nlohmann::json* figures = find_json(state.results, {"storage", "figures"});
+    if (!figures || !figures->is_object()) return;
+    heading("Storage and transfer");
+    if (!ImGui::BeginTable("storage", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) return;
+    for (auto it = figures->begin(); it != figures->end(); ++it) {
+        if (it.key() == "total_usd") continue;
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(it.key().c_str());
+        ImGui::TableSetColumnIndex(1);
+        figure_value_text(&it.value());
+    }
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextUnformatted("total");
+    ImGui::TableSetColumnIndex(1);
+    figure_value_text(find_json(*figures, {"total_usd"}));
+    ImGui::EndTable();
+}
+
+void draw_unit_costs(const AppState& state) {
+    const nlohmann::json* tokens = find_json(state.results, {"token_costs"});
+    const nlohmann::json* video = find_json(state.results, {"video", "figures"});
+    if (!tokens && !video) return;
+    heading("Unit costs");
+    if (tokens && tokens->is_array())
+        for (std::size_t k = 0; k < tokens->size(); ++k) {
+            ImGui::PushID(static_cast<int>(k));
+            figure_table("tokens", find_json((*tokens)[k], {"figures"}),
+                         {{"USD per million tokens", "usd_per_million_tokens"}, {"USD per billion tokens", "usd_per_billion_tokens"}});
+            ImGui::PopID();
+        }
+    if (video)
+        figure_table("video", video,
+                     {{"Video length", "video_seconds"}, {"RTF of pipeline B", "rtf_b"},
+                      {"GPU-hours per 1000 video-hours (A)", "gpu_hours_per_1000_video_hours_a"},
+                      {"GPU-hours per 1000 video-hours (B)", "gpu_hours_per_1000_video_hours_b"},
+                      {"Saving per 1000 video-hours", "saving_usd_per_1000_video_hours"}});
+}
+
+}  // namespace
+
+void draw_costs_view(AppState& state) {
+    const bool any = find_json(state.results, {"price"}) || find_json(state.results, {"fleet"}) || find_json(state.results, {"idle"}) ||
+                     find_json(state.results, {"storage"}) || find_json(state.results, {"token_costs"}) ||
+                     find_json(state.results, {"video"});
+    if (!any) {
+        const std::string instance = chosen_instance(state).empty() ? "p5.48xlarge" : chosen_instance(state);
+        if (empty_state("This scenario has no cost sections (price, fleet, idle, storage). Pick an instance in the Catalog view, "
+                        "or start from the instance below.",
+                        ("Price " + instance).c_str()))
+            choose_instance(state, instance);
+        return;
+    }
+    if (const nlohmann::json* price = find_json(state.results, {"price"})) {
+        heading("Purchase options");
+        draw_price_controls(state);
+        if (const nlohmann::json* options = find_json(*price, {"options"})) draw_options_table(*options);
+        heading("Cumulative cost over months");
+        draw_cumulative_chart(*price, state.views->costs_months);
+    }
+    draw_fleet(state);
+    draw_idle(state);
+    draw_storage(state);
+    draw_unit_costs(state);
+}
+
+}  // namespace gpuplan::ui

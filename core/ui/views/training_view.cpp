@@ -1,0 +1,217 @@
+// training_view.cpp — the Training view: model, precision-free training layout (data /
+// tensor / pipeline parallel, ZeRO stage, micro-batch, recompute) and nodes → memory per GPU
+// (weights, gradients, optimizer, activations, overhead against the GPU's capacity), the
+// step-time breakdown, and time and cost for every purchase option of the instance.
+// The layout lives in the scenario's "train" section; memory comes from
+// gpuplan/workload/memory.hpp with the same layout the step-time model used.
+#include <algorithm>
+
+#include "gpuplan/pricing/purchase_options.hpp"
+#include "imgui.h"
+#include "ui/plot.hpp"
+#include "ui/theme.hpp"
+#include "ui/views/view_common.hpp"
+#include "ui/widgets.hpp"
+
+namespace gpuplan::ui {
+namespace {
+
+std::vector<std::string> model_names() {
+    std::vector<std::string> names;
+    for (const ModelSpec& m : builtin_models()) names.push_back(m.name);
+    return names;
+}
+
+void rebuild(AppState& state) {
+    ViewStates& vs = *state.views;
+    vs.training_generation = vs.generation;
+    vs.training_memory.reset();
+    vs.training_memory_error.clear();
+    vs.training_options = nlohmann::json::array();
+    vs.training_options_error.clear();
+    if (!vs.parsed || !vs.parsed->train) return;
+    const TrainingTimeRequest& t = *vs.parsed->train;
+    try {
+        TrainingMemoryRequest m;
+        m.model = t.model;
+        m.data_parallel = t.layout.data;
+        m.tensor_parallel = t.layout.tensor;
+        m.pipeline_parallel = t.layout.pipeline;
+        m.zero_stage = t.layout.zero_stage;
+        m.offload_optimizer = t.layout.offload_optimizer;
+        m.offload_parameters = t.layout.offload_parameters;
+        m.micro_batch = t.layout.micro_batch;
+        m.sequence = t.layout.sequence;
+        m.recompute = t.layout.recompute;
+        vs.training_memory = training_memory(m);
+    } catch (const std::exception& e) {
+        vs.training_memory_error = e.what();
+    }
+    // Time x every purchase option: the job's hours on `nodes` instances.
+    const auto hours = figure_value(find_json(state.results, {"train", "figures", "total_hours"}));
+    if (!hours || !t.instance) return;
+    try {
+        QuoteRequest q;
+        q.instance = t.instance->name;
+        q.region = vs.parsed->region;
+        q.hours = *hours;
+        q.count = t.nodes;
+        for (const Quote& quote : quote_purchase_options(*state.catalog, q)) {
+            nlohmann::json row = {{"label", quote.label}, {"available", quote.available}, {"reason", quote.unavailable_reason}};
+            if (quote.available) {
+                row["cost"] = to_json(quote.cost_usd);
+                row["rate"] = to_json(quote.effective_usd_per_hour);
+            }
+            vs.training_options.push_back(row);
+        }
+    } catch (const std::exception& e) {
+        vs.training_options_error = e.what();
+    }
+}
+
+void draw_controls(AppState& state) {
+    nlohmann::json& train = scenario_section(state, "train");
+    edit_choice(state, train, "model", "model", model_names(), "llama-3-8b");
+    ImGui::SameLine();
+    std::vector<std::string> gpu_instances;
+    for (const Instance& i : state.catalog->instances)
+        if (i.accelerator_count.value_or(0) >= 1) gpu_instances.push_back(i.name);
+    edit_choice(state, train, "instance", "instance", gpu_instances, "p5.48xlarge");
+    ImGui::SameLine();
+    edit_choice(state, train, "purchase", "purchase", {"on_demand", "spot_typical"}, "on_demand");
+    edit_number(state, train, "nodes", "nodes", 1, 1, 4096);
+    ImGui::SameLine();
+    edit_number(state, train, "tensor", "tensor parallel", 1, 1, 64);
+    ImGui::SameLine();
+    edit_number(state, train, "pipeline", "pipeline parallel", 1, 1, 128);
+    edit_number(state, train, "zero_stage", "ZeRO stage", 0, 0, 3);
+    ImGui::SameLine();
+    edit_number(state, train, "micro_batch", "micro-batch", 1, 1, 1024);
+    ImGui::SameLine();
+    edit_number(state, train, "sequence", "sequence", 2048, 1, 1 << 20);
+    edit_choice(state, train, "recompute", "recompute", {"none", "selective", "full"}, "none");
+    ImGui::SameLine();
+    edit_number(state, train, "tokens", "tokens to train", 1e10, 1, 1e15, "%.3g");
+}
+
+void draw_memory(const AppState& state) {
+    const ViewStates& vs = *state.views;
+    heading("Memory per GPU");
+    if (!vs.training_memory) {
+        if (!vs.training_memory_error.empty()) ImGui::TextColored(to_vec4(palette().bad), "%s", vs.training_memory_error.c_str());
+        return;
+    }
+    const TrainingMemory& m = *vs.training_memory;
+    const Palette& pal = palette();
+    const auto seg = [&](const char* label, const Figure& f, ImU32 c) {
+        return Segment{label, f.value.value_or(0), c, f.formula + (f.worked.empty() ? "" : "\n" + f.worked)};
+    };
+    std::vector<Segment> segments = {seg("weights", m.weights_gb, pal.series[0]), seg("gradients", m.gradients_gb, pal.series[1]),
+                                     seg("optimizer", m.optimizer_gb, pal.series[2]), seg("activations", m.activations_gb, pal.series[4]),
+                                     seg("overhead", m.overhead_gb, pal.series[5])};
+    const Instance* inst = vs.parsed && vs.parsed->train ? vs.parsed->train->instance : nullptr;
+    const double capacity_gb = inst && inst->accelerator_memory_gib_each ? *inst->accelerator_memory_gib_each * 1.073741824 : 0;
+    stacked_bar("train_memory", segments, capacity_gb, "GB", "GPU memory");
+    const double total = m.total_per_gpu_gb.value.value_or(0);
+    if (capacity_gb > 0) {
+        const bool fits = total <= capacity_gb;
+        ImGui::TextColored(to_vec4(fits ? pal.good : pal.bad), "%s GB of %s GB per GPU: %s", format_quantity(total, "").c_str(),
+                           format_quantity(capacity_gb, "").c_str(), fits ? "fits" : "does not fit");
+    } else {
+        ImGui::TextDisabled("GPU memory of the instance unknown");
+    }
+    if (m.host_per_gpu_gb.value.value_or(0) > 0)
+        ImGui::TextDisabled("offloaded to host: %s per GPU rank", format_quantity(*m.host_per_gpu_gb.value, "GB").c_str());
+}
+
+void draw_step(const AppState& state) {
+    const nlohmann::json* figures = find_json(state.results, {"train", "figures"});
+    if (!figures) return;
+    heading("Step time");
+    const struct { const char* label; const char* key; } parts[] = {
+        {"compute", "compute_seconds"}, {"data parallel (exposed)", "data_parallel_exposed_seconds"},
+        {"tensor parallel", "tensor_parallel_seconds"}, {"pipeline p2p", "pipeline_p2p_seconds"},
+        {"pipeline bubble", "bubble_seconds"}, {"expert all-to-all", "expert_parallel_seconds"}, {"CPU offload", "offload_seconds"}};
+    std::vector<Segment> segments;
+    int colour = 0;
+    for (const auto& p : parts) {
+        const nlohmann::json* f = find_json(*figures, {p.key});
+        segments.push_back({p.label, figure_value(f).value_or(0), palette().series[colour++ % 6],
+                            f ? json_string(find_json(*f, {"explain", "worked"})) : ""});
+    }
+    const double step = figure_value(find_json(*figures, {"step_seconds"})).value_or(0);
+    stacked_bar("step", segments, step, "s", "step");
+    ImGui::TextWrapped("Bottleneck: %s", json_string(find_json(state.results, {"train", "bottleneck"}), "unknown").c_str());
+    if (ImGui::BeginTable("train_layout", 2, ImGuiTableFlags_SizingStretchSame)) {
+        ImGui::TableNextColumn();
+        figure_table("train_figures", figures,
+                     {{"Step", "step_seconds"}, {"Tokens per second", "tokens_per_second"}, {"Micro-batches per step", "micro_batches"},
+                      {"Total time", "total_hours"}, {"Cost at the chosen option", "cost_usd"}});
+        ImGui::TableNextColumn();
+        figure_table("train_comm", figures,
+                     {{"Data-parallel comm (before overlap)", "data_parallel_comm_seconds"},
+                      {"Data-parallel comm (exposed)", "data_parallel_exposed_seconds"}, {"Tensor parallel", "tensor_parallel_seconds"},
+                      {"Pipeline p2p", "pipeline_p2p_seconds"}, {"Pipeline bubble", "bubble_seconds"}, {"CPU offload", "offload_seconds"}});
+        ImGui::EndTable();
+    }
+    for (const char* list : {"warnings", "notes"})
+        if (const nlohmann::json* items = find_json(state.results, {"train", list}); items && items->is_array())
+            for (const auto& w : *items)
+                if (w.is_string()) {
+                    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(std::string(list) == "warnings" ? palette().warn : palette().text_dim));
+                    ImGui::TextWrapped("%s %s", std::string(list) == "warnings" ? "warning:" : "note:", w.get<std::string>().c_str());
+                    ImGui::PopStyleColor();
+                }
+}
+
+void draw_options(const ViewStates& vs) {
+    heading("Time and cost per purchase option");
+    if (!vs.training_options_error.empty()) ImGui::TextColored(to_vec4(palette().warn), "%s", vs.training_options_error.c_str());
+    if (vs.training_options.empty() || !ImGui::BeginTable("train_options", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                                                             ImGuiTableFlags_SizingStretchProp))
+        return;
+    for (const char* h : {"purchase option", "$/h per instance", "cost of the run"}) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (std::size_t k = 0; k < vs.training_options.size(); ++k) {
+        const auto& o = vs.training_options[k];
+        ImGui::TableNextRow();
+        ImGui::PushID(static_cast<int>(k));
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(json_string(find_json(o, {"label"})).c_str());
+        if (!o.value("available", false)) {
+            ImGui::TableSetColumnIndex(1);
+            ImGui::TextDisabled("unavailable");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", json_string(find_json(o, {"reason"})).c_str());
+        } else {
+            ImGui::TableSetColumnIndex(1);
+            figure_value_text(find_json(o, {"rate"}), true, false);
+            ImGui::TableSetColumnIndex(2);
+            figure_value_text(find_json(o, {"cost"}));
+        }
+        ImGui::PopID();
+    }
+    ImGui::EndTable();
+    note("Spot prices assume the run survives interruptions at no extra cost; the Costs view's spot option shows the "
+         "checkpoint-rework rate (spot_usd_per_useful_hour).");
+}
+
+}  // namespace
+
+void draw_training_view(AppState& state) {
+    if (!find_json(state.scenario, {"train"})) {
+        if (empty_state("This scenario has no training job (train section).", "Add a training job (llama-3-8b on p5.48xlarge)")) {
+            state.scenario["train"] = {{"model", "llama-3-8b"}, {"instance", "p5.48xlarge"}, {"nodes", 1}, {"zero_stage", 1},
+                                       {"micro_batch", 1}, {"sequence", 4096}, {"recompute", "selective"}, {"tokens", 1e10}};
+            if (!state.scenario.contains("schema")) state.scenario["schema"] = "gpuplan.scenario/1";
+            scenario_edited(state);
+        }
+        return;
+    }
+    if (state.views->training_generation != state.views->generation) rebuild(state);
+    draw_controls(state);
+    draw_memory(state);
+    draw_step(state);
+    draw_options(*state.views);
+}
+
+}  // namespace gpuplan::ui

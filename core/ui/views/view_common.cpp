@@ -1,0 +1,80 @@
+// view_common.cpp — scenario-editing helpers shared by the views (view_common.hpp).
+#include "ui/views/view_common.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "imgui.h"
+#include "ui/theme.hpp"
+#include "ui/widgets.hpp"
+
+namespace gpuplan::ui {
+
+nlohmann::json& scenario_section(AppState& state, const char* section) {
+    if (!state.scenario.is_object()) state.scenario = nlohmann::json::object();
+    nlohmann::json& s = state.scenario[section];
+    if (!s.is_object()) s = nlohmann::json::object();
+    return s;
+}
+
+std::string chosen_instance(const AppState& state) {
+    for (const char* section : {"price", "train", "decode", "idle"}) {
+        const std::string name = json_string(find_json(state.scenario, {section, "instance"}));
+        if (!name.empty()) return name;
+    }
+    return "";
+}
+
+void choose_instance(AppState& state, const std::string& name) {
+    if (!state.scenario.contains("schema")) state.scenario["schema"] = "gpuplan.scenario/1";
+    nlohmann::json& price = scenario_section(state, "price");
+    price["instance"] = name;
+    scenario_edited(state);
+}
+
+nlohmann::json number_json(double value) {
+    constexpr double kExactIntegers = 9007199254740992.0;  // 2^53: every integer below is exact in a double
+    if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < kExactIntegers)
+        return static_cast<std::int64_t>(value);
+    return value;
+}
+
+bool edit_number(AppState& state, nlohmann::json& section, const char* key, const char* label, double fallback, double min,
+                 double max, const char* format) {
+    const auto current = json_number(find_json(section, {key}));
+    double value = current.value_or(fallback);
+    ImGui::SetNextItemWidth(em(9));
+    bool changed = false;
+    // InputDouble commits on Enter or when the field loses focus, so a half-typed number is
+    // never evaluated (and never written to the URL).
+    if (ImGui::InputDouble(label, &value, 0, 0, format, ImGuiInputTextFlags_EnterReturnsTrue) ||
+        ImGui::IsItemDeactivatedAfterEdit()) {
+        value = std::clamp(value, min, max);
+        if (!current || *current != value) {
+            section[key] = number_json(value);
+            scenario_edited(state);
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+bool edit_choice(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::vector<std::string>& options,
+                 const std::string& fallback) {
+    const std::string current = json_string(find_json(section, {key}), fallback);
+    bool changed = false;
+    ImGui::SetNextItemWidth(em(11));
+    if (ImGui::BeginCombo(label, current.c_str())) {
+        for (const std::string& o : options)
+            if (ImGui::Selectable(o.c_str(), o == current) && o != current) {
+                section[key] = o;
+                scenario_edited(state);
+                changed = true;
+            }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
+}  // namespace gpuplan::ui

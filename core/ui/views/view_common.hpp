@@ -1,0 +1,92 @@
+// view_common.hpp — what the views share inside core/ui (not for the shells: they use
+// app.hpp). Each view is `void draw_<name>_view(AppState&)`, drawing into the current window
+// from (state.scenario, state.results); widgets that change the plan edit state.scenario and
+// call scenario_edited(state), and draw_app re-evaluates once the frame's views are done.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/scenario.hpp"
+#include "gpuplan/workload/memory.hpp"
+#include "gpuplan/workload/topology.hpp"
+#include "ui/app.hpp"
+#include "ui/catalog_table.hpp"
+
+namespace gpuplan::ui {
+
+struct ViewStates {
+    // The last scenario that parsed, and its parsed form (for views that call the core's
+    // models directly: topology graph, memory breakdowns).
+    nlohmann::json last_good = nlohmann::json::object();
+    std::optional<Scenario> parsed;
+    long generation = 0;          // +1 per successful set_scenario (caches compare it)
+    bool reevaluate = false;      // a view edited state.scenario this frame
+    std::string scenario_text;    // the JSON editor's buffer
+    bool scenario_text_dirty = true;
+
+    View shown_view = View::catalog;  // the tab the tab bar showed last frame
+
+    CatalogTableState catalog;
+    std::string catalog_region_seen;  // the scenario region the table last followed
+
+    // Topology: the graph of the chosen instance, rebuilt when the scenario changes.
+    long topology_generation = -1;
+    std::string topology_instance;
+    std::optional<NodeTopology> topology;
+    std::string topology_error;
+
+    // Training: per-GPU memory from the train section.
+    long training_generation = -1;
+    std::optional<TrainingMemory> training_memory;
+    std::string training_memory_error;
+    nlohmann::json training_options = nlohmann::json::array();  // per purchase option: label, rate, cost
+    std::string training_options_error;
+
+    // Inference: per-GPU memory of the recommended pick.
+    long inference_generation = -1;
+    std::optional<InferenceMemory> inference_memory;
+    std::string inference_memory_error;
+    int inference_pick = 0;  // index into Recommendation::picks: 0 cheapest, 1 fastest, 2 balanced
+    std::optional<Candidate> inference_candidate;  // the pick, with its tensor-parallel degree and batch
+
+    int costs_months = 36;
+    float decode_zoom_ms = 0;  // how much of the decode timeline the Gantt chart shows (0 = all)
+    bool recommend_training = false;  // Recommend view: the training sweep instead of serving
+    // The imported bench document as JSON (the Measurements view embeds it in decode.fit.bench).
+    nlohmann::json bench_document;
+};
+
+// Marks the scenario as edited by the user: the shell updates its URL (scenario_changed) and
+// draw_app re-evaluates after this frame's views.
+void scenario_edited(AppState& state);
+// state.scenario[section] as an object, created if missing (for editing widgets).
+nlohmann::json& scenario_section(AppState& state, const char* section);
+// The instance the views treat as "chosen": price.instance, else train.instance, else
+// decode.instance, else idle.instance, else "".
+std::string chosen_instance(const AppState& state);
+// Sets price.instance (creating the section) — the Catalog view's "plan with this".
+void choose_instance(AppState& state, const std::string& name);
+
+// A whole number as a JSON integer (the scenario's integer keys, such as zero_stage, refuse
+// 2.0), anything else as a double.
+nlohmann::json number_json(double value);
+// Number editors bound to a scenario key; return true when the user changed the value.
+bool edit_number(AppState& state, nlohmann::json& section, const char* key, const char* label, double fallback, double min,
+                 double max, const char* format = "%.0f");
+bool edit_choice(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::vector<std::string>& options,
+                 const std::string& fallback);
+
+void draw_catalog_view(AppState& state);
+void draw_costs_view(AppState& state);
+void draw_topology_view(AppState& state);
+void draw_training_view(AppState& state);
+void draw_inference_view(AppState& state);
+void draw_decode_view(AppState& state);
+void draw_recommend_view(AppState& state);
+void draw_measurements_view(AppState& state);
+
+}  // namespace gpuplan::ui

@@ -1,0 +1,293 @@
+// widgets.cpp — see widgets.hpp.
+#include "ui/widgets.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "ui/theme.hpp"
+
+namespace gpuplan::ui {
+
+const nlohmann::json* find_json(const nlohmann::json& j, std::initializer_list<std::string_view> keys) {
+    const nlohmann::json* at = &j;
+    for (std::string_view key : keys) {
+        if (!at->is_object()) return nullptr;
+        const auto it = at->find(std::string(key));
+        if (it == at->end()) return nullptr;
+        at = &*it;
+    }
+    return at;
+}
+
+std::optional<double> figure_value(const nlohmann::json* figure) {
+    if (!figure || !figure->is_object()) return std::nullopt;
+    return json_number(find_json(*figure, {"value"}));
+}
+
+std::optional<double> json_number(const nlohmann::json* j) {
+    if (!j || !j->is_number()) return std::nullopt;
+    const double v = j->get<double>();
+    if (!std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
+std::string json_string(const nlohmann::json* j, const std::string& fallback) {
+    return j && j->is_string() ? j->get<std::string>() : fallback;
+}
+
+std::string group_thousands(double value, int decimals) {
+    if (!std::isfinite(value)) return "unknown";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, std::fabs(value));
+    std::string digits = buf, tail;
+    if (const auto dot = digits.find('.'); dot != std::string::npos) tail = digits.substr(dot), digits.resize(dot);
+    std::string out;
+    for (std::size_t k = 0; k < digits.size(); ++k) {
+        if (k > 0 && (digits.size() - k) % 3 == 0) out += ',';
+        out += digits[k];
+    }
+    const bool negative = value < 0 && std::string(buf).find_first_not_of("0.") != std::string::npos;
+    return (negative ? "-" : "") + out + tail;
+}
+
+namespace {
+
+std::string significant(double v, int digits) {
+    char buf[64];
+    const double a = std::fabs(v);
+    if (a >= 1e5) return group_thousands(v, 0);
+    if (v == std::floor(v)) return group_thousands(v, 0);  // counts: "192", "8,192"
+    if (a >= 100) std::snprintf(buf, sizeof buf, "%.1f", v);
+    else std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    return buf;
+}
+
+}  // namespace
+
+std::string format_quantity(double v, std::string_view unit) {
+    if (!std::isfinite(v)) return "unknown";
+    const double a = std::fabs(v);
+    if (unit == "USD") return (v < 0 ? "-$" : "$") + group_thousands(a, a >= 1000 ? 0 : 2);
+    if (unit.rfind("USD/", 0) == 0) {
+        // Hourly prices keep 4 decimals as price lists do; larger rates 2. "USD/" alone (a
+        // table column whose header names the rate) prints the amount only.
+        // Per-hour rates (USD/h, USD/GPU-h, ...) keep 4 decimals below $100 as price lists do;
+        // other rates (per month, per 1M tokens) 2, or 4 below one dollar.
+        const bool hourly = unit.size() >= 1 && unit.back() == 'h' && (unit == "USD/" + std::string("h") || unit.find("-h") != std::string_view::npos);
+        const int decimals = a >= 100 ? 2 : (hourly || (a > 0 && a < 1)) ? 4 : 2;
+        const std::string per = unit.size() > 4 ? "/" + std::string(unit.substr(4)) : "";
+        return (v < 0 ? "-$" : "$") + group_thousands(a, decimals) + per;
+    }
+    if (unit.rfind("fraction", 0) == 0) {  // "fraction", "fraction of hours", "fraction of term hours"
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f %%", v * 100);
+        return std::string(buf) + std::string(unit.substr(8));
+    }
+    if (unit == "bytes") {
+        char buf[32];
+        if (a >= 1e9) std::snprintf(buf, sizeof buf, "%.2f GB", v / 1e9);
+        else if (a >= 1e6) std::snprintf(buf, sizeof buf, "%.1f MB", v / 1e6);
+        else if (a >= 1e3) std::snprintf(buf, sizeof buf, "%.1f kB", v / 1e3);
+        else std::snprintf(buf, sizeof buf, "%.0f B", v);
+        return buf;
+    }
+    if (unit == "s" && a >= 3600) return significant(v / 3600, 4) + " h";
+    const std::string number = significant(v, 4);
+    return unit.empty() ? number : number + " " + std::string(unit);
+}
+
+void figure_tooltip(const nlohmann::json& figure, std::string_view title) {
+    const float wrap = em(34);
+    ImGui::PushTextWrapPos(wrap);
+    if (!title.empty()) ImGui::TextUnformatted(title.data(), title.data() + title.size());
+    const std::string unit = json_string(find_json(figure, {"unit"}));
+    if (const auto v = figure_value(&figure)) {
+        ImGui::Text("= %s", format_quantity(*v, unit).c_str());
+    } else {
+        ImGui::TextColored(to_vec4(palette().warn), "unknown");
+        ImGui::TextUnformatted(json_string(find_json(figure, {"unknown"}), "no reason recorded").c_str());
+    }
+    const std::string formula = json_string(find_json(figure, {"explain", "formula"}));
+    const std::string worked = json_string(find_json(figure, {"explain", "worked"}));
+    if (!formula.empty()) {
+        ImGui::Separator();
+        ImGui::TextDisabled("formula");
+        ImGui::TextUnformatted(formula.c_str());
+    }
+    if (!worked.empty()) {
+        ImGui::TextDisabled("worked");
+        ImGui::TextUnformatted(worked.c_str());
+    }
+    const nlohmann::json* inputs = find_json(figure, {"explain", "inputs"});
+    if (inputs && inputs->is_array() && !inputs->empty()) {
+        ImGui::TextDisabled("inputs");
+        for (const auto& in : *inputs) {
+            const auto value = json_number(find_json(in, {"value"}));
+            const std::string origin = json_string(find_json(in, {"origin"}));
+            ImGui::Bullet();
+            ImGui::Text("%s = %s  [%s]", json_string(find_json(in, {"name"})).c_str(),
+                        value ? format_quantity(*value, json_string(find_json(in, {"unit"}))).c_str() : "unknown", origin.c_str());
+            const std::string source = json_string(find_json(in, {"source"}));
+            if (!source.empty()) {
+                ImGui::Indent();
+                ImGui::TextDisabled("%s", source.c_str());
+                ImGui::Unindent();
+            }
+        }
+    }
+    if (const auto* a = find_json(figure, {"assumption"}); a && a->is_boolean() && a->get<bool>())
+        ImGui::TextColored(to_vec4(palette().warn), "* rests on a default assumption (docs/pricing.md, docs/models.md)");
+    ImGui::PopTextWrapPos();
+}
+
+void text_right(const std::string& text) {
+    const float slack = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text.c_str()).x;
+    if (slack > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + slack);
+    ImGui::TextUnformatted(text.c_str());
+}
+
+float table_height(std::size_t rows, float max_em) {
+    const float row = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2;
+    return std::min(row * (static_cast<float>(rows) + 1.0f) + ImGui::GetStyle().ScrollbarSize + 2.0f, em(max_em));
+}
+
+void figure_value_text(const nlohmann::json* figure, bool right_align, bool show_unit) {
+    if (!figure || !figure->is_object()) {
+        ImGui::TextDisabled("-");
+        return;
+    }
+    const auto v = figure_value(figure);
+    const bool assumption = find_json(*figure, {"assumption"}) && find_json(*figure, {"assumption"})->is_boolean() &&
+                            find_json(*figure, {"assumption"})->get<bool>();
+    std::string unit = json_string(find_json(*figure, {"unit"}));
+    if (!show_unit) {
+        // "USD/h" -> "USD" (prints "$1.2300"); "fraction..." keeps "%"; others drop the unit.
+        if (unit.rfind("USD/", 0) == 0) unit = "USD/";
+        else if (unit.rfind("fraction", 0) == 0) unit = "fraction";
+        else if (unit != "USD" && unit != "bytes") unit.clear();
+    }
+    const std::string text = v ? format_quantity(*v, unit) + (assumption ? "*" : "") : "unknown";
+    if (right_align) {
+        const float slack = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text.c_str()).x;
+        if (slack > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + slack);
+    }
+    if (v) ImGui::TextUnformatted(text.c_str());
+    else ImGui::TextDisabled("%s", text.c_str());
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        figure_tooltip(*figure);
+        ImGui::EndTooltip();
+    }
+}
+
+void figure_table(const char* id, const nlohmann::json* figures, std::initializer_list<FigureRow> rows) {
+    if (!figures) return;
+    if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH))
+        return;
+    ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch, 1.4f);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    for (const FigureRow& row : rows) {
+        const nlohmann::json* f = find_json(*figures, {row.key});
+        if (!f) continue;
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(row.label);
+        ImGui::TableSetColumnIndex(1);
+        figure_value_text(f);
+    }
+    ImGui::EndTable();
+}
+
+void heading(const char* text) {
+    ImGui::Dummy(ImVec2(0, em(0.35f)));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette().text));
+    ImGui::TextUnformatted(text);
+    ImGui::PopStyleColor();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(p.x, p.y - em(0.15f)), ImVec2(p.x + ImGui::GetContentRegionAvail().x, p.y - em(0.15f)),
+                                        palette().grid, 1.0f);
+    ImGui::Dummy(ImVec2(0, em(0.1f)));
+}
+
+void note(const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette().text_dim));
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
+void help_marker(const char* text) {
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(em(30));
+        ImGui::TextUnformatted(text);
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
+bool empty_state(const char* what, const char* button_label) {
+    ImGui::Dummy(ImVec2(0, em(1)));
+    note(what);
+    ImGui::Dummy(ImVec2(0, em(0.3f)));
+    return button_label && ImGui::Button(button_label);
+}
+
+void stacked_bar(const char* id, const std::vector<Segment>& segments, double capacity, const char* unit,
+                 const char* capacity_label) {
+    ImGui::PushID(id);
+    double total = 0;
+    for (const Segment& s : segments) total += std::max(0.0, s.value);
+    const double scale_max = std::max({capacity, total, 1e-9});
+    const float width = ImGui::GetContentRegionAvail().x, height = em(1.5f);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("##bar", ImVec2(std::max(width, em(4)), height));
+    const bool hovered = ImGui::IsItemHovered();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(p, ImVec2(p.x + width, p.y + height), palette().plot_bg, em(0.2f));
+    float x = p.x;
+    const float mouse_x = ImGui::GetIO().MousePos.x;
+    const Segment* under = nullptr;
+    for (const Segment& s : segments) {
+        const float w = static_cast<float>(std::max(0.0, s.value) / scale_max * width);
+        if (w <= 0) continue;
+        dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + w, p.y + height), s.colour);
+        if (hovered && mouse_x >= x && mouse_x < x + w) under = &s;
+        x += w;
+    }
+    if (capacity > 0) {
+        const float cx = p.x + static_cast<float>(capacity / scale_max * width);
+        dl->AddLine(ImVec2(cx, p.y - em(0.2f)), ImVec2(cx, p.y + height + em(0.2f)), total > capacity ? palette().bad : palette().axis, em(0.12f));
+    }
+    if (hovered) {
+        ImGui::BeginTooltip();
+        if (under) {
+            ImGui::Text("%s: %s", under->label.c_str(), format_quantity(under->value, unit).c_str());
+            if (!under->tooltip.empty()) {
+                ImGui::PushTextWrapPos(em(30));
+                ImGui::TextDisabled("%s", under->tooltip.c_str());
+                ImGui::PopTextWrapPos();
+            }
+        }
+        ImGui::Text("total %s of %s %s", format_quantity(total, unit).c_str(), format_quantity(capacity, unit).c_str(), capacity_label);
+        ImGui::EndTooltip();
+    }
+    // Legend under the bar.
+    bool first = true;
+    for (const Segment& s : segments) {
+        if (s.value <= 0) continue;
+        if (!first) ImGui::SameLine(0, em(1));
+        first = false;
+        const ImVec2 q = ImGui::GetCursorScreenPos();
+        dl->AddRectFilled(ImVec2(q.x, q.y + em(0.25f)), ImVec2(q.x + em(0.6f), q.y + em(0.85f)), s.colour, 2);
+        ImGui::Dummy(ImVec2(em(0.7f), em(1)));
+        ImGui::SameLine(0, em(0.2f));
+        ImGui::TextDisabled("%s %s", s.label.c_str(), format_quantity(s.value, unit).c_str());
+    }
+    ImGui::PopID();
+}
+
+}  // namespace gpuplan::ui

@@ -1,0 +1,76 @@
+// widgets.hpp — shared pieces every view uses: figures with their "how was this computed"
+// hover, number formatting with units, section headings, stacked bars, empty states.
+//
+// A figure is the JSON the core writes for a Figure (explain.hpp, docs/scenario.md):
+// {"value": 38.5 | null, "unit": "USD/h", "unknown": "<reason>", "assumption": true,
+//  "explain": {"formula", "worked", "inputs": [{"name", "value", "unit", "origin", "source"}]}}
+#pragma once
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "imgui.h"
+
+namespace gpuplan::ui {
+
+// j[k0][k1]... or nullptr when any step is missing (never throws).
+const nlohmann::json* find_json(const nlohmann::json& j, std::initializer_list<std::string_view> keys);
+// The value of a figure object, or nullopt for a missing or unknown figure.
+std::optional<double> figure_value(const nlohmann::json* figure);
+// A number or nullopt (for plain JSON numbers in results, such as a candidate's "hours").
+std::optional<double> json_number(const nlohmann::json* j);
+std::string json_string(const nlohmann::json* j, const std::string& fallback = "");
+
+// "1,234,567" grouping for readability; `decimals` after the point.
+std::string group_thousands(double value, int decimals);
+// A value with its unit in the form people read: "$78,489.60", "$1.1200/h", "30.0 %",
+// "106.2 h", "16.03 s", "261,638 tokens/s", "44.2 MB".
+std::string format_quantity(double value, std::string_view unit);
+
+// The figure's value (right-aligned in the current column when asked) with its explanation
+// on hover; "unknown" in the dim colour with the reason on hover for a null value; a small
+// "*" marks a figure that rests on a default assumption.
+// show_unit = false drops a "/h"-style rate suffix and plain units, for table columns whose
+// header already names the unit ("$/h", "hours").
+void figure_value_text(const nlohmann::json* figure, bool right_align = true, bool show_unit = true);
+// The outer height for a scrolling table of `rows` rows, at most `max_em` font heights (a
+// scrolling table given height 0 would take the whole window).
+float table_height(std::size_t rows, float max_em);
+// The tooltip body for a figure: formula, worked line, inputs with their origin.
+void figure_tooltip(const nlohmann::json& figure, std::string_view title = "");
+
+struct FigureRow {
+    const char* label;  // "Total cost"
+    const char* key;    // key in the figures object, "total_cost_usd"
+};
+// A two-column table: label | value (right-aligned, hover explains). Missing keys are skipped.
+void figure_table(const char* id, const nlohmann::json* figures, std::initializer_list<FigureRow> rows);
+
+// A section title with spacing above and a thin rule under it.
+void heading(const char* text);
+// Dimmed explanatory text, wrapped.
+void note(const char* text);
+// Right-aligned text in the current table column / line.
+void text_right(const std::string& text);
+// "(?)" that shows `text` on hover.
+void help_marker(const char* text);
+// What to do when a view's scenario section is missing; returns true when the button to add
+// an example section was pressed.
+bool empty_state(const char* what, const char* button_label);
+
+// One horizontal bar of stacked segments against a capacity (memory per GPU).
+struct Segment {
+    std::string label;
+    double value = 0;
+    ImU32 colour = 0;
+    std::string tooltip;  // shown on hover under "label: value unit"
+};
+void stacked_bar(const char* id, const std::vector<Segment>& segments, double capacity, const char* unit,
+                 const char* capacity_label);
+
+}  // namespace gpuplan::ui

@@ -1,0 +1,236 @@
+// suite_json.cpp — see suite_json.hpp.
+#include "suite_json.hpp"
+
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "bench_results.hpp"  // instance_type_from_metadata
+#include "device_query.hpp"
+#include "nccl_collectives.hpp"
+#include "suite_internal.hpp"
+
+namespace gpuplan::bench {
+
+namespace {
+
+using nlohmann::json;
+
+std::string read_line(const std::string& path) {
+    std::ifstream in(path);
+    std::string s;
+    std::getline(in, s);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.pop_back();
+    return s;
+}
+
+json opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+json text_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+
+// "00000000:10:1C.0" (CUDA) -> "0000:10:1c.0" (sysfs).
+std::string sysfs_bus_id(std::string id) {
+    for (auto& ch : id) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const auto colon = id.find(':');
+    if (colon != std::string::npos && colon > 4) id = id.substr(colon - 4);
+    return id;
+}
+
+json pcie_link(const std::string& bus_id) {
+    const std::string dir = "/sys/bus/pci/devices/" + sysfs_bus_id(bus_id) + "/";
+    const auto width = [&](const char* f) -> json {
+        const std::string s = read_line(dir + f);
+        return s.empty() || s.find_first_not_of("0123456789") != std::string::npos ? json(nullptr) : json(std::stoi(s));
+    };
+    const auto gen = [&](const char* f) -> json {
+        const auto g = pcie_generation(read_line(dir + f));
+        return g ? json(*g) : json(nullptr);
+    };
+    return {{"current_gen", gen("current_link_speed")}, {"current_width", width("current_link_width")},
+            {"max_gen", gen("max_link_speed")},         {"max_width", width("max_link_width")},
+            {"source", "sysfs " + dir}};
+}
+
+json cpu_facts() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line, model;
+    int logical = 0;
+    std::map<std::string, int> packages;
+    while (std::getline(in, line)) {
+        const auto colon = line.find(':');
+        if (colon == std::string::npos) continue;
+        std::string key = line.substr(0, colon);
+        while (!key.empty() && (key.back() == ' ' || key.back() == '\t')) key.pop_back();
+        const std::string value = colon + 2 <= line.size() ? line.substr(colon + 2) : "";
+        if (key == "processor") ++logical;
+        if (key == "model name" && model.empty()) model = value;
+        if (key == "physical id") packages[value] = 1;
+    }
+    return {{"model", text_or_null(model)}, {"logical_cpus", logical}, {"sockets", packages.empty() ? json(nullptr) : json(packages.size())}};
+}
+
+json numa_facts() {
+    json nodes = json::array();
+    for (int n : detail::numa_nodes()) {
+        const std::string dir = "/sys/devices/system/node/node" + std::to_string(n) + "/";
+        std::ifstream meminfo(dir + "meminfo");
+        std::string word;
+        double total_kib = -1;
+        while (meminfo >> word)
+            if (word == "MemTotal:") meminfo >> total_kib;
+        nodes.push_back({{"node", n}, {"cpus", text_or_null(read_line(dir + "cpulist"))},
+                         {"memory_gib", total_kib < 0 ? json(nullptr) : json(total_kib / (1 << 20))}});
+    }
+    return nodes;
+}
+
+}  // namespace
+
+std::optional<int> pcie_generation(const std::string& speed) {
+    double gt = 0;
+    if (std::sscanf(speed.c_str(), "%lf", &gt) != 1) return std::nullopt;
+    const std::pair<double, int> gens[] = {{2.5, 1}, {5, 2}, {8, 3}, {16, 4}, {32, 5}, {64, 6}};
+    for (const auto& [rate, g] : gens)
+        if (gt > rate * 0.95 && gt < rate * 1.05) return g;
+    return std::nullopt;
+}
+
+std::string utc_now_iso8601() {
+    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+json suite_fingerprint(TransferBackend* be, const std::string& backend_name, const std::optional<std::string>& instance_type) {
+    const native::DeviceQuery q = native::query_gpus();
+    json gpus = json::array();
+    const bool cuda = be != nullptr && be->name() == "cuda";
+    for (std::size_t k = 0; k < q.devices.size(); ++k) {
+        const auto& d = q.devices[k];
+        json g = {{"name", d.name},
+                  {"memory_gib", d.memory_gib},
+                  {"compute_capability", std::to_string(d.compute_capability_major) + "." + std::to_string(d.compute_capability_minor)},
+                  {"pci_bus_id", d.pci_bus_id},
+                  {"multiprocessors", d.multiprocessors},
+                  {"pcie", pcie_link(d.pci_bus_id)}};
+        if (cuda && static_cast<int>(k) < be->device_count()) {
+            const DeviceFacts f = be->device_facts(static_cast<int>(k));
+            g["copy_engines"] = f.copy_engines < 0 ? json(nullptr) : json(f.copy_engines);
+            g["l2_bytes"] = f.l2_bytes;
+            g["numa_node"] = f.numa_node < 0 ? json(nullptr) : json(f.numa_node);
+            g["sm_clock_mhz"] = opt(f.sm_clock_mhz);
+            g["memory_clock_mhz"] = opt(f.memory_clock_mhz);
+            g["memory_bus_width_bits"] = f.memory_bus_width_bits;
+        }
+        gpus.push_back(g);
+    }
+    json peers = json::array();
+    if (cuda)
+        for (int i = 0; i < be->device_count(); ++i) {
+            json row = json::array();
+            for (int j = 0; j < be->device_count(); ++j) row.push_back(i == j ? json(nullptr) : json(be->peer_advertised(i, j)));
+            peers.push_back(row);
+        }
+    std::optional<std::string> type = instance_type ? instance_type : instance_type_from_metadata();
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    return {{"backend", backend_name},
+            {"instance_type", type ? json(*type) : json(nullptr)},
+            {"instance_type_source", instance_type ? json("--instance-type") : type ? json("local EC2 metadata (cloud-init / DMI product name)") : json(nullptr)},
+            {"gpus", gpus},
+            {"driver_version", text_or_null(q.driver_version)},
+            {"runtime_version", text_or_null(q.runtime_version)},
+            {"gpu_query", q.message},
+            {"nccl_version", text_or_null(nccl_version())},
+            {"host", std::string(host)},
+            {"cpu", cpu_facts()},
+            {"numa_nodes", numa_facts()},
+            {"peer_access_advertised", peers}};
+}
+
+json record_json(const Record& r) {
+    return {{"case", r.case_key},
+            {"status", r.status},
+            {"params", r.params},
+            {"samples", r.samples},
+            {"median", opt(r.median)},
+            {"unit", r.unit},
+            {"datasheet_peak", opt(r.datasheet.value)},
+            {"datasheet_source", text_or_null(r.datasheet.source)},
+            {"fraction_of_peak", opt(r.fraction)},
+            {"verdict", r.verdict ? json(*r.verdict) : json(nullptr)},
+            {"verdict_reason", r.verdict_reason},
+            {"verdict_bands", {{"ok_at_least", r.ok_at_least}, {"broken_below", r.broken_below}}},
+            {"stats",
+             {{"min", opt(r.min)},
+              {"mean", opt(r.mean)},
+              {"max", opt(r.max)},
+              {"p99", opt(r.p99)},
+              {"seconds_median", r.median ? json(r.seconds_median) : json(nullptr)},
+              {"reps_per_sample", r.reps_per_sample},
+              {"warmup", r.warmup}}},
+            {"bytes_counted", r.bytes_counted},
+            {"timing", r.timing},
+            {"verified", r.verified},
+            {"verification", r.verification},
+            {"error", text_or_null(r.error)}};
+}
+
+json suite_document(const json& fingerprint, const RunInfo& info, const SuiteRun& run) {
+    json records = json::array();
+    for (const auto& r : run.records) records.push_back(record_json(r));
+    json waived = json::array();
+    for (const auto& w : run.waived) waived.push_back({{"case", w.case_key}, {"reason", w.reason}});
+    return {{"schema", "gpuplan.bench/1"},
+            {"fingerprint", fingerprint},
+            {"records", records},
+            {"run",
+             {{"tool", info.tool},
+              {"gpuplan_version", info.version},
+              {"backend", run.backend},
+              {"depth", info.depth},
+              {"options", info.options},
+              {"timing_method", run.timing_method},
+              {"units", {{"GB/s", "10^9 bytes per second"}, {"us", "microseconds"}}},
+              {"statistics", "median, min, mean, max over the samples; p99 is the 99th-percentile (slowest) sample duration in the record's unit; "
+                             "each sample is the mean of reps_per_sample back-to-back reps"},
+              {"verdicts", "fraction_of_peak = median / datasheet_peak (latency: datasheet / median); ok >= verdict_bands.ok_at_least, "
+                           "low below it, broken < verdict_bands.broken_below or when the data did not verify (docs/benchmarks.md)"},
+              {"started_utc", info.started_utc},
+              {"finished_utc", run.complete ? json(utc_now_iso8601()) : json(nullptr)},
+              {"complete", run.complete},
+              {"cases_run", run.cases_run},
+              {"waived", waived},
+              {"errors", run.errors},
+              {"notes", run.notes}}}};
+}
+
+void write_json_atomically(const std::string& path, const json& doc) {
+    const std::string tmp = path + ".tmp." + std::to_string(getpid());
+    const std::string body = doc.dump(2) + "\n";
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f || !f.write(body.data(), static_cast<std::streamsize>(body.size())) || !f.flush()) {
+            const std::string why = std::strerror(errno);
+            std::remove(tmp.c_str());
+            throw BenchError(BenchError::Kind::failed, "--json: cannot write '" + path + "': " + why);
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        std::remove(tmp.c_str());
+        throw BenchError(BenchError::Kind::failed, "--json: cannot write '" + path + "': " + why);
+    }
+}
+
+}  // namespace gpuplan::bench

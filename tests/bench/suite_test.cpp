@@ -1,0 +1,318 @@
+// suite_test.cpp — `gpuplan bench run` (native/bench/suite.hpp) on the CPU backend, and the
+// planner's import of its results (core/gpuplan/calibration.hpp). No GPU needed.
+//
+// Expected values come from the definitions (bytes / seconds, nearest-rank percentiles, the
+// documented case table), not from running the code: the statistics test feeds known
+// durations; the verification, timeout and partial-result tests inject faults and check that
+// the suite reports them rather than a number.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include "gpuplan/calibration.hpp"
+#include "gpuplan/catalog.hpp"
+#include "gpuplan/pipeline/bench_results.hpp"
+#include "gpuplan/workload/model.hpp"
+#include "gpuplan/workload/training_time.hpp"
+#include "suite.hpp"
+#include "suite_json.hpp"
+
+using namespace gpuplan;
+using namespace gpuplan::bench;
+using Catch::Matchers::Contains;
+
+namespace {
+
+SuiteOptions small(std::vector<std::string> cases) {
+    SuiteOptions o;
+    o.depth = Depth::quick;
+    o.size_bytes = 1 << 20;  // 1 MiB: fast, still many 4 MiB-chunk-free copies per sample
+    o.samples = 3;
+    o.warmup = 1;
+    o.timeout_s = 20;
+    o.selection = std::move(cases);
+    return o;
+}
+
+const Record* find(const SuiteRun& run, const std::string& key) {
+    for (const auto& r : run.records)
+        if (r.case_key == key) return &r;
+    return nullptr;
+}
+
+std::string temp_path(const char* name) { return (std::filesystem::temp_directory_path() / (std::string("gpuplan-suite-") + name)).string(); }
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST_CASE("statistics follow their definitions", "[suite-stats]") {
+    Record r;
+    // 1e9 bytes in 1, 2 and 4 s: 1, 0.5 and 0.25 GB/s. Median of the durations is 2 s.
+    fill_stats(r, {2.0, 1.0, 4.0}, 1e9, false);
+    CHECK(*r.median == Approx(0.5));
+    CHECK(*r.min == Approx(0.25));
+    CHECK(*r.max == Approx(1.0));
+    CHECK(*r.mean == Approx((1 + 0.5 + 0.25) / 3));
+    CHECK(*r.p99 == Approx(0.25));  // the slowest sample, in GB/s
+    CHECK(r.seconds_median == Approx(2.0));
+    Record lat;
+    fill_stats(lat, {3e-6, 1e-6, 2e-6, 4e-6}, 1, true);
+    CHECK(*lat.median == Approx(2.5));  // even count: mean of the middle two, microseconds
+    CHECK(*lat.p99 == Approx(4.0));
+}
+
+TEST_CASE("verdict bands and datasheet fractions", "[suite-stats]") {
+    Record r;
+    r.verified = true;
+    r.median = 20;
+    r.unit = "GB/s";
+    r.expectation_kind = "pcie_host";
+    const ExpectFn expect = [](const std::string&) { return Expectation{31.5, "test"}; };
+    rate(r, expect);
+    CHECK(*r.fraction == Approx(20 / 31.5));
+    CHECK(*r.verdict == "ok");  // 0.635 >= 0.6
+    r.median = 10;
+    rate(r, expect);
+    CHECK(*r.verdict == "low");  // 0.317
+    r.median = 5;
+    rate(r, expect);
+    CHECK(*r.verdict == "broken");  // 0.159 < 0.2
+    r.verified = false;
+    r.median = 30;
+    rate(r, expect);
+    CHECK(*r.verdict == "broken");
+    Record none;
+    none.verified = true, none.median = 3, none.unit = "GB/s";
+    rate(none, expect);  // no expectation kind: no verdict, and says why
+    CHECK_FALSE(none.verdict.has_value());
+    CHECK_FALSE(none.fraction.has_value());
+}
+
+TEST_CASE("sizes parse with units and refuse nonsense", "[suite-stats]") {
+    CHECK(*parse_size("4096") == 4096);
+    CHECK(*parse_size("64MiB") == 64ull << 20);
+    CHECK(*parse_size("1GiB") == 1ull << 30);
+    CHECK(*parse_size("500MB") == 500000000ull);
+    CHECK_FALSE(parse_size("12 parsecs"));
+    CHECK_FALSE(parse_size("-1MiB"));
+    CHECK_FALSE(parse_size("4"));  // under one 8-byte word
+    CHECK_FALSE(parse_size("0.5"));
+}
+
+TEST_CASE("the CPU backend runs every case a CPU can run, each verified", "[suite-cpu]") {
+    auto be = make_cpu_transfer_backend();
+    const SuiteRun run = run_suite(*be, small({}), {});
+    CHECK(run.complete);
+    CHECK(run.errors.empty());
+    std::set<std::string> ran, waived;
+    for (const auto& r : run.records) ran.insert(r.case_key);
+    for (const auto& w : run.waived) waived.insert(w.case_key);
+    for (const char* k : {"h2d_pageable", "h2d_pinned", "h2d_registered", "d2h_pageable", "d2h_pinned", "d2h_registered", "bidir_pinned",
+                          "h2d_pinned_sm", "d2h_pinned_sm", "h2d_pinned_numa_local", "h2d_sweep", "dmem_copy", "dmem_scale", "dmem_add",
+                          "dmem_triad", "dmem_read"})
+        CHECK(ran.count(k) == 1);
+    // What a CPU cannot run is WAIVED with a reason, never failed.
+    for (const char* k : {"p2p_matrix", "p2p_bidir_matrix", "p2p_latency_matrix", "net_p2p_bw", "net_p2p_latency", "nccl_all_reduce",
+                          "h2d_all_gpus", "d2h_all_gpus"})
+        CHECK(waived.count(k) == 1);
+    for (const auto& w : run.waived) CHECK_FALSE(w.reason.empty());
+    for (const auto& r : run.records) {
+        INFO(r.case_key);
+        CHECK(r.status == "ok");
+        CHECK(r.verified);
+        CHECK(r.unit == "GB/s");
+        REQUIRE(r.median.has_value());
+        CHECK(*r.median > 0);
+        CHECK(r.samples.size() == 3);
+        CHECK(*r.min <= *r.median);
+        CHECK(*r.median <= *r.max);
+        CHECK(r.datasheet.value == std::nullopt);  // no catalog given: no made-up peak
+    }
+    // The sweep: 4 KiB, 16 KiB, 64 KiB, 256 KiB, then 1 MiB, and a knee among them.
+    std::vector<std::uint64_t> sizes;
+    for (const auto& r : run.records)
+        if (r.case_key == "h2d_sweep") sizes.push_back(r.params["bytes"].get<std::uint64_t>());
+    CHECK(sizes == std::vector<std::uint64_t>{4096, 16384, 65536, 262144, 1048576});
+    CHECK(find(run, "h2d_sweep")->params["knee_bytes"].is_number());
+    // STREAM arrays are at least 4 x the last-level cache.
+    const Record* triad = find(run, "dmem_triad");
+    CHECK(triad->params["array_bytes"].get<std::uint64_t>() >= 4 * triad->params["l2_bytes"].get<std::uint64_t>());
+}
+
+TEST_CASE("verification catches a corrupted transfer and reports no figure", "[suite-verify]") {
+    auto faults = std::make_unique<CpuFaults>();
+    auto be = make_cpu_transfer_backend(faults.get());
+    SuiteOptions o = small({"h2d_pinned", "d2h_pinned"});
+    o.faults = faults.get();
+    o.inject_corrupt_case = "h2d_pinned";
+    const SuiteRun run = run_suite(*be, o, {});
+    const Record* bad = find(run, "h2d_pinned");
+    REQUIRE(bad != nullptr);
+    CHECK(bad->status == "failed");
+    CHECK_FALSE(bad->verified);
+    CHECK_FALSE(bad->median.has_value());
+    CHECK(bad->samples.empty());
+    CHECK_THAT(bad->verification, Contains("1 of 131072 8-byte words differ"));
+    CHECK(*bad->verdict == "broken");
+    REQUIRE(run.errors.size() == 1);
+    CHECK_THAT(run.errors[0], Contains("h2d_pinned: failed: verification"));
+    // The next case is unaffected.
+    CHECK(find(run, "d2h_pinned")->verified);
+}
+
+TEST_CASE("a blocked case times out cleanly and the run goes on", "[suite-timeout]") {
+    auto faults = std::make_unique<CpuFaults>();
+    auto be = make_cpu_transfer_backend(faults.get());
+    SuiteOptions o = small({"d2h_pinned", "h2d_pinned"});
+    o.faults = faults.get();
+    o.inject_hang_case = "d2h_pinned";
+    o.timeout_s = 0.3;
+    const auto t0 = std::chrono::steady_clock::now();
+    const SuiteRun run = run_suite(*be, o, {});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const Record* hung = find(run, "d2h_pinned");
+    REQUIRE(hung != nullptr);
+    CHECK(hung->status == "timed_out");
+    CHECK_THAT(hung->error, Contains("did not finish within 0.3"));
+    CHECK_FALSE(hung->median.has_value());
+    CHECK(seconds < 5);
+    CHECK(find(run, "h2d_pinned")->status == "ok");
+    CHECK(run.complete);
+}
+
+TEST_CASE("the JSON is complete after an injected failure, and the planner reads it", "[suite-partial]") {
+    auto faults = std::make_unique<CpuFaults>();
+    auto be = make_cpu_transfer_backend(faults.get());
+    SuiteOptions o = small({"h2d_pinned", "dmem_copy", "dmem_triad", "p2p_matrix"});
+    o.faults = faults.get();
+    o.inject_throw_case = "dmem_copy";
+    const std::string path = temp_path("partial.json");
+    const nlohmann::json fp = suite_fingerprint(be.get(), "cpu", std::nullopt);
+    RunInfo info{"test", "0", "quick", nlohmann::json::object(), utc_now_iso8601()};
+    std::vector<bool> completes;
+    const SuiteRun run = run_suite(*be, o, [&](const SuiteRun& r) {
+        write_json_atomically(path, suite_document(fp, info, r));
+        completes.push_back(nlohmann::json::parse(slurp(path))["run"]["complete"].get<bool>());
+    });
+    // Rewritten after every case; "complete" only at the end.
+    CHECK(completes.size() == 5);
+    CHECK(completes.front() == false);
+    CHECK(completes.back() == true);
+    CHECK_FALSE(std::filesystem::exists(path + ".tmp." + std::to_string(::getpid())));
+    const BenchResults b = parse_bench_results(slurp(path), path);  // the strict reader is the schema
+    CHECK(b.complete);
+    REQUIRE(b.figures.size() == 3);
+    CHECK(b.figures[0].case_name == "h2d_pinned");
+    CHECK(b.figures[0].usable());
+    CHECK(b.figures[1].case_name == "dmem_copy");
+    CHECK(b.figures[1].status == "failed");
+    CHECK_THAT(b.figures[1].error, Contains("injected failure"));
+    CHECK_FALSE(b.figures[1].median.has_value());
+    CHECK(b.figures[2].usable());
+    REQUIRE(b.run_errors.size() == 1);
+    CHECK_THAT(b.run_errors[0], Contains("dmem_copy"));
+    const nlohmann::json doc = nlohmann::json::parse(slurp(path));
+    CHECK(doc["run"]["waived"][0]["case"] == "p2p_matrix");
+    CHECK(doc["fingerprint"]["cpu"]["logical_cpus"].get<int>() > 0);
+    std::remove(path.c_str());
+}
+
+TEST_CASE("a malformed results file names the JSON path", "[suite-json]") {
+    auto be = make_cpu_transfer_backend();
+    const SuiteRun run = run_suite(*be, small({"h2d_pinned"}), {});
+    nlohmann::json doc = suite_document(suite_fingerprint(be.get(), "cpu", std::nullopt), RunInfo{"t", "0", "quick", {}, "x"}, run);
+    CHECK_NOTHROW(read_bench_results(doc, "r.json: $"));
+    nlohmann::json typo = doc;
+    typo["records"][0]["medain"] = 3;
+    CHECK_THROWS_WITH(read_bench_results(typo, "r.json: $"), Contains("r.json: $.records[0].medain") && Contains("unknown key"));
+    nlohmann::json unit = doc;
+    unit["records"][0]["unit"] = "GiB/s";
+    CHECK_THROWS_WITH(read_bench_results(unit, "r.json: $"), Contains("$.records[0].unit"));
+    nlohmann::json nullmedian = doc;
+    nullmedian["records"][0]["median"] = nullptr;
+    CHECK_THROWS_WITH(read_bench_results(nullmedian, "r.json: $"), Contains("$.records[0].median"));
+}
+
+namespace {
+
+// A results document as a GPU instance would write it: h2d/d2h on the cuda backend.
+BenchResults cuda_results(double h2d, double d2h, std::optional<double> net) {
+    auto rec = [](const char* c, double v, double bytes) {
+        Record r;
+        r.case_key = c, r.unit = "GB/s", r.verified = true, r.bytes_counted = "b", r.timing = "t", r.verification = "v";
+        r.params = {{"bytes", bytes}};
+        fill_stats(r, {bytes / (v * 1e9)}, bytes, false);
+        return r;
+    };
+    SuiteRun run;
+    run.backend = "cuda";
+    run.records.push_back(rec("h2d_pinned", h2d, 1 << 26));
+    run.records.push_back(rec("d2h_pinned", d2h, 1 << 26));
+    if (net) run.records.push_back(rec("net_p2p_bw", *net, 1 << 24));
+    run.complete = true;
+    nlohmann::json fp = {{"backend", "cuda"}, {"instance_type", "p5.48xlarge"}, {"gpus", nlohmann::json::array()}};
+    return read_bench_results(suite_document(fp, RunInfo{"t", "0", "quick", {}, "x"}, run), "fixture.json: $");
+}
+
+}  // namespace
+
+TEST_CASE("measured figures replace datasheet ones in the training prediction", "[calibration]") {
+    static const Catalog catalog = load_builtin_catalog();
+    const BenchCalibration c = calibrate_from_bench(cuda_results(24, 20, 12.5), 8);
+    REQUIRE(c.find("host_gb_per_s") != nullptr);
+    CHECK(c.find("host_gb_per_s")->value.value == Approx(20));  // the slower direction
+    CHECK_THAT(c.find("host_gb_per_s")->value.source, Contains("measured: fixture.json: $ d2h_pinned median 20"));
+    REQUIRE(c.find("inter_gb_per_s") != nullptr);
+    CHECK(c.find("inter_gb_per_s")->value.value == Approx(12.5 / 8));
+
+    TrainingTimeRequest q;
+    q.model = find_model(builtin_models(), "llama-3-8b");
+    q.instance = catalog.find_instance("p5.48xlarge");
+    REQUIRE(q.model != nullptr);
+    q.nodes = 1;
+    q.layout.data = 8;
+    q.layout.zero_stage = 1;
+    q.layout.offload_optimizer = true;
+    q.layout.global_batch_tokens = 8 * 2048 * 8;
+    const TrainingTime before = training_time(catalog, q);
+    q.topology.host_gb_per_s = c.find("host_gb_per_s")->value;
+    const TrainingTime after = training_time(catalog, q);
+    // The offload moves the same bytes over a slower measured link than the datasheet's
+    // 63 GB/s x 0.8: it must take longer, and the figure must name the measurement.
+    CHECK(after.topology.host.gb_per_s.value == Approx(20));
+    CHECK(*after.offload_seconds.value > *before.offload_seconds.value);
+    CHECK(after.topology.host.measured());
+}
+
+TEST_CASE("cpu-backend copies never stand in for PCIe; unverified records are never used", "[calibration]") {
+    BenchResults b = cuda_results(24, 20, std::nullopt);
+    b.fingerprint.backend = "cpu";
+    const BenchCalibration cpu = calibrate_from_bench(b, 8);
+    CHECK(cpu.find("host_gb_per_s") == nullptr);
+    CHECK_THAT(cpu.skipped.at(0), Contains("not a GPU-host figure"));
+    BenchResults bad = cuda_results(24, 20, std::nullopt);
+    bad.figures[1].verified = false;  // d2h did not verify: only h2d is left
+    const BenchCalibration c = calibrate_from_bench(bad, 8);
+    CHECK(c.find("host_gb_per_s")->value.value == Approx(24));
+}
+
+TEST_CASE("datasheet figures come from the catalog, unknown ones say why", "[calibration]") {
+    static const Catalog catalog = load_builtin_catalog();
+    const DatasheetFigure pcie = datasheet_figure(catalog, "g6e.xlarge", "pcie_host");  // L40S: PCIe gen4 x16
+    CHECK(*pcie.gb_per_s == Approx(1.969 * 16));
+    CHECK(*datasheet_figure(catalog, "g6e.xlarge", "device_memory").gb_per_s == Approx(864));
+    CHECK(*datasheet_figure(catalog, "p5.48xlarge", "network").gb_per_s == Approx(400));
+    const DatasheetFigure none = datasheet_figure(catalog, "no.such", "pcie_host");
+    CHECK_FALSE(none.gb_per_s.has_value());
+    CHECK_THAT(none.source, Contains("not in the catalog"));
+}

@@ -1,0 +1,102 @@
+// harness.js — what every browser test shares: a static server on 127.0.0.1, Debian's
+// chromium through playwright-core, error capture, and a PNG decoder to tell a drawn canvas
+// from a blank one. Only loopback is used.
+'use strict';
+
+const fs = require('fs');
+const http = require('http');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const READY_TIMEOUT_MS = 60_000;
+
+const MIME_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',  // required by WebAssembly.instantiateStreaming
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.css': 'text/css',
+};
+
+// Serves `root`; `extra` maps URL paths to {type, body} for pages made up by a test (body:
+// text, or a function of the server returning it).
+function serve(root, extra = {}) {
+  root = path.resolve(root);
+  const server = http.createServer((request, response) => {
+    const urlPath = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+    if (extra[urlPath]) {
+      response.writeHead(200, { 'Content-Type': extra[urlPath].type, 'Cache-Control': 'no-store' });
+      const body = extra[urlPath].body;  // text, or a function giving it (e.g. needing the port)
+      response.end(typeof body === 'function' ? body(server) : body);
+      return;
+    }
+    const file = path.join(root, urlPath.endsWith('/') ? urlPath + 'index.html' : urlPath);
+    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      response.writeHead(404).end('not found');
+      return;
+    }
+    const type = MIME_TYPES[path.extname(file)] || 'application/octet-stream';
+    response.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store',
+                              'Content-Length': fs.statSync(file).size });
+    fs.createReadStream(file).pipe(response);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    server.origin = `http://127.0.0.1:${server.address().port}`;
+    resolve(server);
+  }));
+}
+
+function requireBuilt(webDir, files = ['index.html', 'shell.js', 'gpuplan.js', 'gpuplan.wasm']) {
+  for (const file of files)
+    if (!fs.existsSync(path.join(webDir, file))) throw new Error(`${file} missing in ${webDir}: build the wasm preset first`);
+}
+
+async function launch() {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    // SwiftShader gives WebGL2 without a GPU; the rest keeps chromium off the network.
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--no-first-run', '--disable-quic'],
+  });
+}
+
+// A page whose console errors, page errors and failed requests are collected in page.errors.
+async function newPage(browser, viewport = { width: 1280, height: 800 }) {
+  const page = await browser.newPage({ viewport, deviceScaleFactor: 1 });
+  page.errors = [];
+  page.on('console', (message) => { if (message.type() === 'error') page.errors.push(`console: ${message.text()}`); });
+  page.on('pageerror', (error) => page.errors.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => page.errors.push(`request failed: ${request.url()} (${(request.failure() || {}).errorText})`));
+  return page;
+}
+
+async function waitReady(page, frame = page) {
+  try {
+    await frame.waitForFunction(() => window.gpuplan && (window.gpuplan.ready || window.gpuplan.failed), null,
+      { timeout: READY_TIMEOUT_MS });
+  } catch (error) {
+    throw new Error(`page not ready within ${READY_TIMEOUT_MS / 1000} s; ${page.errors.join('; ') || 'no errors logged'}`);
+  }
+  const failure = await frame.evaluate(() => window.gpuplan.failure);
+  if (failure) throw new Error(`page failed to start: ${failure}`);
+  return frame.evaluate(() => window.gpuplan.getState());
+}
+
+const { decodePng, colourStats, checkNotBlank } = require('./png');
+
+function saveScreenshot(png, file) {
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  fs.writeFileSync(file, png);
+}
+
+// Runs `body`, prints one PASS/FAIL line for `name` and exits 0/1.
+function runTest(name, body) {
+  body().then(
+    (summary) => { console.log(`PASS ${name}: ${summary}`); process.exit(0); },
+    (error) => { console.log(`FAIL ${name}: ${error.message}`); process.exit(1); });
+}
+
+module.exports = { serve, requireBuilt, launch, newPage, waitReady, decodePng, colourStats, checkNotBlank,
+  saveScreenshot, runTest, READY_TIMEOUT_MS };

@@ -1,0 +1,84 @@
+// url_state.test.js — the URL is the state: editing the scenario through the test hook
+// updates the address (history.replaceState) and reloading that address restores the same
+// results; a broken link shows a message, keeps what it could read and falls back to defaults
+// for the rest.
+//
+// Usage: node url_state.test.js <web output dir> <scenario.json> <screenshot dir>
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const h = require('./harness');
+
+h.runTest('browser.url_state', async () => {
+  const [webDir, scenarioFile, screenshotDir] = process.argv.slice(2);
+  if (!webDir || !scenarioFile || !screenshotDir) throw new Error('usage: node url_state.test.js <web dir> <scenario.json> <screenshot dir>');
+  h.requireBuilt(webDir);
+  const scenario = JSON.parse(fs.readFileSync(scenarioFile, 'utf8'));
+  const server = await h.serve(webDir);
+  const browser = await h.launch();
+  try {
+    const page = await h.newPage(browser);
+    await page.goto(`${server.origin}/?view=costs`);
+    await h.waitReady(page);
+
+    // 1. Edit through the hook: the URL must follow, with the view and the scenario.
+    const error = await page.evaluate((s) => window.gpuplan.setScenario(s), scenario);
+    if (error) throw new Error(`setScenario refused ${scenarioFile}: ${error}`);
+    const edited = await page.evaluate(() => window.gpuplan.getState());
+    const url = new URL(page.url());
+    if (url.searchParams.get('view') !== 'costs') throw new Error(`URL lost the view: ${page.url()}`);
+    const param = url.searchParams.get('scenario');
+    if (!param) throw new Error(`URL has no scenario after an edit: ${page.url()}`);
+    if (!/^[A-Za-z0-9_-]+$/.test(param)) throw new Error(`scenario parameter is not base64url: ${param.slice(0, 40)}...`);
+    // Independently decoded here (base64url → JSON), not through the app's codec.
+    const decoded = JSON.parse(Buffer.from(param, 'base64url').toString('utf8'));
+    if (JSON.stringify(sortKeys(decoded)) !== JSON.stringify(sortKeys(scenario)))
+      throw new Error('the URL encodes a different scenario than the one set');
+    if (!edited.results || Object.keys(edited.results).length === 0) throw new Error('no results after setScenario');
+
+    // 2. Reload that exact URL: same scenario, same results, same view.
+    const link = page.url();
+    const reloaded = await h.newPage(browser);
+    await reloaded.goto(link);
+    const restored = await h.waitReady(reloaded);
+    if (restored.view !== 'costs') throw new Error(`reloaded link opened ${restored.view}`);
+    if (JSON.stringify(restored.results) !== JSON.stringify(edited.results))
+      throw new Error('reloading the link gave different results');
+    if (page.errors.length || reloaded.errors.length) throw new Error(`errors: first page ${page.errors.join("; ")}; reloaded ${reloaded.errors.join("; ")}`);
+
+    // 3. A broken link: a bad scenario and an unknown view. The notice names both; the theme,
+    //    which was readable, is kept; view and scenario fall back to defaults.
+    const bad = await h.newPage(browser);
+    await bad.goto(`${server.origin}/?view=nonsense&theme=dark&scenario=%21%21not-base64`);
+    const state = await h.waitReady(bad);
+    const notice = (await bad.locator('#notice').isVisible()) ? await bad.locator('#notice-text').innerText() : '';
+    if (!/could not be used/.test(notice) || !/nonsense/.test(notice) || !/scenario/.test(notice))
+      throw new Error(`broken link: expected a notice naming the view and the scenario, got ${JSON.stringify(notice)}`);
+    if (state.view !== 'catalog') throw new Error(`broken link: expected the default view, got ${state.view}`);
+    if (!state.dark_theme) throw new Error('broken link: the readable theme=dark was lost');
+    const file = path.join(screenshotDir, 'bad-url.png');
+    h.saveScreenshot(await bad.screenshot(), file);
+    // 4. A scenario that decodes but does not validate: named by its JSON path.
+    const invalid = Buffer.from(JSON.stringify({ schema: 'gpuplan.scenario/1', fleet: { hours: -5 } })).toString('base64url');
+    const inv = await h.newPage(browser);
+    await inv.goto(`${server.origin}/?view=costs&scenario=${invalid}`);
+    const invState = await h.waitReady(inv);
+    const invNotice = await inv.locator('#notice-text').innerText();
+    if (!/fleet\.hours/.test(invNotice)) throw new Error(`invalid scenario: notice does not name fleet.hours: ${invNotice}`);
+    if (invState.view !== 'costs') throw new Error('invalid scenario: the readable view was lost');
+    if (bad.errors.length || inv.errors.length) throw new Error(`errors: ${[...bad.errors, ...inv.errors].join('; ')}`);
+    return `edit → URL (${param.length} chars) → reload gave identical results; broken link notice: ` +
+      `${JSON.stringify(notice.split('\n')[1] || notice)}; screenshot ${file}`;
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
+
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
+  return value;
+}

@@ -1,0 +1,56 @@
+// headless.hpp — Dear ImGui without a window: a context, a display size and a built font
+// atlas are all NewFrame needs; Render() then produces draw lists that nothing displays.
+// Shared by the frame tests and the frame-time benchmark (tests/ui).
+#pragma once
+
+#include <cfloat>
+#include <string>
+
+#include "imgui.h"
+#include "ui/app.hpp"
+
+namespace gpuplan::ui::test {
+
+class Headless {
+public:
+    explicit Headless(bool dark = false, float scale = 1.0f, const std::string& font_path = "") {
+        context_ = ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;  // no imgui.ini written by tests
+        io.LogFilename = nullptr;
+        io.DisplaySize = ImVec2(1440 * scale, 900 * scale);
+        io.DeltaTime = 1.0f / 60.0f;
+        font_ok_ = load_fonts(scale, font_path);
+        unsigned char* pixels = nullptr;
+        int w = 0, h = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // what a renderer backend would upload
+        atlas_w_ = w;
+        atlas_h_ = h;
+        apply_theme(dark, scale);
+    }
+    ~Headless() { ImGui::DestroyContext(context_); }
+    Headless(const Headless&) = delete;
+    Headless& operator=(const Headless&) = delete;
+
+    // One frame of the whole app; the mouse at (x, y) so hover paths (tooltips) run too.
+    // Returns the number of vertices drawn.
+    int frame(AppState& state, float mouse_x = -1, float mouse_y = -1) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = mouse_x < 0 ? ImVec2(-FLT_MAX, -FLT_MAX) : ImVec2(mouse_x, mouse_y);
+        ImGui::NewFrame();
+        draw_app(state);
+        ImGui::Render();
+        return ImGui::GetDrawData() ? ImGui::GetDrawData()->TotalVtxCount : 0;
+    }
+
+    bool font_ok() const { return font_ok_; }
+    int atlas_width() const { return atlas_w_; }
+    int atlas_height() const { return atlas_h_; }
+
+private:
+    ImGuiContext* context_ = nullptr;
+    bool font_ok_ = false;
+    int atlas_w_ = 0, atlas_h_ = 0;
+};
+
+}  // namespace gpuplan::ui::test

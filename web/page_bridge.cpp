@@ -1,0 +1,154 @@
+// page_bridge.cpp — C++ ⇄ page JavaScript (see page_bridge.hpp). Two directions:
+//   C++ → page: EM_ASM calls into `Module.gpuplanShell` (web/shell/shell.js), which owns the
+//               DOM: URL, notice banner, loading indicator, messages to an embedding host.
+//   page → C++: the extern "C" gpuplan_page_* functions below, called through ccall by
+//               shell.js (toolbar buttons, file import, postMessage, the test hook
+//               window.gpuplan). Each returns plain text or JSON; text returned as
+//               `const char*` stays valid until the next call of the same function.
+#include "page_bridge.hpp"
+
+#include <emscripten.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/input_error.hpp"
+#include "table_export.hpp"
+#include "ui/app_options.hpp"
+
+namespace gpuplan::web {
+
+namespace {
+
+using nlohmann::json;
+
+// The exported functions have no context argument (JavaScript calls them by name), so they
+// reach the page through this pointer, set once by attach_page_bridge.
+Page* g_page = nullptr;
+
+// The URL query that reproduces the current state ("view=costs&scenario=...").
+std::string state_query(const Page& page) {
+    ui::AppOptions options;
+    options.view = page.state.view;
+    if (page.state.scenario.is_object() && !page.state.scenario.empty()) options.scenario = page.state.scenario;
+    options.embed = page.state.embed;
+    if (page.state.dark_theme) options.dark_theme = true;
+    std::string query;
+    for (const std::string& argument : ui::app_arguments(options)) {
+        // "--view=costs" → "view=costs"; the values are URL-safe (view names, base64url).
+        query += (query.empty() ? "" : "&") + argument.substr(2);
+    }
+    return query;
+}
+
+json state_json(const Page& page) {
+    const ui::AppState& s = page.state;
+    json views = json::array();
+    for (ui::View v : ui::kAllViews) views.push_back(ui::view_name(v));
+    return {
+        {"ready", page.ready_published},
+        {"view", ui::view_name(s.view)},
+        {"views", views},
+        {"embed", s.embed},
+        {"dark_theme", s.dark_theme},
+        {"scenario", s.scenario},
+        {"results", s.results},
+        {"error", s.error},
+        {"url_errors", page.url_errors},
+        {"bench_source", s.bench ? s.bench_source : ""},
+        {"bench_error", s.bench_error},
+        {"instances", page.catalog ? page.catalog->instances.size() : 0},
+        {"accelerators", page.catalog ? page.catalog->accelerators.size() : 0},
+        {"query", state_query(page)},
+        {"frames_drawn", page.frames_drawn},
+        {"timing", {{"last_ms", s.timing.last_ms}, {"avg_ms", s.timing.avg_ms},
+                    {"max_ms", s.timing.max_ms}, {"frames", s.timing.frames}}},
+    };
+}
+
+const char* keep(std::string& slot, std::string text) {
+    slot = std::move(text);
+    return slot.c_str();
+}
+
+}  // namespace
+
+void attach_page_bridge(Page& page) { g_page = &page; }
+
+void publish_ready(const Page& page) {
+    const std::string notice = json(page.url_errors).dump();
+    EM_ASM({ Module.gpuplanShell.onReady(JSON.parse(UTF8ToString($0))); }, notice.c_str());
+}
+
+void publish_state_change(const Page& page) {
+    const std::string query = state_query(page);
+    EM_ASM({ Module.gpuplanShell.onStateChanged(UTF8ToString($0)); }, query.c_str());
+}
+
+void publish_start_failure(const std::string& message) {
+    EM_ASM({ Module.gpuplanShell.onStartFailure(UTF8ToString($0)); }, message.c_str());
+}
+
+}  // namespace gpuplan::web
+
+using gpuplan::web::g_page;
+
+extern "C" {
+
+// {view, scenario, results, error, timing, query, ...}: everything a test or host may read.
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_state() {
+    static std::string text;
+    return gpuplan::web::keep(text, gpuplan::web::state_json(*g_page).dump());
+}
+
+// Replaces the scenario (JSON text). Returns "" when it was accepted, else the InputError
+// message naming the JSON path (the previous scenario and results are kept).
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_set_scenario(const char* scenario_text) {
+    static std::string text;
+    auto& page = *g_page;
+    nlohmann::json scenario = nlohmann::json::parse(scenario_text, nullptr, /*allow_exceptions=*/false);
+    if (scenario.is_discarded() || !scenario.is_object())
+        return gpuplan::web::keep(text, "scenario: got text that is not a JSON object; expected a gpuplan.scenario/1 document");
+    gpuplan::ui::set_scenario(page.state, std::move(scenario));
+    gpuplan::web::request_frames(page);
+    if (!page.state.error.empty()) return gpuplan::web::keep(text, page.state.error);
+    gpuplan::web::publish_state_change(page);
+    return gpuplan::web::keep(text, "");
+}
+
+// Switches the view by name ("costs"). Returns "" or why not.
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_set_view(const char* name) {
+    static std::string text;
+    const auto view = gpuplan::ui::view_from_name(name);
+    if (!view) return gpuplan::web::keep(text, std::string("view: got '") + name + "'; expected one of the names in getState().views");
+    g_page->state.view = *view;
+    gpuplan::web::request_frames(*g_page);
+    return gpuplan::web::keep(text, "");
+}
+
+// Imports a bench results file (gpuplan.bench/1 text) for the Measurements view. Returns ""
+// or the InputError message; shows the Measurements view when the file was accepted.
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_import_results(const char* file_text, const char* file_name) {
+    static std::string text;
+    auto& page = *g_page;
+    gpuplan::ui::set_bench_results(page.state, file_text, file_name);
+    gpuplan::web::request_frames(page);
+    if (!page.state.bench_error.empty()) return gpuplan::web::keep(text, page.state.bench_error);
+    page.state.view = gpuplan::ui::View::measurements;
+    return gpuplan::web::keep(text, "");
+}
+
+// The current view's table as CSV: the catalog for the Catalog view, else every figure of the
+// results.
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_export_csv() {
+    static std::string text;
+    const auto& s = g_page->state;
+    return gpuplan::web::keep(text, s.view == gpuplan::ui::View::catalog ? gpuplan::web::catalog_csv()
+                                                                        : gpuplan::web::results_csv(s.results));
+}
+
+// Draws `frames` more frames even without input (tests and the performance script).
+EMSCRIPTEN_KEEPALIVE void gpuplan_page_redraw(int frames) { gpuplan::web::request_frames(*g_page, frames); }
+
+}  // extern "C"
