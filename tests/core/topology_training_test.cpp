@@ -310,3 +310,17 @@ TEST_CASE("ZeRO-3 gathers parameters in every micro-batch, DDP synchronises once
     CHECK(comm(2, 4) > comm(2, 1));
     CHECK(comm(2, 4) < 4 * comm(2, 1));
 }
+
+TEST_CASE("a layout that does not fit in GPU memory is flagged", "[training][memory]") {
+    // llama-3-8b (8.03e9 parameters) with plain DDP keeps 16 bytes per parameter on every GPU
+    // (bf16 weights 2 + gradients 2 + fp32 Adam states 12): 128 GB > the 85.9 GB of an H100.
+    TrainingTimeRequest ddp = request("p5.48xlarge", "llama-3-8b", 1, 8, 1, 1);
+    ddp.layout.global_batch_tokens = 8 * 2048;
+    const TrainingTime t = training_time(catalog(), ddp);
+    REQUIRE(t.warnings.size() == 1);
+    CHECK_THAT(t.warnings[0], Contains("does not fit") && Contains("85.8993 GB per GPU"));
+    // ZeRO-3 shards those 16 bytes 8 ways (16 GB per GPU): it fits and nothing is said.
+    TrainingTimeRequest zero3 = ddp;
+    zero3.layout.zero_stage = 3;
+    CHECK(training_time(catalog(), zero3).warnings.empty());
+}

@@ -382,6 +382,26 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     }
     if (q.nodes > 1 && !topo.multi_node_capable)
         r.warnings.push_back(inst.name + " has no EFA: " + n(q.nodes) + " nodes talk over ENA TCP");
+    // Step time assumes the layout fits: say so when the memory model (memory.hpp) disagrees.
+    if (inst.accelerator_memory_gib_each) {
+        TrainingMemoryRequest mem;
+        mem.model = q.model;
+        mem.data_parallel = dp;
+        mem.tensor_parallel = tp;
+        mem.pipeline_parallel = pp;
+        mem.zero_stage = L.zero_stage;
+        mem.offload_optimizer = L.offload_optimizer;
+        mem.offload_parameters = L.offload_parameters;
+        mem.micro_batch = L.micro_batch;
+        mem.sequence = L.sequence;
+        mem.recompute = L.recompute;
+        const double need_gb = *training_memory(mem).total_per_gpu_gb.value;
+        const double have_gb = *inst.accelerator_memory_gib_each * kBytesPerGiB / 1e9;
+        if (need_gb > have_gb)
+            r.warnings.push_back("does not fit: " + n(need_gb) + " GB per GPU needed (model states + activations + overhead, " +
+                                 "`gpuplan fit`) but " + inst.name + " has " + n(have_gb) + " GB per GPU; lower micro_batch, " +
+                                 "recompute more, or raise the ZeRO stage");
+    }
     return r;
 }
 
