@@ -66,7 +66,7 @@ Command register_gui(CLI::App& parent) {
     CLI::App* app = parent.add_subcommand("gui", "Open the planner's views in a desktop window (the browser app's views)");
     ui::add_app_options(*app, o->raw);
     app->add_option("--scenario-file", o->scenario_file, "Start with this scenario file (gpuplan.scenario/1 JSON)")->type_name("FILE");
-    app->add_option("--results", o->results_file, "Import a bench results file (gpuplan.bench/1) into the Measurements view")->type_name("FILE");
+    app->add_option("--results,--bench", o->results_file, "Import a bench results file (gpuplan.bench/1) into the Measurements view")->type_name("FILE");
     app->add_option("--size", o->size, "Window size in screen coordinates")->type_name("WxH")->capture_default_str();
     app->add_option("--screenshot", o->screenshot, "Draw --frames frames, save the window as a PNG and exit (tests)")->type_name("FILE");
     app->add_option("--frames", o->frames, "Frames to draw before --screenshot")->check(CLI::Range(1, 1000))->capture_default_str();

@@ -29,25 +29,28 @@ h.runTest('browser.js_api', async () => {
     catalogCounts[list] = JSON.parse(fs.readFileSync(path.join(catalogDir, `${list}.json`), 'utf8'))[list].length;
 
   const server = await h.serve(webDir, {
-    '/api-test.html': { type: 'text/html; charset=utf-8', body: '<!doctype html><script src="/api/gpuplan-api.js"></script>' },
+    '/api-test.html': { type: 'text/html; charset=utf-8', body: '<!doctype html><link rel="icon" href="data:,"><script src="/api/gpuplan-api.js"></script>' },
   });
   const browser = await h.launch();
   try {
     const page = await h.newPage(browser);
     await page.goto(`${server.origin}/api-test.html`);
     const texts = Object.fromEntries(files.map((f) => [f, fs.readFileSync(path.join(scenarioDir, f), 'utf8')]));
-    const got = await page.evaluate(async (texts) => {
+    const origin = Object.fromEntries(files.map((f) => [f, path.join(scenarioDir, f)]));
+    const got = await page.evaluate(async ([texts, origin]) => {
       const api = await GpuplanApi.load();
       const out = { version: api.version, results: {}, errors: {} };
       for (const [file, text] of Object.entries(texts)) {
-        try { out.results[file] = api.evaluate(text); } catch (e) { out.errors[file] = e.message; }
+        // The origin is the path the CLI was given, so provenance text matches too.
+        try { out.results[file] = api.evaluate(text, origin[file]); } catch (e) { out.errors[file] = e.message; }
       }
       const catalog = api.catalog();
       out.counts = { instances: catalog.instances.length, accelerators: catalog.accelerators.length };
       try { api.evaluate({ schema: 'gpuplan.scenario/1', fleet: { hours: -1 } }); out.bad = 'no error'; } catch (e) { out.bad = e.message; }
-      out.results_object = api.evaluate(JSON.parse(texts[Object.keys(texts)[0]]));  // object input too
+      const first = Object.keys(texts)[0];
+      out.results_object = api.evaluate(JSON.parse(texts[first]), origin[first]);  // object input too
       return out;
-    }, texts);
+    }, [texts, origin]);
 
     for (const file of files) {
       if (got.errors[file]) throw new Error(`${file}: the JS API threw: ${got.errors[file]}`);

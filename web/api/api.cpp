@@ -116,10 +116,12 @@ std::string explain_text(const json& figure, const std::string& path) {
 
 extern "C" {
 
-// evaluate(scenario JSON text) → gpuplan.result/1, exactly what `gpuplan eval FILE` prints.
-EMSCRIPTEN_KEEPALIVE char* gpuplan_api_evaluate(const char* scenario_text) {
+// evaluate(scenario JSON text, origin) → gpuplan.result/1, exactly what `gpuplan eval FILE`
+// prints when `origin` is FILE (the origin names the scenario in errors and in the sources of
+// figures fitted to its measurements).
+EMSCRIPTEN_KEEPALIVE char* gpuplan_api_evaluate(const char* scenario_text, const char* origin) {
     return envelope([&] {
-        const gpuplan::Scenario scenario = gpuplan::parse_scenario(scenario_text, "scenario", catalog());
+        const gpuplan::Scenario scenario = gpuplan::parse_scenario(scenario_text, origin, catalog());
         return gpuplan::evaluate_scenario(scenario, catalog());
     });
 }

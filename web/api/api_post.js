@@ -38,7 +38,11 @@
     let catalogCache = null;
     return Object.freeze({
       version: module.UTF8ToString(module._gpuplan_api_version()),
-      evaluate(scenario) { return call(module, 'gpuplan_api_evaluate', [asText(scenario, 'scenario')]); },
+      // origin: how errors and provenance name the scenario (`gpuplan eval FILE` uses FILE).
+      evaluate(scenario, origin) {
+        if (origin !== undefined && typeof origin !== 'string') throw new Error('gpuplan: origin must be a string');
+        return call(module, 'gpuplan_api_evaluate', [asText(scenario, 'scenario'), origin || 'scenario']);
+      },
       catalog() {
         if (catalogCache === null) catalogCache = call(module, 'gpuplan_api_catalog', []);
         return JSON.parse(JSON.stringify(catalogCache));  // a copy: callers may edit theirs
