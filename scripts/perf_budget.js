@@ -62,7 +62,18 @@ async function main() {
     await page.goto(`${server.origin}/`);
     const views = (await h.waitReady(page)).views;
     result.frame_cpu_ms = {};
+    // Each view with the example that gives it something to draw (as tests/browser/views.test.js).
+    const scenarioFor = {
+      costs: 'p1-blended-fleet.json', topology: 't1-train-llama-3-8b.json', training: 't1-train-llama-3-8b.json',
+      inference: 'r1-serve-llama-70b.json', decode: 'd1-decode-g7e.json', recommend: 'r2-train-recommend-llama-3-8b.json',
+    };
+    result.frame_scenarios = scenarioFor;
     for (const view of views) {
+      if (scenarioFor[view]) {
+        const text = fs.readFileSync(path.join(__dirname, '..', 'assets', 'scenarios', scenarioFor[view]), 'utf8');
+        const error = await page.evaluate((s) => window.gpuplan.setScenario(s), text);
+        if (error) throw new Error(`setScenario(${scenarioFor[view]}): ${error}`);
+      }
       await page.evaluate((v) => window.gpuplan.setView(v), view);
       await page.evaluate(() => window.gpuplan.redraw(5));  // settle after the switch
       await page.waitForTimeout(300);
