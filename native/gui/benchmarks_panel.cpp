@@ -80,7 +80,11 @@ void BenchmarksPanel::draw(ui::AppState& state) {
     ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 32, ImGui::GetFontSize() * 18), ImGuiCond_FirstUseEver);
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x, viewport->WorkPos.y + viewport->WorkSize.y),
+    // Bottom right, just above the app's status line (one frame height plus spacing), so the
+    // collapsed title bar never covers the frame-time readout.
+    const float above_status = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y;
+    ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x - ImGui::GetStyle().WindowPadding.x,
+                                   viewport->WorkPos.y + viewport->WorkSize.y - above_status),
                             ImGuiCond_FirstUseEver, ImVec2(1, 1));
     if (!ImGui::Begin("Benchmarks (this machine)")) {
         ImGui::End();
