@@ -24,15 +24,15 @@ std::vector<LayoutChoice> layout_order(double gpus_per_node) {
 }
 
 bool fits(const TrainingRecommendRequest& q, const Instance& inst, double gpus, const LayoutChoice& c) {
-    TrainingMemoryRequest m;
-    m.model = q.model;
-    m.tensor_parallel = c.tensor;
-    m.data_parallel = gpus / c.tensor;
-    m.zero_stage = c.zero_stage;
-    m.micro_batch = q.micro_batch;
-    m.sequence = q.sequence;
-    m.recompute = q.recompute;
-    return *training_memory(m).total_per_gpu_gb.value * 1e9 <= *inst.accelerator_memory_gib_each * kBytesPerGiB;
+    ParallelLayout layout;
+    layout.tensor = c.tensor;
+    layout.data = gpus / c.tensor;
+    layout.zero_stage = c.zero_stage;
+    layout.micro_batch = q.micro_batch;
+    layout.sequence = q.sequence;
+    layout.recompute = q.recompute;
+    return *training_memory(training_memory_request(q.model, layout)).total_per_gpu_gb.value * 1e9 <=
+           *inst.accelerator_memory_gib_each * kBytesPerGiB;
 }
 
 }  // namespace

@@ -57,6 +57,21 @@ std::vector<Figure> TrainingTime::all() const {
     return v;
 }
 
+TrainingMemoryRequest training_memory_request(const ModelSpec* model, const ParallelLayout& layout) {
+    TrainingMemoryRequest m;
+    m.model = model;
+    m.data_parallel = layout.data;
+    m.tensor_parallel = layout.tensor;
+    m.pipeline_parallel = layout.pipeline;
+    m.zero_stage = layout.zero_stage;
+    m.offload_optimizer = layout.offload_optimizer;
+    m.offload_parameters = layout.offload_parameters;
+    m.micro_batch = layout.micro_batch;
+    m.sequence = layout.sequence;
+    m.recompute = layout.recompute;
+    return m;
+}
+
 TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q) {
     const ParallelLayout& L = q.layout;
     if (!q.model) throw InputError("model", "none", "a model preset or definition");
@@ -384,18 +399,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
         r.warnings.push_back(inst.name + " has no EFA: " + n(q.nodes) + " nodes talk over ENA TCP");
     // Step time assumes the layout fits: say so when the memory model (memory.hpp) disagrees.
     if (inst.accelerator_memory_gib_each) {
-        TrainingMemoryRequest mem;
-        mem.model = q.model;
-        mem.data_parallel = dp;
-        mem.tensor_parallel = tp;
-        mem.pipeline_parallel = pp;
-        mem.zero_stage = L.zero_stage;
-        mem.offload_optimizer = L.offload_optimizer;
-        mem.offload_parameters = L.offload_parameters;
-        mem.micro_batch = L.micro_batch;
-        mem.sequence = L.sequence;
-        mem.recompute = L.recompute;
-        const double need_gb = *training_memory(mem).total_per_gpu_gb.value;
+        const double need_gb = *training_memory(training_memory_request(q.model, L)).total_per_gpu_gb.value;
         const double have_gb = *inst.accelerator_memory_gib_each * kBytesPerGiB / 1e9;
         if (need_gb > have_gb)
             r.warnings.push_back("does not fit: " + n(need_gb) + " GB per GPU needed (model states + activations + overhead, " +

@@ -81,6 +81,9 @@ struct TrainingTime {
     std::vector<Figure> all() const;
 };
 
+// The per-GPU memory question for a layout (as `gpuplan fit --mode training` asks it).
+TrainingMemoryRequest training_memory_request(const ModelSpec* model, const ParallelLayout& layout);
+
 // Throws InputError naming the field ("layout.tensor", ...) for an invalid request.
 TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& request);
 
