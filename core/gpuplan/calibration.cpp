@@ -126,10 +126,9 @@ DatasheetFigure datasheet_figure(const Catalog& catalog, const std::string& inst
         if (inst->peer_gbit_per_s_per_accelerator)
             return {*inst->peer_gbit_per_s_per_accelerator / 16, instance_type + " peer " + n(*inst->peer_gbit_per_s_per_accelerator) +
                                                                    " Gbit/s per accelerator / 8 / 2 per direction"};
-        if (acc->pcie_gen && acc->pcie_lanes && pcie_gb_per_s_per_lane(*acc->pcie_gen) > 0) {
-            const double raw = pcie_gb_per_s_per_lane(*acc->pcie_gen) * *acc->pcie_lanes;
-            return {raw, acc->name + ": no peer link, peers talk over PCIe gen" + n(*acc->pcie_gen) + " x" + n(*acc->pcie_lanes) + " = " + n(raw) + " GB/s per direction"};
-        }
+        // No peer link: peers talk over PCIe, so the expectation is the host link's.
+        const DatasheetFigure over_pcie = datasheet_figure(catalog, instance_type, "pcie_host");
+        if (over_pcie.gb_per_s) return {over_pcie.gb_per_s, "no peer link, peers talk over PCIe: " + over_pcie.source};
         return {std::nullopt, acc->name + ": no peer-link or PCIe figure in the catalog"};
     }
     return {std::nullopt, "no datasheet figure for '" + kind + "'"};
