@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"

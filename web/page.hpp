@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "ui/app.hpp"
 
 namespace gpuplan::web {

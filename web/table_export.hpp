@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 
 namespace gpuplan::web {
 

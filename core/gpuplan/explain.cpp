@@ -76,4 +76,13 @@ nlohmann::json to_json(const std::vector<Figure>& figures) {
     return j;
 }
 
+nlohmann::json figure_json(const Figure& figure) {
+    nlohmann::json j = to_json(figure);
+    const std::string tail = " " + figure.unit;
+    std::string worked = j["explain"].value("worked", "");
+    if (!figure.unit.empty() && worked.size() > tail.size() && worked.compare(worked.size() - tail.size(), tail.size(), tail) == 0)
+        j["explain"]["worked"] = worked.substr(0, worked.size() - tail.size());
+    return j;
+}
+
 }  // namespace gpuplan

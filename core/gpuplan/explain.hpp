@@ -66,5 +66,8 @@ std::string format_number(double value);
 std::string_view to_string(InputOrigin origin);
 nlohmann::json to_json(const Figure& figure);
 nlohmann::json to_json(const std::vector<Figure>& figures);  // {name: figure, ...}
+// to_json(Figure), less a unit the worked line already ends with (the explanation adds it):
+// how the workload commands and their scenario sections write figures.
+nlohmann::json figure_json(const Figure& figure);
 
 }  // namespace gpuplan

@@ -18,8 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpuplan/catalog.hpp"
-#include "gpuplan/pipeline/bench_results.hpp"
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/measurements/bench_results.hpp"
 
 namespace gpuplan::ui {
 

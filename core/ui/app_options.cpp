@@ -7,7 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "gpuplan/input_error.hpp"
-#include "gpuplan/scenario_url.hpp"
+#include "gpuplan/scenario/scenario_url.hpp"
 
 namespace gpuplan::ui {
 

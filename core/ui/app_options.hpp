@@ -6,7 +6,7 @@
 // arguments, so a link and a terminal command mean the same thing:
 //   ?view=costs&scenario=<encoded>&embed=1&theme=dark
 //   gpuplan gui --view costs --scenario <encoded> --embed --theme dark
-// The scenario is the URL codec's text (gpuplan/scenario_url.hpp): minified JSON, base64url.
+// The scenario is the URL codec's text (gpuplan/scenario/scenario_url.hpp): minified JSON, base64url.
 //
 // Parsing is forgiving on purpose: a link pasted from a chat may be half broken, and the user
 // should still get what could be read. Each option that is wrong is reported and left at its

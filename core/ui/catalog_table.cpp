@@ -8,7 +8,7 @@
 #include <set>
 #include <string_view>
 
-#include "gpuplan/catalog_metrics.hpp"
+#include "gpuplan/catalog/catalog_metrics.hpp"
 #include "imgui.h"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"

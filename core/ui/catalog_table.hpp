@@ -4,7 +4,7 @@
 // open, never SDL, GL or the browser. Unknown figures are shown as "unknown" (or "n/a" when
 // the catalog says the feature does not exist), always sort last, and explain themselves in a
 // tooltip taken from the catalog's recorded reason. The price-normalised columns ($/GPU-h,
-// $/GiB-h, $/PFLOP-h; gpuplan/catalog_metrics.hpp) explain their formula on hover.
+// $/GiB-h, $/PFLOP-h; gpuplan/catalog/catalog_metrics.hpp) explain their formula on hover.
 #pragma once
 
 #include <string>
@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 
 namespace gpuplan::ui {
 

@@ -1,6 +1,6 @@
 // bench_results.hpp — the machine fingerprint and the common bench-results document
 // (schema gpuplan.bench/1, ../shared/design.md "Formats"), which the planner imports as
-// calibration. Keys are a contract with core/gpuplan/pipeline: change them only together.
+// calibration. Keys are a contract with core/gpuplan/decode: change them only together.
 #pragma once
 
 #include <optional>

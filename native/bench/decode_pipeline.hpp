@@ -9,7 +9,7 @@
 // The launching thread never reuses buffer pair k (device + host) before the writer released
 // it: a std::counting_semaphore of N free pairs, acquired before decode i is enqueued, with a
 // timeout (--writer-timeout-s) so a stuck writer becomes a clear error, never a hang. These
-// are the dependencies core/gpuplan/pipeline simulates (docs/decode-pipeline.md). Every frame is
+// are the dependencies core/gpuplan/decode simulates (docs/decode-pipeline.md). Every frame is
 // checksummed by its producer and again after the host stage, against the pattern's own
 // checksum: a mismatch fails the run. Measurement (warm-up, timed videos, min/mean/P99,
 // per-chunk stage times from engine events, kernel-active fraction, compute slowdown, RTF)

@@ -22,8 +22,8 @@
 #include <CLI/CLI.hpp>
 
 #include "device_query.hpp"
-#include "gpuplan/calibration.hpp"
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/measurements/calibration.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "nccl_collectives.hpp"
 #include "suite.hpp"
 #include "suite_json.hpp"

@@ -1,6 +1,6 @@
 // suite_json.hpp — the machine fingerprint and the gpuplan.bench/1 document of `gpuplan bench
 // run` and gpuplan-bench-mpi, written atomically (temp file + rename) so a reader never sees
-// a truncated file. Keys are a contract with core/gpuplan/pipeline/bench_results.* (the
+// a truncated file. Keys are a contract with core/gpuplan/measurements/bench_results.* (the
 // reader) and docs/benchmarks.md ("Results file").
 #pragma once
 

@@ -1,7 +1,7 @@
 // bench_suite_cmd.cpp — `gpuplan bench run [CASE...]` and `gpuplan bench list`: the
 // host<->device, device-memory, peer-to-peer and NCCL cases of native/bench/suite.hpp
 // (docs/benchmarks.md). The CLI translates flags -> SuiteOptions, gives the suite the catalog's
-// datasheet figures (core/gpuplan/calibration.hpp), writes --json FILE after every case
+// datasheet figures (core/gpuplan/measurements/calibration.hpp), writes --json FILE after every case
 // (temp + rename: always a complete document, partial results marked "complete": false), and
 // renders the records. Progress goes to stderr (a terminal, or --progress).
 //
@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "bench_suite_cmd.hpp"
-#include "gpuplan/calibration.hpp"
+#include "gpuplan/measurements/calibration.hpp"
 #include "suite.hpp"
 #include "suite_json.hpp"
 

@@ -1,6 +1,6 @@
 // calibrate_cmd.cpp — `gpuplan calibrate RESULTS [train ARGS...]`: the planner takes measured
 // figures from a benchmark results file (gpuplan.bench/1, written by `gpuplan bench run` or
-// gpuplan-bench-mpi) in place of datasheet ones (core/gpuplan/calibration.hpp,
+// gpuplan-bench-mpi) in place of datasheet ones (core/gpuplan/measurements/calibration.hpp,
 // docs/benchmarks.md "Calibration").
 //
 // Alone it lists what the file measured and which planner figure each replaces. Followed by
@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "gpuplan/calibration.hpp"
-#include "gpuplan/pipeline/bench_results.hpp"
+#include "gpuplan/measurements/calibration.hpp"
+#include "gpuplan/measurements/bench_results.hpp"
 
 namespace gpuplan::cli {
 

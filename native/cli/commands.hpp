@@ -14,7 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/json_reader.hpp"
 #include "gpuplan/workload/memory.hpp"
@@ -110,7 +110,6 @@ void require_region(const Catalog& catalog, const std::string& region, const std
 // under the CLI flag that set it ("--workdays"), so the message names what the user typed.
 [[noreturn]] void rethrow_for_flag(const InputError& error, const std::vector<std::pair<std::string, std::string>>& path_to_flag);
 
-std::string join(const std::vector<std::string>& parts, std::string_view separator);
 // Levenshtein distance, for "did you mean" suggestions.
 std::size_t edit_distance(const std::string& a, const std::string& b);
 std::string lower(std::string s);
@@ -126,46 +125,5 @@ const ModelSpec& require_model(const std::vector<ModelSpec>& models, const std::
 CLI::Validator whole_rule(double min_value);
 // One of `allowed` (lower case; the text is lower-cased when it matches).
 CLI::Validator choice_rule(std::vector<std::string> allowed);
-// "44.17 GB" and "44.17 GB (41.14 GiB)" from a value in GB (10^9 bytes).
-std::string gb_text(double gb);
-std::string gb_gib_text(double gb);
-// to_json(Figure), less a unit the core's worked line already ends with (the explanation adds it).
-nlohmann::json figure_json(const Figure& figure);
-
-// The GPUs a workload runs on: an instance type (x nodes), or a bare count and size.
-struct GpuPool {
-    const Instance* instance = nullptr;  // null with --gpus / --gpu-memory-gib
-    const Accelerator* accelerator = nullptr;
-    std::string accelerator_name = "GPU";
-    double gpus_per_node = 1, nodes = 1;
-    double slice = 1;                    // share of one chip (g6f/gr6f slices), else 1
-    double gib_each = 0;                 // accelerator memory per GPU, GiB as EC2 reports it
-    FigureInput gib_each_input;          // where gib_each came from
-    std::string label;                   // "g6e.12xlarge (4 x L40S, 44.7 GiB each)"
-    double gpus() const { return gpus_per_node * nodes; }
-};
-
-// The pool of `nodes` instances of type `name` (InputError naming `where` for an unknown type
-// or one whose accelerator count or memory is unknown).
-GpuPool instance_pool(const Catalog& catalog, const std::string& name, double nodes, const std::string& where);
-// Tensor parallel must divide the GPUs of one node (it is not modelled across nodes).
-void check_tensor_parallel(double tp, const GpuPool& pool, const std::string& where);
-
-// Does an inference request fit on `tensor_parallel` GPUs of the pool (fit_cmd.cpp)?
-struct InferenceFit {
-    InferenceMemory memory;
-    Figure capacity_gb, margin_gb, max_batch, max_context;
-    bool fits = false;
-    bool weights_alone_too_big = false;
-    std::string verdict;        // "fits: yes/no — ..." and, when it does not, why and what would
-    std::string refusal;        // one line for `infer`, which refuses a request that does not fit
-};
-InferenceFit check_inference_fit(const InferenceMemoryRequest& request, const GpuPool& pool, const std::string& dtype,
-                                 const std::string& kv_dtype);
-
-// The inference memory request `fit` and `infer` both build from their flags (dtypes named by
-// --dtype / --kv-dtype); the overhead replaces the default only when given.
-InferenceMemoryRequest inference_request(const ModelSpec& model, const std::string& dtype, const std::string& kv_dtype, double batch,
-                                         double context, double tensor_parallel, std::optional<double> overhead_gib);
 
 }  // namespace gpuplan::cli

@@ -15,12 +15,6 @@
 
 namespace gpuplan::cli {
 
-std::string join(const std::vector<std::string>& parts, std::string_view separator) {
-    std::string out;
-    for (std::size_t k = 0; k < parts.size(); ++k) out += (k ? std::string(separator) : std::string()) + parts[k];
-    return out;
-}
-
 std::string lower(std::string s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;

@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/scenario/scenario.hpp"
 
 namespace gpuplan::cli {
 

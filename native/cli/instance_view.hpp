@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpuplan/catalog.hpp"
-#include "gpuplan/catalog_metrics.hpp"
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/catalog/catalog_metrics.hpp"
 #include "output.hpp"
 
 namespace gpuplan::cli {

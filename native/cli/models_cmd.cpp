@@ -76,17 +76,6 @@ CLI::Validator choice_rule(std::vector<std::string> allowed) {
         list);
 }
 
-std::string gb_text(double gb) { return decimals(gb, 2) + " GB"; }
-std::string gb_gib_text(double gb) { return decimals(gb, 2) + " GB (" + decimals(gb * kBytesPerGB / kBytesPerGiB, 2) + " GiB)"; }
-
-nlohmann::json figure_json(const Figure& figure) {
-    nlohmann::json j = to_json(figure);
-    const std::string tail = " " + figure.unit;
-    std::string worked = j["explain"].value("worked", "");
-    if (!figure.unit.empty() && worked.size() > tail.size() && worked.compare(worked.size() - tail.size(), tail.size(), tail) == 0)
-        j["explain"]["worked"] = worked.substr(0, worked.size() - tail.size());
-    return j;
-}
 
 // ---- gpuplan models ---------------------------------------------------------------------------
 

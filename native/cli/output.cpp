@@ -19,47 +19,7 @@ std::string_view to_string(Format format) {
 
 // ---- numbers ------------------------------------------------------------------------------
 
-std::string group_thousands(std::string text) {
-    // Only plain decimals ("-1234.5"); leave "1e+20" and words alone.
-    if (text.find_first_of("eEn") != std::string::npos) return text;
-    const std::size_t start = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
-    std::size_t end = text.find('.');
-    if (end == std::string::npos) end = text.size();
-    for (std::size_t pos = end; pos > start + 3; pos -= 3) text.insert(pos - 3, ",");
-    return text;
-}
-
-namespace {
-
-// Fixed decimals with separators; a value that rounds to zero loses its minus sign.
-std::string fixed(double value, int places) {
-    std::string s = fmt::format("{:.{}f}", value, places);
-    if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
-    return group_thousands(s);
-}
-
-std::string dollars(double value, int places) {
-    std::string s = fixed(value, places);
-    return s[0] == '-' ? "-$" + s.substr(1) : "$" + s;
-}
-
-}  // namespace
-
-std::string money(double usd) { return std::isfinite(usd) ? dollars(usd, 2) : std::string(kUnknown); }
-std::string rate(double usd) { return std::isfinite(usd) ? dollars(usd, 4) : std::string(kUnknown); }
-std::string percent(double fraction) { return std::isfinite(fraction) ? fixed(fraction * 100.0, 2) + "%" : std::string(kUnknown); }
-std::string quantity(double value) { return group_thousands(format_number(value)); }
-std::string decimals(double value, int places) { return std::isfinite(value) ? fixed(value, places) : std::string(kUnknown); }
 std::string full_precision(double value) { return std::isfinite(value) ? fmt::format("{}", value) : std::string(kUnknown); }
-
-std::string_view missing_text(std::string_view reason) {
-    return reason.find("n/a: ") != std::string_view::npos || reason.rfind("n/a", 0) == 0 ? kNotApplicable : kUnknown;
-}
-
-std::string missing_with_reason(std::string_view reason) {
-    const std::string_view why = reason.rfind("n/a: ", 0) == 0 ? reason.substr(5) : reason;
-    return std::string(missing_text(reason)) + (why.empty() ? "" : " — " + std::string(why));
-}
 
 // ---- tables -------------------------------------------------------------------------------
 

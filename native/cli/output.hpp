@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpuplan/explain.hpp"
+#include "gpuplan/text.hpp"  // money, rate, percent, quantity, decimals, gb_text, missing_text, join
 
 namespace gpuplan::cli {
 
@@ -27,23 +28,10 @@ std::string_view to_string(Format format);
 
 // ---- numbers ------------------------------------------------------------------------------
 
-// "1234567.891" → "1,234,567.891": separators in the integer part of a plain decimal text.
-std::string group_thousands(std::string text);
-std::string money(double usd);           // "$2,140.94" (2 decimals)
-std::string rate(double usd);            // "$0.9867"   (4 decimals, for $/h and other rates)
-std::string percent(double fraction);    // "38.33%"    (0.3833 in, 2 decimals)
-std::string quantity(double value);      // "2,048", "0.125" (up to 6 significant digits)
-std::string decimals(double value, int places);  // "135.67" with separators
 std::string full_precision(double value);        // shortest text that round-trips (CSV)
 
-inline constexpr std::string_view kUnknown = "unknown";
-inline constexpr std::string_view kNotApplicable = "n/a";
 inline constexpr std::string_view kNone = "-";
 
-// "n/a" when the reason says the feature does not exist, else "unknown".
-std::string_view missing_text(std::string_view reason);
-// "n/a — single accelerator", "unknown — not in the snapshot": the word and the reason.
-std::string missing_with_reason(std::string_view reason);
 
 // ---- tables -------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@
 
 #include "commands.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/scenario/scenario.hpp"
 
 namespace gpuplan::cli {
 

@@ -1,7 +1,7 @@
 // recommend_cmd.cpp — `gpuplan recommend`: the cheapest fast-enough way to serve a model, or
 // (with --training) to train one on a token budget.
 // Inference sweeps every GPU instance type x tensor-parallel layout x purchase option (core:
-// workload/recommend.hpp) and prints the Pareto frontier of cost versus per-token latency;
+// recommend/recommend.hpp) and prints the Pareto frontier of cost versus per-token latency;
 // training sweeps instance type x node count x purchase option, each with the first layout
 // that fits, and prints the frontier of total cost versus total hours. Both print the picks
 // with their working and why the rest were dropped.
@@ -14,9 +14,9 @@
 
 #include "commands.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
-#include "gpuplan/scenario.hpp"
-#include "gpuplan/workload/recommend.hpp"
-#include "gpuplan/workload/training_time.hpp"
+#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/recommend/recommend.hpp"
+#include "gpuplan/topology/training_time.hpp"
 
 namespace gpuplan::cli {
 

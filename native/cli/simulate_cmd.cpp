@@ -1,5 +1,5 @@
 // simulate_cmd.cpp — `gpuplan simulate decode`: the chunked video decode pipeline, synchronous
-// and N-buffer asynchronous, simulated side by side (core/gpuplan/pipeline, docs/decode-pipeline.md).
+// and N-buffer asynchronous, simulated side by side (core/gpuplan/decode, docs/decode-pipeline.md).
 //
 // Inputs come from flags or from a scenario's "decode" section (--scenario); stage durations
 // are given, or fitted to measured times and utilisations (--fit-*) or to a `gpuplan bench
@@ -14,8 +14,8 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "gpuplan/pipeline/decode_plan.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/decode/decode_plan.hpp"
+#include "gpuplan/scenario/scenario.hpp"
 
 namespace gpuplan::cli {
 

@@ -17,7 +17,8 @@
 
 #include "commands.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
-#include "gpuplan/workload/training_time.hpp"
+#include "gpuplan/topology/training_time.hpp"
+#include "gpuplan/workload/fit.hpp"
 
 namespace gpuplan::cli {
 
@@ -25,7 +26,6 @@ namespace {
 
 std::string n(double x) { return format_number(x); }
 double val(const Figure& f) { return f.value.value_or(NAN); }
-double gib_of(double gb) { return gb * kBytesPerGB / kBytesPerGiB; }
 std::string star(const Figure& f) { return f.rests_on_assumption() ? "*" : ""; }
 std::string two(double x) { return decimals(x, 2); }
 std::string whole(double x) { return decimals(x, 0); }
@@ -44,7 +44,6 @@ struct TrainOptions {
     bool given(const char* flag) const { return app->count(flag) > 0; }
 };
 
-Recompute recompute_of(const std::string& s) { return s == "full" ? Recompute::full : s == "selective" ? Recompute::selective : Recompute::none; }
 std::string purchase_words(const std::string& p) { return p == "spot_typical" ? "spot (typical)" : "on-demand"; }
 
 // Core request fields ("layout.tensor") named as the flags that set them.
@@ -105,108 +104,10 @@ struct Source {
     std::string display;  // shorter than param.source for the text output (a link's description)
 };
 
-// The memory of one layout variant, for "what would fit instead".
-double total_gb(TrainingMemoryRequest q) {
-    try {
-        return val(training_memory(q).total_per_gpu_gb);
-    } catch (const InputError&) {
-        return INFINITY;
-    }
-}
-
-std::string refusal(const TrainingMemoryRequest& q, const TrainingMemory& m, const GpuPool& pool, const TrainOptions& o, double capacity) {
-    const double total = val(m.total_per_gpu_gb);
-    std::string msg = "--zero / --tp / --pp / --recompute / --micro-batch / --nodes: " + q.model->name + " does not fit in GPU memory: " +
-                      gb_text(total) + " per GPU (model states " + two(val(m.model_states_gb)) + " + activations " + two(val(m.activations_gb)) +
-                      " + runtime overhead " + two(val(m.overhead_gb)) + "), more than the " + gb_text(capacity) + " of one " + pool.accelerator_name;
-    std::vector<std::string> alone;
-    const auto consider = [&](std::string flags, const TrainingMemoryRequest& v) {
-        const double t = total_gb(v);
-        if (t <= capacity) alone.push_back(flags + " (" + gb_text(t) + ")");
-    };
-    for (int z = q.zero_stage + 1; z <= 3; ++z) {
-        TrainingMemoryRequest v = q;
-        v.zero_stage = z;
-        consider("--zero " + std::to_string(z), v);
-    }
-    for (Recompute r : {Recompute::selective, Recompute::full})
-        if (static_cast<int>(r) > static_cast<int>(q.recompute)) {
-            TrainingMemoryRequest v = q;
-            v.recompute = r;
-            consider("--recompute " + std::string(to_string(r)), v);
-        }
-    if (q.micro_batch > 1) {
-        TrainingMemoryRequest v = q;
-        v.micro_batch = 1;
-        consider("--micro-batch 1", v);
-    }
-    if (!q.offload_optimizer) {
-        TrainingMemoryRequest v = q;
-        v.offload_optimizer = true;
-        v.zero_stage = std::max(1, q.zero_stage);
-        consider((q.zero_stage == 0 ? "--zero 1 " : "") + std::string("--offload-optimizer"), v);
-    }
-    for (double d = q.tensor_parallel * 2; d <= pool.gpus_per_node; d *= 2)
-        if (std::fmod(pool.gpus_per_node, d) == 0 && std::fmod(q.model->heads, d) == 0) {
-            TrainingMemoryRequest v = q;
-            v.tensor_parallel = d;
-            v.data_parallel = q.data_parallel * q.tensor_parallel / d;
-            consider("--tp " + n(d), v);
-            break;
-        }
-    if (q.zero_stage > 0)
-        for (double k = o.nodes * 2; k <= 1024; k *= 2) {
-            TrainingMemoryRequest v = q;
-            v.data_parallel = q.data_parallel * k / o.nodes;
-            if (total_gb(v) <= capacity) {
-                alone.push_back("--nodes " + n(k) + " (" + gb_text(total_gb(v)) + ")");
-                break;
-            }
-        }
-    if (!alone.empty()) {
-        msg += "; each of these alone fits: " + join(alone, ", ");
-    } else {
-        // No single change: apply them one after another, cheapest in communication first.
-        TrainingMemoryRequest v = q;
-        std::vector<std::string> flags;
-        double nodes = o.nodes;
-        const auto step = [&](const std::string& flag, const std::function<void()>& change) {
-            if (total_gb(v) <= capacity) return;
-            change();
-            flags.push_back(flag);
-        };
-        if (v.zero_stage < 3) step("--zero 3", [&] { v.zero_stage = 3; });
-        if (v.recompute != Recompute::full) step("--recompute selective", [&] { v.recompute = Recompute::selective; });
-        if (v.recompute != Recompute::full && total_gb(v) > capacity) {
-            if (!flags.empty() && flags.back() == "--recompute selective") flags.pop_back();
-            step("--recompute full", [&] { v.recompute = Recompute::full; });
-        }
-        if (v.micro_batch > 1) step("--micro-batch 1", [&] { v.micro_batch = 1; });
-        double best_tp = v.tensor_parallel;
-        for (double d = v.tensor_parallel * 2; d <= pool.gpus_per_node; d *= 2)
-            if (std::fmod(pool.gpus_per_node, d) == 0 && std::fmod(q.model->heads, d) == 0) best_tp = d;
-        if (best_tp > v.tensor_parallel)
-            step("--tp " + n(best_tp), [&] {
-                v.data_parallel = v.data_parallel * v.tensor_parallel / best_tp;
-                v.tensor_parallel = best_tp;
-            });
-        while (total_gb(v) > capacity && nodes < 1024) {
-            v.data_parallel *= 2;
-            nodes *= 2;
-        }
-        if (nodes != o.nodes) flags.push_back("--nodes " + n(nodes));
-        msg += total_gb(v) <= capacity ? "; no single change fits, together these do: " + join(flags, " ") + " (" + gb_text(total_gb(v)) + ")"
-                                       : "; even with ZeRO 3, full recompute, tensor parallel within the node and 1,024 nodes it does not";
-    }
-    msg += " (details: gpuplan fit --model " + q.model->name + " --mode training --instance " + pool.instance->name + " --nodes " + n(o.nodes) +
-           " --dp " + n(q.data_parallel) + " --tp " + n(q.tensor_parallel) + " --pp " + n(q.pipeline_parallel) + " --zero " + std::to_string(q.zero_stage) +
-           " --micro-batch " + n(q.micro_batch) + " --sequence " + n(q.sequence) + " --recompute " + std::string(to_string(q.recompute)) + ")";
-    return msg;
-}
-
 std::string run_train(const Catalog& catalog, const TrainOptions& o) {
     const std::vector<ModelSpec> models = load_models_with_files(o.models_files);
     const ModelSpec& model = require_model(models, o.model, "--model");
+    require_instance(catalog, o.instance, "--instance");  // "did you mean" for a misspelt name
     const GpuPool pool = instance_pool(catalog, o.instance, o.nodes, "--instance");
     if (pool.slice < 1)
         throw InputError("--instance", "'" + o.instance + "' (a " + n(pool.slice) + " slice of one " + pool.accelerator_name + ")",
@@ -242,7 +143,7 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
     L.micro_batch = o.micro_batch;
     L.sequence = o.sequence;
     L.global_batch_tokens = o.given("--global-batch-tokens") ? o.global_batch_tokens : dp * o.micro_batch * o.sequence;
-    L.recompute = recompute_of(o.recompute);
+    L.recompute = recompute_named(o.recompute);
     L.offload_optimizer = o.offload_optimizer;
     L.offload_parameters = o.offload_parameters;
     L.allow_cross_node_tensor_parallel = o.allow_cross_node_tp;
@@ -263,47 +164,33 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
         rethrow_for_flag(e, kFlagOf);
     }
 
-    TrainingMemoryRequest mq;
-    mq.model = &model;
-    mq.data_parallel = dp, mq.tensor_parallel = tp, mq.pipeline_parallel = pp;
-    mq.zero_stage = L.zero_stage;
-    mq.offload_optimizer = L.offload_optimizer, mq.offload_parameters = L.offload_parameters;
-    mq.micro_batch = L.micro_batch, mq.sequence = L.sequence, mq.recompute = L.recompute;
+    TrainingMemoryRequest mq = training_memory_request(&model, L);
     if (o.given("--overhead-gib")) mq.runtime_overhead_gib = {o.overhead_gib, InputOrigin::user, "--overhead-gib"};
-    TrainingMemory m;
+    TrainingFit fit;
     try {
-        m = training_memory(mq);
+        fit = check_training_fit(mq, pool);
     } catch (const InputError& e) {
         rethrow_for_flag(e, kFlagOf);
     }
-    const double each_gb = pool.gib_each * kBytesPerGiB / kBytesPerGB;
-    if (!(val(m.total_per_gpu_gb) <= each_gb)) throw InputError(refusal(mq, m, pool, o, each_gb));
-    const Figure capacity = {"capacity_per_gpu_gb", each_gb, "GB", "accelerator_memory_gib_each x 2^30 / 10^9",
-                             n(pool.gib_each) + " GiB x 2^30 / 10^9 = " + n(each_gb), {pool.gib_each_input}, ""};
-    const double margin = each_gb - val(m.total_per_gpu_gb);
-    const Figure margin_f = {"margin_per_gpu_gb", margin, "GB", "capacity_per_gpu - total_per_gpu",
-                             n(each_gb) + " - " + n(val(m.total_per_gpu_gb)) + " = " + n(margin), {capacity.as_input(), m.total_per_gpu_gb.as_input()}, ""};
+    if (!fit.fits)
+        throw InputError(fit.refusal + " (details: gpuplan fit --model " + model.name + " --mode training --instance " + pool.instance->name + " --nodes " +
+                         n(o.nodes) + " --dp " + n(mq.data_parallel) + " --tp " + n(mq.tensor_parallel) + " --pp " + n(mq.pipeline_parallel) + " --zero " +
+                         std::to_string(mq.zero_stage) + " --micro-batch " + n(mq.micro_batch) + " --sequence " + n(mq.sequence) + " --recompute " +
+                         std::string(to_string(mq.recompute)) + ")");
+    const TrainingMemory& m = fit.memory;
+    const Figure& capacity = fit.capacity_gb;
+    const double each_gb = pool.gb_each();
     const bool offload = L.offload_optimizer || L.offload_parameters;
 
     // Cost: the core multiplies by the price given; with no catalog price it is unknown.
-    if (!price) {
-        std::string why = "no " + o.purchase + " price for " + pool.instance->name + " in " + o.region + " in the catalog";
-        for (std::size_t k = 0; k < pool.instance->prices.size(); ++k) {
-            const Price& p = pool.instance->prices[k];
-            if (p.region == o.region && p.option == o.purchase && !p.usd_per_hour)
-                why = pool.instance->unknown_reason("prices[" + std::to_string(k) + "].usd_per_hour");
-        }
-        t.cost_usd = Figure{"cost_usd", std::nullopt, "USD", "total_hours x usd_per_hour x nodes", "", {}, why};
-    }
+    if (!price)
+        t.cost_usd = Figure{"cost_usd", std::nullopt, "USD", "total_hours x usd_per_hour x nodes", "", {}, price_unknown_reason(*pool.instance, o.region, o.purchase)};
 
     // Warnings the core does not give: host RAM for offloaded states.
     std::vector<std::string> warnings = t.warnings;
-    if (offload && pool.instance->memory_gib) {
-        const double host_node = val(m.host_per_gpu_gb) * gpn, ram = *pool.instance->memory_gib * kBytesPerGiB / kBytesPerGB;
-        if (host_node > ram)
-            warnings.push_back("offloaded states need " + gb_text(host_node) + " of host memory per node, more than the " + gb_text(ram) + " of RAM of one " +
-                               pool.instance->name);
-    }
+    if (offload && fit.host_fits == false)
+        warnings.push_back("offloaded states need " + gb_text(val(fit.host_per_node_gb)) + " of host memory per node, more than the " +
+                           gb_text(*fit.host_ram_gb.value) + " of RAM of one " + pool.instance->name);
     std::vector<std::string> notes = t.notes;
     if (o.ep > 1) notes.push_back("the memory check does not split expert weights over --ep: model states per GPU are an upper bound");
 
@@ -331,7 +218,7 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
         sources.push_back({"usd_per_hour", "price per instance", rate(price->value) + "/h " + purchase_words(o.purchase), *price, "", ""});
 
     // Figures, in order: memory, then time.
-    std::vector<const Figure*> figures = {&m.model_states_gb, &m.activations_gb, &m.overhead_gb, &m.total_per_gpu_gb, &capacity, &margin_f};
+    std::vector<const Figure*> figures = {&m.model_states_gb, &m.activations_gb, &m.overhead_gb, &m.total_per_gpu_gb, &capacity, &fit.margin_gb};
     if (offload) figures.push_back(&m.host_per_gpu_gb);
     const std::vector<Figure> time_figures = t.all();
     for (const Figure& f : time_figures) figures.push_back(&f);
@@ -391,18 +278,18 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
     const auto mem_row = [&](std::string label, const Figure& f) {
         const bool s = f.rests_on_assumption();
         mt.rows.push_back({text_cell(std::move(label)), number_cell(f.value, two, f.unknown_reason, s),
-                           number_cell(f.value ? std::optional<double>(gib_of(*f.value)) : std::nullopt, two, f.unknown_reason, s)});
+                           number_cell(f.value ? std::optional<double>(gb_to_gib(*f.value)) : std::nullopt, two, f.unknown_reason, s)});
     };
     mem_row("model states (" + n(val(m.bytes_per_parameter)) + " bytes per parameter)", m.model_states_gb);
     mem_row("activations (recompute " + o.recompute + ")", m.activations_gb);
     mem_row("runtime overhead", m.overhead_gb);
     mem_row("total", m.total_per_gpu_gb);
     mem_row("capacity (" + pool.accelerator_name + ")", capacity);
-    mem_row("margin", margin_f);
+    mem_row("margin", fit.margin_gb);
     if (offload) mem_row("host memory for offload (per GPU)", m.host_per_gpu_gb);
     out += render_table(mt, o.format);
     out += notes_block("memory: fits — " + gb_gib_text(val(m.total_per_gpu_gb)) + star(m.total_per_gpu_gb) + " per GPU of the " + gb_gib_text(each_gb) +
-                           " each " + pool.accelerator_name + " holds; " + gb_text(margin) + star(margin_f) + " to spare.\n",
+                           " each " + pool.accelerator_name + " holds; " + gb_text(val(fit.margin_gb)) + star(fit.margin_gb) + " to spare.\n",
                        o.format) +
            "\n";
 

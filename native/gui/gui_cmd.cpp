@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "gpuplan/pipeline/bench_results.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/measurements/bench_results.hpp"
+#include "gpuplan/scenario/scenario.hpp"
 #include "gui_window.hpp"
 #include "ui/app_options.hpp"
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "ui/app_options.hpp"
 
 namespace gpuplan::gui {

@@ -1,5 +1,5 @@
 // suite_test.cpp — `gpuplan bench run` (native/bench/suite.hpp) on the CPU backend, and the
-// planner's import of its results (core/gpuplan/calibration.hpp). No GPU needed.
+// planner's import of its results (core/gpuplan/measurements/calibration.hpp). No GPU needed.
 //
 // Expected values come from the definitions (bytes / seconds, nearest-rank percentiles, the
 // documented case table), not from running the code: the statistics test feeds known
@@ -15,11 +15,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "gpuplan/calibration.hpp"
-#include "gpuplan/catalog.hpp"
-#include "gpuplan/pipeline/bench_results.hpp"
+#include "gpuplan/measurements/calibration.hpp"
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/measurements/bench_results.hpp"
 #include "gpuplan/workload/model.hpp"
-#include "gpuplan/workload/training_time.hpp"
+#include "gpuplan/topology/training_time.hpp"
 #include "suite.hpp"
 #include "suite_json.hpp"
 

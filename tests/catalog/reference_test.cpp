@@ -9,7 +9,7 @@
 #include <map>
 #include <sstream>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 
 using namespace gpuplan;
 

@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/json_reader.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/scenario/scenario.hpp"
 
 using namespace gpuplan;
 

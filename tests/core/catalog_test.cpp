@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "gpuplan/catalog.hpp"
-#include "gpuplan/catalog_metrics.hpp"
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/catalog/catalog_metrics.hpp"
 
 using namespace gpuplan;
 

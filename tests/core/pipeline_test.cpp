@@ -1,4 +1,4 @@
-// The decode pipeline (core/gpuplan/pipeline): the event simulation checked by hand, its
+// The decode pipeline (core/gpuplan/decode): the event simulation checked by hand, its
 // N-buffer properties, the fit that reproduces shared/cases/pipeline.md, pricing case P6 on
 // top of it, bench-results import, and bad input named.
 #include <catch2/catch.hpp>
@@ -8,12 +8,12 @@
 #include <string>
 
 #include "gpuplan/input_error.hpp"
-#include "gpuplan/pipeline/bench_results.hpp"
-#include "gpuplan/pipeline/decode_fit.hpp"
-#include "gpuplan/pipeline/decode_plan.hpp"
-#include "gpuplan/pipeline/decode_sim.hpp"
-#include "gpuplan/scenario.hpp"
-#include "gpuplan/workload/topology.hpp"
+#include "gpuplan/measurements/bench_results.hpp"
+#include "gpuplan/decode/decode_fit.hpp"
+#include "gpuplan/decode/decode_plan.hpp"
+#include "gpuplan/decode/decode_sim.hpp"
+#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/topology/topology.hpp"
 
 using namespace gpuplan;
 

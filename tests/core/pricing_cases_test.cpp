@@ -10,7 +10,7 @@
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/spot_checkpoint.hpp"
 #include "gpuplan/pricing/unit_cost.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/scenario/scenario.hpp"
 
 using namespace gpuplan;
 

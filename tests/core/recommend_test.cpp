@@ -5,11 +5,11 @@
 
 #include <cmath>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/workload/memory.hpp"
-#include "gpuplan/workload/pareto.hpp"
-#include "gpuplan/scenario.hpp"
-#include "gpuplan/workload/recommend.hpp"
+#include "gpuplan/recommend/pareto.hpp"
+#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/recommend/recommend.hpp"
 
 using namespace gpuplan;
 

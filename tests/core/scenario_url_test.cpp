@@ -6,8 +6,8 @@
 
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/json_reader.hpp"
-#include "gpuplan/scenario.hpp"
-#include "gpuplan/scenario_url.hpp"
+#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/scenario/scenario_url.hpp"
 
 using namespace gpuplan;
 

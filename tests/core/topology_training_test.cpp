@@ -6,10 +6,10 @@
 #include <cmath>
 #include <string>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
-#include "gpuplan/workload/topology.hpp"
-#include "gpuplan/workload/training_time.hpp"
+#include "gpuplan/topology/topology.hpp"
+#include "gpuplan/topology/training_time.hpp"
 
 using namespace gpuplan;
 using Catch::Matchers::Contains;

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/workload/compute.hpp"
 #include "gpuplan/workload/memory.hpp"

@@ -10,7 +10,7 @@
 
 #include "fuzz_common.hpp"
 #include "gpuplan/input_error.hpp"
-#include "gpuplan/pipeline/bench_results.hpp"
+#include "gpuplan/measurements/bench_results.hpp"
 
 using namespace gpuplan;
 

@@ -10,8 +10,8 @@
 #include <cstdint>
 
 #include "fuzz_common.hpp"
-#include "gpuplan/catalog.hpp"
-#include "gpuplan/catalog_metrics.hpp"
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/catalog/catalog_metrics.hpp"
 #include "gpuplan/input_error.hpp"
 
 using namespace gpuplan;

@@ -6,10 +6,10 @@
 #include <cstdint>
 
 #include "fuzz_common.hpp"
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
-#include "gpuplan/scenario.hpp"
-#include "gpuplan/scenario_url.hpp"
+#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/scenario/scenario_url.hpp"
 
 using namespace gpuplan;
 

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "gpuplan/input_error.hpp"
-#include "gpuplan/scenario_url.hpp"
+#include "gpuplan/scenario/scenario_url.hpp"
 #include "ui/app_options.hpp"
 
 using gpuplan::ui::parse_app_arguments;

@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <string>
 
-#include "gpuplan/catalog.hpp"
-#include "gpuplan/catalog_metrics.hpp"
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/catalog/catalog_metrics.hpp"
 #include "gpuplan/input_error.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/scenario/scenario.hpp"
 #include "gpuplan/workload/compute.hpp"
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/workload/model.hpp"

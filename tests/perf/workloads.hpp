@@ -4,9 +4,9 @@
 
 #include <cstddef>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
-#include "gpuplan/workload/recommend.hpp"
+#include "gpuplan/recommend/recommend.hpp"
 
 namespace gpuplan::perf {
 

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "gpuplan/catalog.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/scenario/scenario.hpp"
 #include "headless.hpp"
 #include "ui/plot.hpp"
 #include "ui/views/view_common.hpp"

@@ -14,8 +14,8 @@
 #include <iostream>
 #include <vector>
 
-#include "gpuplan/catalog.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/scenario/scenario.hpp"
 #include "headless.hpp"
 
 using namespace gpuplan;

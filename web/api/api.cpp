@@ -16,10 +16,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
 #include "gpuplan/input_error.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/scenario/scenario.hpp"
 
 namespace {
 

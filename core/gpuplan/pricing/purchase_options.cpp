@@ -62,6 +62,14 @@ std::optional<Param> catalog_price(const Catalog&, const Instance& instance, con
                  "catalog " + instance.name + " " + region + " " + option + ", source " + p->source + ", as of " + p->as_of};
 }
 
+std::string price_unknown_reason(const Instance& instance, const std::string& region, const std::string& option) {
+    for (std::size_t k = 0; k < instance.prices.size(); ++k) {
+        const Price& p = instance.prices[k];
+        if (p.region == region && p.option == option && !p.usd_per_hour) return instance.unknown_reason("prices[" + std::to_string(k) + "].usd_per_hour");
+    }
+    return "no " + option + " price for " + instance.name + " in " + region + " in the catalog";
+}
+
 Figure median_spot_discount(const Catalog& catalog, const std::string& region) {
     std::vector<double> discounts;
     for (const auto& i : catalog.instances) {

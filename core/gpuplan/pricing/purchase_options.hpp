@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
 #include "gpuplan/pricing/spot_checkpoint.hpp"
 
@@ -76,5 +76,8 @@ std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteReq
 // Catalog price as a Param citing its source; nullopt when unknown or absent.
 std::optional<Param> catalog_price(const Catalog& catalog, const Instance& instance, const std::string& region,
                                    const std::string& option);
+// Why catalog_price has nothing: the catalog's reason for a null price, or "no <option> price
+// for <type> in <region> in the catalog" when there is no entry at all.
+std::string price_unknown_reason(const Instance& instance, const std::string& region, const std::string& option);
 
 }  // namespace gpuplan

@@ -20,6 +20,12 @@ std::string_view to_string(Recompute r) {
     return "?";
 }
 
+Recompute recompute_named(std::string_view name, const std::string& where) {
+    for (Recompute x : {Recompute::none, Recompute::selective, Recompute::full})
+        if (name == to_string(x)) return x;
+    throw InputError(where, "\"" + std::string(name) + "\"", "\"none\", \"selective\" or \"full\"");
+}
+
 double dtype_bytes(const std::string& dtype, const std::string& where) {
     if (dtype == "fp32") return 4;
     if (dtype == "bf16" || dtype == "fp16") return 2;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "gpuplan/explain.hpp"
+#include "gpuplan/units.hpp"
 #include "gpuplan/workload/model.hpp"
 
 namespace gpuplan {
@@ -27,6 +28,8 @@ enum class Recompute { none, selective, full };
 // Default runtime overhead: CUDA context and allocator fragmentation (docs/models.md).
 Param default_runtime_overhead_gib();
 std::string_view to_string(Recompute r);
+// "none", "selective", "full"; throws InputError naming `where` for anything else.
+Recompute recompute_named(std::string_view name, const std::string& where = "recompute");
 
 struct TrainingMemoryRequest {
     const ModelSpec* model = nullptr;
@@ -72,8 +75,5 @@ double max_batch_that_fits(const InferenceMemoryRequest& request, double capacit
 // Bytes per value of a named dtype: "bf16"/"fp16" 2, "fp8"/"int8" 1, "int4" 0.5, "fp32" 4.
 // Throws InputError naming `where` for anything else.
 double dtype_bytes(const std::string& dtype, const std::string& where);
-
-inline constexpr double kBytesPerGB = 1e9;
-inline constexpr double kBytesPerGiB = 1073741824.0;
 
 }  // namespace gpuplan

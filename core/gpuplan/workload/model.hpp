@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
 
 namespace gpuplan {

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpuplan/workload/recommend.hpp"
+#include "gpuplan/recommend/recommend.hpp"
 #include "imgui.h"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"

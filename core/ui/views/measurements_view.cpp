@@ -1,5 +1,5 @@
 // measurements_view.cpp — the Measurements view: an imported `gpuplan bench` results file
-// (gpuplan.bench/1, read by gpuplan/pipeline/bench_results.hpp), what it measured beside the
+// (gpuplan.bench/1, read by gpuplan/measurements/bench_results.hpp), what it measured beside the
 // datasheet figure, and a switch that plans the decode pipeline with the measured figures
 // (the scenario's decode.fit.bench). The shells import files (file picker, drag and drop,
 // --bench); a document can also be pasted here.

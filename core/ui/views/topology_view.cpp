@@ -1,6 +1,6 @@
 // topology_view.cpp — the Topology view: a drawn diagram of the chosen instance (GPUs, the
 // NVSwitch / NVLink / PCIe fabric, host CPU socket(s), EFA or ENA network) with each link's
-// bandwidth from the core's link graph (gpuplan/workload/topology.hpp), and, when the
+// bandwidth from the core's link graph (gpuplan/topology/topology.hpp), and, when the
 // scenario trains on this instance, the exposed communication of its parallel layout on each
 // link class (train.exposed_by_link). Nothing here is invented: a figure the catalog lacks is
 // drawn as "unknown" with the reason on hover; the second CPU socket is drawn only where the

@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/scenario/scenario.hpp"
 #include "gpuplan/workload/memory.hpp"
-#include "gpuplan/workload/topology.hpp"
+#include "gpuplan/topology/topology.hpp"
 #include "ui/app.hpp"
 #include "ui/catalog_table.hpp"
 

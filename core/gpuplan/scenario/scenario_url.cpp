@@ -1,4 +1,4 @@
-#include "gpuplan/scenario_url.hpp"
+#include "gpuplan/scenario/scenario_url.hpp"
 
 #include <array>
 

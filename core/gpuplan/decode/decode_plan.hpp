@@ -4,7 +4,7 @@
 // how close it lands, the RTF, and the cost per hour of video for every purchase option.
 //
 // Where the link comes from, first match wins: link_gb_per_s (given/measured) → the bench
-// document's measured D2H → the instance's GPU-host PCIe link (workload/topology.hpp).
+// document's measured D2H → the instance's GPU-host PCIe link (topology/topology.hpp).
 // The video duration: video_seconds → sync_rtf (duration = sync decode seconds / sync RTF;
 // the measured sync time when fitting, as pricing case P6 does) → the bench sync record's RTF.
 #pragma once
@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/json_reader.hpp"
-#include "gpuplan/pipeline/bench_results.hpp"
-#include "gpuplan/pipeline/decode_fit.hpp"
-#include "gpuplan/pipeline/decode_sim.hpp"
+#include "gpuplan/measurements/bench_results.hpp"
+#include "gpuplan/decode/decode_fit.hpp"
+#include "gpuplan/decode/decode_sim.hpp"
 
 namespace gpuplan {
 

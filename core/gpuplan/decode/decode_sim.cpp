@@ -1,5 +1,5 @@
 // decode_sim.cpp — the event loop for both decode pipelines and the figures it yields.
-#include "gpuplan/pipeline/decode_sim.hpp"
+#include "gpuplan/decode/decode_sim.hpp"
 
 #include <cassert>
 #include <cmath>

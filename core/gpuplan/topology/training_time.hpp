@@ -23,11 +23,11 @@
 #include <string>
 #include <vector>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/workload/model.hpp"
-#include "gpuplan/workload/topology.hpp"
+#include "gpuplan/topology/topology.hpp"
 
 namespace gpuplan {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/workload/model.hpp"

@@ -1,10 +1,11 @@
-#include "gpuplan/workload/training_time.hpp"
+#include "gpuplan/topology/training_time.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/workload/fit.hpp"
 
 namespace gpuplan {
 
@@ -399,11 +400,11 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
         r.warnings.push_back(inst.name + " has no EFA: " + n(q.nodes) + " nodes talk over ENA TCP");
     // Step time assumes the layout fits: say so when the memory model (memory.hpp) disagrees.
     if (inst.accelerator_memory_gib_each) {
-        const double need_gb = *training_memory(training_memory_request(q.model, L)).total_per_gpu_gb.value;
-        const double have_gb = *inst.accelerator_memory_gib_each * kBytesPerGiB / 1e9;
-        if (need_gb > have_gb)
-            r.warnings.push_back("does not fit: " + n(need_gb) + " GB per GPU needed (model states + activations + overhead, " +
-                                 "`gpuplan fit`) but " + inst.name + " has " + n(have_gb) + " GB per GPU; lower micro_batch, " +
+        const GpuPool pool = instance_pool(catalog, inst.name, q.nodes, "instance");
+        const TrainingFit fit = check_training_fit(training_memory_request(q.model, L), pool, FitSearch::verdict_only);
+        if (!fit.fits)
+            r.warnings.push_back("does not fit: " + n(*fit.memory.total_per_gpu_gb.value) + " GB per GPU needed (model states + activations + overhead, " +
+                                 "`gpuplan fit`) but " + inst.name + " has " + n(pool.gb_each()) + " GB per GPU; lower micro_batch, " +
                                  "recompute more, or raise the ZeRO stage");
     }
     return r;

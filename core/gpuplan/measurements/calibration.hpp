@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
-#include "gpuplan/pipeline/bench_results.hpp"
+#include "gpuplan/measurements/bench_results.hpp"
 
 namespace gpuplan {
 

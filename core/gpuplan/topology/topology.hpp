@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
 #include "gpuplan/workload/compute.hpp"
 

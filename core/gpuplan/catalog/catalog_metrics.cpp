@@ -1,4 +1,4 @@
-#include "gpuplan/catalog_metrics.hpp"
+#include "gpuplan/catalog/catalog_metrics.hpp"
 
 #include "gpuplan/pricing/purchase_options.hpp"
 

@@ -1,5 +1,5 @@
 // catalog.cpp — parsing and validating catalog documents (format: docs/catalog.md).
-#include "gpuplan/catalog.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "gpuplan/explain.hpp"
-#include "gpuplan/pipeline/decode_sim.hpp"
+#include "gpuplan/decode/decode_sim.hpp"
 
 namespace gpuplan {
 

@@ -1,7 +1,8 @@
 // scenario.cpp — parsing (strict, path-named errors) and evaluation of scenario documents.
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/scenario/scenario.hpp"
 
 #include "gpuplan/json_reader.hpp"
+#include "gpuplan/scenario/workload_sections.hpp"
 #include "gpuplan/pricing/unit_cost.hpp"
 #include "gpuplan/workload/memory.hpp"
 
@@ -262,23 +263,11 @@ std::vector<std::string> purchase_list(ObjectReader& r) {
     return options;
 }
 
-const ModelSpec& require_model(ObjectReader& r, const char* key) {
-    const std::string name = r.string(key);
-    const ModelSpec* model = find_model(builtin_models(), name);
-    if (!model) {
-        std::string names;
-        for (const auto& m : builtin_models()) names += (names.empty() ? "" : ", ") + m.name;
-        throw InputError(r.child_path(key), "\"" + name + "\"", "a model preset: " + names);
-    }
-    return *model;
-}
-
-
 std::optional<InferenceRecommendRequest> parse_recommend(ObjectReader& root, const Catalog& catalog, const std::string& region) {
     const Json* j = root.optional_value("recommend");
     if (!j) return std::nullopt;
     ObjectReader r(*j, root.child_path("recommend"));
-    InferenceRecommendRequest q = default_inference_request(require_model(r, "model"));
+    InferenceRecommendRequest q = default_inference_request(require_model_preset(r, "model"));
     q.region = region;
     if (auto d = r.optional_string("dtype")) q.weight_bytes = dtype_bytes(*d, r.child_path("dtype"));
     if (auto d = r.optional_string("kv_dtype")) q.kv_bytes = dtype_bytes(*d, r.child_path("kv_dtype"));
@@ -298,10 +287,7 @@ std::optional<InferenceRecommendRequest> parse_recommend(ObjectReader& root, con
 
 Recompute parse_recompute(ObjectReader& r, Recompute fallback) {
     const auto text = r.optional_string("recompute");
-    if (!text) return fallback;
-    for (Recompute x : {Recompute::none, Recompute::selective, Recompute::full})
-        if (*text == to_string(x)) return x;
-    throw InputError(r.child_path("recompute"), "\"" + *text + "\"", "\"none\", \"selective\" or \"full\"");
+    return text ? recompute_named(*text, r.child_path("recompute")) : fallback;
 }
 
 // "train": one training job on `nodes` x an instance with a parallel layout.
@@ -310,7 +296,7 @@ std::optional<TrainingTimeRequest> parse_train(ObjectReader& root, const Catalog
     if (!j) return std::nullopt;
     ObjectReader r(*j, root.child_path("train"));
     TrainingTimeRequest t;
-    t.model = &require_model(r, "model");
+    t.model = &require_model_preset(r, "model");
     t.instance = &require_instance(catalog, r, "instance");
     t.nodes = r.optional_number("nodes", NumberRule::positive).value_or(1);
     t.token_budget = r.optional_number("tokens", NumberRule::positive).value_or(0);
@@ -349,7 +335,7 @@ std::optional<TrainingRecommendRequest> parse_recommend_training(ObjectReader& r
     if (!j) return std::nullopt;
     ObjectReader r(*j, root.child_path("recommend_training"));
     TrainingRecommendRequest q;
-    q.model = &require_model(r, "model");
+    q.model = &require_model_preset(r, "model");
     q.region = region;
     q.token_budget = r.number("tokens", NumberRule::positive);
     q.sequence = r.optional_number("sequence", NumberRule::positive).value_or(q.sequence);
@@ -396,6 +382,8 @@ Scenario parse_scenario(std::string_view text, const std::string& origin, const 
     s.train = parse_train(root, catalog, s.region);
     s.recommend_training = parse_recommend_training(root, catalog, s.region);
     if (const Json* d = root.optional_value("decode")) s.decode = parse_decode_request(*d, root.child_path("decode"), catalog, s.region);
+    s.fit = parse_fit_section(root, catalog);
+    s.infer = parse_infer_section(root, catalog, s.region);
     root.finish();
     return s;
 }
@@ -542,6 +530,8 @@ nlohmann::json evaluate_scenario(const Scenario& s, const Catalog& catalog) {
     if (s.train) out["train"] = to_json(training_time(catalog, *s.train));
     if (s.recommend_training) out["recommend_training"] = to_json(recommend_training(catalog, *s.recommend_training));
     if (s.decode) out["decode"] = to_json(evaluate_decode(catalog, *s.decode));
+    if (s.fit) out["fit"] = evaluate_fit_section(*s.fit, catalog);
+    if (s.infer) out["infer"] = to_json(estimate_inference(catalog, *s.infer));
     return out;
 }
 

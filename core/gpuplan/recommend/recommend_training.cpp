@@ -3,9 +3,9 @@
 #include <cmath>
 
 #include "gpuplan/input_error.hpp"
-#include "gpuplan/workload/pareto.hpp"
-#include "gpuplan/workload/recommend.hpp"
-#include "gpuplan/workload/training_time.hpp"
+#include "gpuplan/recommend/pareto.hpp"
+#include "gpuplan/recommend/recommend.hpp"
+#include "gpuplan/topology/training_time.hpp"
 
 namespace gpuplan {
 

@@ -1,9 +1,9 @@
 // decode_plan.cpp — resolving a decode request (defaults, link, fit), evaluating it, pricing
 // the video hour, and the scenario section's JSON in and out.
-#include "gpuplan/pipeline/decode_plan.hpp"
+#include "gpuplan/decode/decode_plan.hpp"
 
 #include "gpuplan/pricing/purchase_options.hpp"
-#include "gpuplan/workload/topology.hpp"
+#include "gpuplan/topology/topology.hpp"
 
 namespace gpuplan {
 

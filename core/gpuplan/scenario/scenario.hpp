@@ -11,14 +11,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpuplan/catalog.hpp"
-#include "gpuplan/pipeline/decode_plan.hpp"
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/decode/decode_plan.hpp"
 #include "gpuplan/pricing/fleet.hpp"
 #include "gpuplan/pricing/idle_cost.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/storage_transfer.hpp"
-#include "gpuplan/workload/recommend.hpp"
-#include "gpuplan/workload/training_time.hpp"
+#include "gpuplan/scenario/workload_sections.hpp"
+#include "gpuplan/recommend/recommend.hpp"
+#include "gpuplan/topology/training_time.hpp"
 
 namespace gpuplan {
 
@@ -46,6 +47,8 @@ struct Scenario {
     std::optional<TrainingTimeRequest> train;
     std::optional<TrainingRecommendRequest> recommend_training;
     std::optional<DecodeRequest> decode;  // docs/decode-pipeline.md
+    std::optional<FitSection> fit;                      // as `gpuplan fit` (workload_sections.hpp)
+    std::optional<InferenceEstimateRequest> infer;      // as `gpuplan infer`
 };
 
 // Parses and validates a scenario against the catalog (instances and regions must exist).

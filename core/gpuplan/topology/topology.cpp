@@ -1,4 +1,4 @@
-#include "gpuplan/workload/topology.hpp"
+#include "gpuplan/topology/topology.hpp"
 
 #include <algorithm>
 #include <cmath>

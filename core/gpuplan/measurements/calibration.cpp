@@ -1,9 +1,9 @@
 // calibration.cpp — see calibration.hpp.
-#include "gpuplan/calibration.hpp"
+#include "gpuplan/measurements/calibration.hpp"
 
 #include <algorithm>
 
-#include "gpuplan/workload/topology.hpp"
+#include "gpuplan/topology/topology.hpp"
 
 namespace gpuplan {
 

@@ -1,5 +1,5 @@
 // decode_fit.cpp — closed form for the synchronous stages, bisection for the contention.
-#include "gpuplan/pipeline/decode_fit.hpp"
+#include "gpuplan/decode/decode_fit.hpp"
 
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // recommend.cpp — see recommend.hpp for the method.
-#include "gpuplan/workload/recommend.hpp"
+#include "gpuplan/recommend/recommend.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include "gpuplan/pricing/unit_cost.hpp"
 #include "gpuplan/workload/compute.hpp"
 #include "gpuplan/workload/memory.hpp"
-#include "gpuplan/workload/pareto.hpp"
+#include "gpuplan/recommend/pareto.hpp"
 
 namespace gpuplan {
 

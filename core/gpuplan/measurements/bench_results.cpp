@@ -1,5 +1,5 @@
 // bench_results.cpp — strict reading of gpuplan.bench/1 decode records.
-#include "gpuplan/pipeline/bench_results.hpp"
+#include "gpuplan/measurements/bench_results.hpp"
 
 #include <cmath>
 

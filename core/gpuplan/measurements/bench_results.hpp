@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "gpuplan/json_reader.hpp"
-#include "gpuplan/pipeline/decode_fit.hpp"
-#include "gpuplan/pipeline/decode_sim.hpp"
+#include "gpuplan/decode/decode_fit.hpp"
+#include "gpuplan/decode/decode_sim.hpp"
 
 namespace gpuplan {
 

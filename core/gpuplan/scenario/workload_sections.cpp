@@ -1,0 +1,165 @@
+// workload_sections.cpp — parsing and evaluation of the scenario's `fit` and `infer` sections.
+#include "gpuplan/scenario/workload_sections.hpp"
+
+#include "gpuplan/input_error.hpp"
+#include "gpuplan/text.hpp"
+
+namespace gpuplan {
+
+namespace {
+
+// Core request fields (fit.hpp, inference.hpp) named as the scenario keys that set them,
+// longest first: a field name is matched as a prefix of the error's location.
+const std::vector<std::pair<std::string, std::string>> kKeyOf = {
+    {"data_parallel x tensor_parallel x pipeline_parallel", "data x tensor x pipeline"},
+    {"tensor_parallel x pipeline_parallel", "tensor x pipeline"},
+    {"tensor_parallel", "tensor"},
+    {"pipeline_parallel", "pipeline"},
+    {"prompt_tokens", "prompt_tokens"},
+    {"offload_parameters", "offload_parameters"},
+    {"zero_stage", "zero_stage"},
+    {"instance", "instance"},
+    {"region", "region"},
+};
+
+// Re-throws a core InputError under the section's JSON path ("$.fit.tensor").
+[[noreturn]] void rethrow_at(const InputError& error, const ObjectReader& r) {
+    for (const auto& [field, key] : kKeyOf)
+        if (!error.where().empty() && error.where().rfind(field, 0) == 0) throw InputError(r.child_path(key), error.value(), error.expected());
+    throw InputError(r.path() + ": " + error.what());
+}
+
+std::optional<double> whole(ObjectReader& r, const char* key) {
+    if (!r.has(key)) return std::nullopt;
+    return static_cast<double>(r.integer(key, 1));
+}
+
+std::string dtype_key(ObjectReader& r, const char* key, std::string fallback) {
+    const std::string d = r.optional_string(key).value_or(std::move(fallback));
+    (void)dtype_bytes(d, r.child_path(key));  // a name it does not know is an error here
+    return d;
+}
+
+bool flag(ObjectReader& r, const char* key) {
+    if (r.has(key)) return r.boolean(key);
+    return false;
+}
+
+}  // namespace
+
+const ModelSpec& require_model_preset(ObjectReader& r, const char* key) {
+    const std::string name = r.string(key);
+    const ModelSpec* model = find_model(builtin_models(), name);
+    if (!model) {
+        std::string names;
+        for (const auto& m : builtin_models()) names += (names.empty() ? "" : ", ") + m.name;
+        throw InputError(r.child_path(key), "\"" + name + "\"", "a model preset: " + names);
+    }
+    return *model;
+}
+
+GpuPool fit_pool(const FitSection& s, const Catalog& catalog) {
+    if (!s.instance.empty()) return instance_pool(catalog, s.instance, s.nodes, "instance");
+    return bare_pool(s.gpus, s.gpu_memory_gib);
+}
+
+std::optional<FitSection> parse_fit_section(ObjectReader& root, const Catalog& catalog) {
+    const Json* j = root.optional_value("fit");
+    if (!j) return std::nullopt;
+    ObjectReader r(*j, root.child_path("fit"));
+    FitSection s;
+    const ModelSpec& model = require_model_preset(r, "model");
+    const std::string mode = r.string("mode");
+    if (mode != "inference" && mode != "training") throw InputError(r.child_path("mode"), "\"" + mode + "\"", "\"inference\" or \"training\"");
+    s.mode = mode == "training" ? FitMode::training : FitMode::inference;
+    if (r.has("instance")) {
+        s.instance = r.string("instance");
+        if (!catalog.find_instance(s.instance))
+            throw InputError(r.child_path("instance"), "\"" + s.instance + "\"", "an instance type in the catalog (see `gpuplan catalog`)");
+        s.nodes = whole(r, "nodes").value_or(1);
+        if (r.has("gpus") || r.has("gpu_memory_gib")) throw InputError(r.child_path("gpus"), "GPUs beside an instance", "one of \"instance\" or \"gpus\"");
+    } else {
+        if (!r.has("gpus") || !r.has("gpu_memory_gib")) throw InputError(r.path(), "neither an instance nor GPUs", "\"instance\", or \"gpus\" and \"gpu_memory_gib\"");
+        s.gpus = static_cast<double>(r.integer("gpus", 1));
+        s.gpu_memory_gib = r.number("gpu_memory_gib", NumberRule::positive);
+        if (r.has("nodes")) throw InputError(r.child_path("nodes"), "nodes with bare GPUs", "\"nodes\" only with \"instance\" (give the total in \"gpus\")");
+    }
+    const std::optional<double> overhead = r.optional_number("runtime_overhead_gib", NumberRule::non_negative);
+    if (s.mode == FitMode::inference) {
+        InferenceFitRequest& q = s.inference;
+        q.model = &model;
+        q.dtype = dtype_key(r, "dtype", q.dtype);
+        q.kv_dtype = dtype_key(r, "kv_dtype", q.kv_dtype);
+        q.batch = whole(r, "batch").value_or(q.batch);
+        q.context = whole(r, "context").value_or(q.context);
+        q.tensor_parallel = whole(r, "tensor");
+        q.overhead_gib = overhead;
+    } else {
+        TrainingFitRequest& q = s.training;
+        q.model = &model;
+        q.data_parallel = whole(r, "data");
+        q.tensor_parallel = whole(r, "tensor").value_or(1);
+        q.pipeline_parallel = whole(r, "pipeline").value_or(1);
+        if (r.has("zero_stage")) q.zero_stage = static_cast<int>(r.integer("zero_stage", 0));
+        if (q.zero_stage > 3) throw InputError(r.child_path("zero_stage"), std::to_string(q.zero_stage), "0, 1, 2 or 3");
+        q.micro_batch = whole(r, "micro_batch").value_or(q.micro_batch);
+        q.sequence = whole(r, "sequence").value_or(q.sequence);
+        if (auto text = r.optional_string("recompute")) q.recompute = recompute_named(*text, r.child_path("recompute"));
+        q.offload_optimizer = flag(r, "offload_optimizer");
+        q.offload_parameters = flag(r, "offload_parameters");
+        q.overhead_gib = overhead;
+    }
+    r.finish();
+    // Check what the core would refuse now, under this section's path.
+    try {
+        const GpuPool pool = fit_pool(s, catalog);
+        if (s.mode == FitMode::inference) {
+            check_tensor_parallel(s.inference.tensor_parallel.value_or(pool.gpus_per_node), pool, "tensor_parallel");
+        } else {
+            (void)training_memory(training_request(s.training, pool));
+        }
+    } catch (const InputError& e) {
+        rethrow_at(e, r);
+    }
+    return s;
+}
+
+nlohmann::json evaluate_fit_section(const FitSection& s, const Catalog& catalog) {
+    const GpuPool pool = fit_pool(s, catalog);
+    if (s.mode == FitMode::inference) return to_json(check_inference_fit(s.inference, pool), pool);
+    return to_json(check_training_fit(training_request(s.training, pool), pool), pool);
+}
+
+std::optional<InferenceEstimateRequest> parse_infer_section(ObjectReader& root, const Catalog& catalog, const std::string& region) {
+    const Json* j = root.optional_value("infer");
+    if (!j) return std::nullopt;
+    ObjectReader r(*j, root.child_path("infer"));
+    InferenceEstimateRequest q;
+    InferenceFitRequest& s = q.serving;
+    s.model = &require_model_preset(r, "model");
+    q.instance = r.string("instance");
+    if (!catalog.find_instance(q.instance))
+        throw InputError(r.child_path("instance"), "\"" + q.instance + "\"", "an instance type in the catalog (see `gpuplan catalog`)");
+    q.region = region;
+    s.dtype = dtype_key(r, "dtype", s.dtype);
+    s.kv_dtype = dtype_key(r, "kv_dtype", s.kv_dtype);
+    s.batch = whole(r, "batch").value_or(s.batch);
+    s.context = whole(r, "context").value_or(s.context);
+    s.tensor_parallel = whole(r, "tensor");
+    s.overhead_gib = r.optional_number("runtime_overhead_gib", NumberRule::non_negative);
+    q.prompt_tokens = whole(r, "prompt_tokens");
+    for (auto [key, slot] : {std::pair{"bandwidth_efficiency", &q.bandwidth_efficiency}, std::pair{"compute_efficiency", &q.compute_efficiency}}) {
+        *slot = r.optional_number(key, NumberRule::fraction);
+        if (*slot && **slot == 0) throw InputError(r.child_path(key), "0", "a fraction > 0 and <= 1 (0.8 = 80%)");
+    }
+    q.measured_bandwidth_gb_per_s = r.optional_number("measured_bandwidth_gb_per_s", NumberRule::positive);
+    r.finish();
+    try {
+        (void)estimate_inference(catalog, q);
+    } catch (const InputError& e) {
+        rethrow_at(e, r);
+    }
+    return q;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,49 @@
+// workload_sections.hpp — the scenario's `fit` and `infer` sections: the questions
+// `gpuplan fit` and `gpuplan infer` answer, asked in a scenario document so that `gpuplan eval`,
+// the browser app and the JS API give the same figures as the commands (docs/scenario.md).
+//
+//   "fit":   {"model", "mode": "inference"|"training", "instance" [+ "nodes"] or "gpus" +
+//             "gpu_memory_gib"; inference: "dtype", "kv_dtype", "batch", "context", "tensor";
+//             training: "data", "tensor", "pipeline", "zero_stage", "micro_batch", "sequence",
+//             "recompute", "offload_optimizer", "offload_parameters"; both: "runtime_overhead_gib"}
+//   "infer": {"model", "instance", "dtype", "kv_dtype", "batch", "context", "prompt_tokens",
+//             "tensor", "bandwidth_efficiency", "compute_efficiency",
+//             "measured_bandwidth_gb_per_s", "runtime_overhead_gib"}  (region: the scenario's)
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/json_reader.hpp"
+#include "gpuplan/workload/fit.hpp"
+#include "gpuplan/workload/inference.hpp"
+
+namespace gpuplan {
+
+enum class FitMode { inference, training };
+
+struct FitSection {
+    FitMode mode = FitMode::inference;
+    std::string instance;                   // empty: a bare pool of `gpus` x `gpu_memory_gib`
+    double nodes = 1, gpus = 0, gpu_memory_gib = 0;
+    InferenceFitRequest inference;
+    TrainingFitRequest training;
+};
+
+// The model preset named at `key` (InputError listing the presets for an unknown name).
+const ModelSpec& require_model_preset(ObjectReader& reader, const char* key);
+
+// Both check every value against the catalog and the model as they read it, so a scenario that
+// parses also evaluates; errors name the JSON path under `root`.
+std::optional<FitSection> parse_fit_section(ObjectReader& root, const Catalog& catalog);
+std::optional<InferenceEstimateRequest> parse_infer_section(ObjectReader& root, const Catalog& catalog, const std::string& region);
+
+// The pool a fit section names (instance x nodes, or the bare GPUs).
+GpuPool fit_pool(const FitSection& section, const Catalog& catalog);
+// The same document `gpuplan fit --format json` prints for the same question.
+nlohmann::json evaluate_fit_section(const FitSection& section, const Catalog& catalog);
+
+}  // namespace gpuplan

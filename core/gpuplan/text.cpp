@@ -1,0 +1,63 @@
+#include "gpuplan/text.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "gpuplan/explain.hpp"
+#include "gpuplan/units.hpp"
+
+namespace gpuplan {
+
+std::string group_thousands(std::string text) {
+    // Only plain decimals ("-1234.5"); leave "1e+20" and words alone.
+    if (text.find_first_of("eEn") != std::string::npos) return text;
+    const std::size_t start = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
+    std::size_t end = text.find('.');
+    if (end == std::string::npos) end = text.size();
+    for (std::size_t pos = end; pos > start + 3; pos -= 3) text.insert(pos - 3, ",");
+    return text;
+}
+
+namespace {
+
+// Fixed decimals with separators; a value that rounds to zero loses its minus sign.
+std::string fixed(double value, int places) {
+    char buffer[400];  // %.*f of the largest double is 309 digits before the point
+    std::snprintf(buffer, sizeof buffer, "%.*f", places, value);
+    std::string s = buffer;
+    if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
+    return group_thousands(s);
+}
+
+std::string dollars(double value, int places) {
+    std::string s = fixed(value, places);
+    return s[0] == '-' ? "-$" + s.substr(1) : "$" + s;
+}
+
+}  // namespace
+
+std::string money(double usd) { return std::isfinite(usd) ? dollars(usd, 2) : std::string(kUnknown); }
+std::string rate(double usd) { return std::isfinite(usd) ? dollars(usd, 4) : std::string(kUnknown); }
+std::string percent(double fraction) { return std::isfinite(fraction) ? fixed(fraction * 100.0, 2) + "%" : std::string(kUnknown); }
+std::string quantity(double value) { return group_thousands(format_number(value)); }
+std::string decimals(double value, int places) { return std::isfinite(value) ? fixed(value, places) : std::string(kUnknown); }
+
+std::string gb_text(double gb) { return decimals(gb, 2) + " GB"; }
+std::string gb_gib_text(double gb) { return decimals(gb, 2) + " GB (" + decimals(gb_to_gib(gb), 2) + " GiB)"; }
+
+std::string_view missing_text(std::string_view reason) {
+    return reason.find("n/a: ") != std::string_view::npos || reason.rfind("n/a", 0) == 0 ? kNotApplicable : kUnknown;
+}
+
+std::string missing_with_reason(std::string_view reason) {
+    const std::string_view why = reason.rfind("n/a: ", 0) == 0 ? reason.substr(5) : reason;
+    return std::string(missing_text(reason)) + (why.empty() ? "" : " — " + std::string(why));
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator) {
+    std::string out;
+    for (std::size_t k = 0; k < parts.size(); ++k) out += (k ? std::string(separator) : std::string()) + parts[k];
+    return out;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,37 @@
+// text.hpp — numbers and sizes in words, for every shell and for the core's own verdicts.
+//
+// Rules (docs/cli.md): money 2 decimals with thousands separators ($2,140.94), hourly rates
+// 4 decimals ($0.9867), percentages 2 decimals (38.33%). A missing figure reads "unknown", or
+// "n/a" when its reason says the feature does not exist on that hardware (catalog reasons
+// starting "n/a: "). Sizes print in GB (10^9 bytes) and, where both matter, GiB (2^30 bytes).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuplan {
+
+inline constexpr std::string_view kUnknown = "unknown";
+inline constexpr std::string_view kNotApplicable = "n/a";
+
+// "1234567.891" → "1,234,567.891": separators in the integer part of a plain decimal text.
+std::string group_thousands(std::string text);
+std::string money(double usd);           // "$2,140.94" (2 decimals)
+std::string rate(double usd);            // "$0.9867"   (4 decimals, for $/h and other rates)
+std::string percent(double fraction);    // "38.33%"    (0.3833 in, 2 decimals)
+std::string quantity(double value);      // "2,048", "0.125" (up to 6 significant digits)
+std::string decimals(double value, int places);  // "135.67" with separators
+
+// "44.17 GB" and "44.17 GB (41.14 GiB)" from a value in GB.
+std::string gb_text(double gb);
+std::string gb_gib_text(double gb);
+
+// "n/a" when the reason says the feature does not exist, else "unknown".
+std::string_view missing_text(std::string_view reason);
+// "n/a — single accelerator", "unknown — not in the snapshot": the word and the reason.
+std::string missing_with_reason(std::string_view reason);
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator);
+
+}  // namespace gpuplan

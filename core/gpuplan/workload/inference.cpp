@@ -1,0 +1,206 @@
+// inference.cpp — decode throughput, TTFT and cost per 1M tokens (inference.hpp).
+#include "gpuplan/workload/inference.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpuplan/input_error.hpp"
+#include "gpuplan/pricing/purchase_options.hpp"
+#include "gpuplan/pricing/unit_cost.hpp"
+#include "gpuplan/text.hpp"
+
+namespace gpuplan {
+
+namespace {
+
+std::string n(double x) { return format_number(x); }
+Param user(double v) { return {v, InputOrigin::user, ""}; }
+double val(const Figure& f) { return f.value.value_or(NAN); }
+
+}  // namespace
+
+DensePeak dense_peak_for(const Accelerator* acc, const std::string& dtype) {
+    DensePeak p;
+    if (!acc) {
+        p.why = "accelerator unknown";
+        return p;
+    }
+    const auto take = [&](const std::optional<double>& v, const std::string& field) {
+        if (!v) return false;
+        p.tflops = Param{*v, InputOrigin::catalog, "catalog accelerator " + acc->name + " dense_tflops." + field};
+        p.basis = field;
+        return true;
+    };
+    if (dtype == "fp8" && take(acc->dense_tflops.fp8, "fp8")) return p;
+    if (dtype == "fp16" && take(acc->dense_tflops.fp16, "fp16")) return p;
+    if (take(acc->dense_tflops.bf16, "bf16")) return p;
+    const auto it = acc->unknown.find("dense_tflops.bf16");
+    p.why = it == acc->unknown.end() ? "dense bf16 TFLOPS of " + acc->name + " unknown" : it->second;
+    return p;
+}
+
+InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEstimateRequest& q) {
+    InferenceEstimate e;
+    const ModelSpec& model = *q.serving.model;
+    e.region = q.region;
+    e.pool = instance_pool(catalog, q.instance, 1, "instance");
+    const GpuPool& pool = e.pool;
+    const std::vector<std::string> regions = catalog.regions();
+    if (std::find(regions.begin(), regions.end(), q.region) == regions.end())
+        throw InputError("region", "'" + q.region + "'", "a region with catalog prices: " + join(regions, ", "));
+    const double tp = q.serving.tensor_parallel.value_or(pool.gpus_per_node);
+    check_tensor_parallel(tp, pool, "tensor_parallel");
+    e.tensor_parallel = tp;
+    e.prompt_tokens = q.prompt_tokens.value_or(q.serving.context);
+    if (e.prompt_tokens > q.serving.context)
+        throw InputError("prompt_tokens", n(e.prompt_tokens), "at most the context (" + n(q.serving.context) + "): the prompt is part of the context");
+
+    // Memory first: a request that does not fit has no throughput (the caller refuses it).
+    e.fit = check_inference_fit(q.serving, pool);
+    if (!e.fit.fits) return e;
+    const InferenceMemoryRequest& mq = e.fit.request;
+
+    // Bandwidth: measured if given, else the datasheet figure from the catalog.
+    e.bandwidth_measured = q.measured_bandwidth_gb_per_s.has_value();
+    if (e.bandwidth_measured) {
+        e.bandwidth = {*q.measured_bandwidth_gb_per_s, InputOrigin::user, "measured device-memory bandwidth (--measured-bandwidth-gb-per-s)"};
+    } else if (pool.accelerator && pool.accelerator->memory_bandwidth_gb_per_s) {
+        e.bandwidth = {*pool.accelerator->memory_bandwidth_gb_per_s, InputOrigin::catalog,
+                       "catalog accelerator " + pool.accelerator->name + " memory_bandwidth_gb_per_s (datasheet)"};
+    } else {
+        const std::string why = !pool.accelerator ? std::string("accelerator unknown")
+                                : pool.accelerator->unknown.count("memory_bandwidth_gb_per_s")
+                                    ? pool.accelerator->unknown.at("memory_bandwidth_gb_per_s")
+                                    : std::string("not in the catalog");
+        throw InputError("instance", "'" + pool.instance->name + "'",
+                         "an instance whose memory bandwidth is known (" + why + "), or give a measured memory bandwidth (--measured-bandwidth-gb-per-s)");
+    }
+    e.bandwidth_efficiency = default_bandwidth_efficiency();
+    if (q.bandwidth_efficiency)
+        e.bandwidth_efficiency = user(*q.bandwidth_efficiency);
+    else if (e.bandwidth_measured)
+        e.bandwidth_efficiency = {1.0, InputOrigin::user, "1: a measured bandwidth is already what the device achieves (--bandwidth-efficiency overrides)"};
+    e.compute_efficiency = q.compute_efficiency ? user(*q.compute_efficiency) : default_compute_efficiency();
+    e.peak = dense_peak_for(pool.accelerator, q.serving.dtype);
+
+    // Devices one replica uses (a slice counts its share of the chip) and replicas per instance.
+    const double devices = tp * pool.slice;
+    e.replicas = std::floor(pool.gpus_per_node / tp);
+    const ParameterCount c = count_parameters(model);
+    const double batch = q.serving.batch, context = q.serving.context;
+    e.roofline = decode_roofline(model, mq.weight_bytes, mq.kv_bytes, batch, context, devices, e.bandwidth, e.bandwidth_efficiency);
+
+    // Compute ceiling of decode: every token costs 2 x active parameters + attention over the context.
+    const double attn_dim = model.mla ? model.heads * (model.mla->qk_nope_head_dim + model.mla->qk_rope_head_dim) : model.heads * model.head_dim;
+    const double flops_per_token = 2 * c.active + 4 * model.layers * context * attn_dim;
+    e.compute_ceiling = unknown_figure("tokens_per_second_compute_ceiling", "tokens/s",
+                                       "devices x dense_peak_tflops x 1e12 x compute_efficiency / (2 x active_parameters + 4 x layers x context x heads x head_dim)",
+                                       e.peak.why);
+    if (e.peak.tflops) {
+        const double v = devices * e.peak.tflops->value * 1e12 * e.compute_efficiency.value / flops_per_token;
+        Figure& f = e.compute_ceiling;
+        f.value = v;
+        f.unknown_reason.clear();
+        f.worked = n(devices) + " x " + n(e.peak.tflops->value) + "e12 x " + n(e.compute_efficiency.value) + " / (2 x " + n(c.active) + " + 4 x " +
+                   n(model.layers) + " x " + n(context) + " x " + n(attn_dim) + ") = " + n(v);
+        f.inputs = {c.active_figure.as_input(), input("dense_peak_tflops", "TFLOPS", *e.peak.tflops),
+                    input("compute_efficiency", "fraction", e.compute_efficiency), input("context", "tokens", user(context))};
+    }
+    const Figure& memory_expected = e.roofline.tokens_per_second_expected;
+    const double memory_rate = val(memory_expected);
+    e.compute_bound = e.compute_ceiling.value && *e.compute_ceiling.value < memory_rate;
+    const double replica_rate = e.compute_bound ? *e.compute_ceiling.value : memory_rate;
+    e.per_replica = {"tokens_per_second_per_replica", replica_rate, "tokens/s", "min(tokens_per_second_memory_expected, tokens_per_second_compute_ceiling)",
+                     "min(" + n(memory_rate) + ", " + (e.compute_ceiling.value ? n(*e.compute_ceiling.value) : std::string("unknown")) + ") = " +
+                         n(replica_rate) + (e.compute_bound ? " (compute-bound)" : " (memory-bound)"),
+                     {e.compute_bound ? e.compute_ceiling.as_input() : memory_expected.as_input()}, ""};
+    e.per_gpu = {"tokens_per_second_per_gpu", replica_rate / tp, "tokens/s", "tokens_per_second_per_replica / tensor_parallel",
+                 n(replica_rate) + " / " + n(tp) + " = " + n(replica_rate / tp), {e.per_replica.as_input(), input("tensor_parallel", "GPUs", user(tp))}, ""};
+    e.per_instance = {"tokens_per_second_per_instance", replica_rate * e.replicas, "tokens/s",
+                      "tokens_per_second_per_replica x replicas (GPUs / tensor_parallel)", n(replica_rate) + " x " + n(e.replicas) + " = " +
+                          n(replica_rate * e.replicas),
+                      {e.per_replica.as_input(), input("replicas", "", user(e.replicas))}, ""};
+
+    // Time to first token: prefill compute, but never less than one read of the weights.
+    const double bw = e.bandwidth.value, bw_eff = e.bandwidth_efficiency.value;
+    const double weight_read = c.active * mq.weight_bytes / (devices * bw * 1e9 * bw_eff);
+    e.weight_read_seconds = {"weight_read_seconds", weight_read, "s", "active_parameters x bytes_per_weight / (devices x bandwidth x bandwidth_efficiency)",
+                             n(c.active) + " x " + n(mq.weight_bytes) + " / (" + n(devices) + " x " + n(bw) + "e9 x " + n(bw_eff) + ") = " + n(weight_read),
+                             {c.active_figure.as_input(), input("memory_bandwidth_gb_per_s", "GB/s", e.bandwidth),
+                              input("bandwidth_efficiency", "fraction", e.bandwidth_efficiency)},
+                             ""};
+    e.prefill_seconds = unknown_figure("prefill_seconds", "s", "prefill FLOPs / (devices x dense peak x efficiency)", e.peak.why);
+    e.time_to_first_token_seconds = unknown_figure("time_to_first_token_seconds", "s", "max(prefill_seconds, weight_read_seconds)", e.peak.why);
+    if (e.peak.tflops) {
+        e.prefill_seconds = prefill_seconds(model, e.prompt_tokens, batch, devices, *e.peak.tflops, e.compute_efficiency);
+        e.prefill_seconds.inputs.push_back(input("prompt_tokens", "tokens", user(e.prompt_tokens)));
+        e.prefill_seconds.inputs.push_back(input("batch", "sequences", user(batch)));
+        const double v = std::max(val(e.prefill_seconds), weight_read);
+        e.time_to_first_token_seconds = {"time_to_first_token_seconds", v, "s",
+                                         "max(prefill_seconds, weight_read_seconds): all prompts of the batch prefilled together",
+                                         "max(" + n(val(e.prefill_seconds)) + ", " + n(weight_read) + ") = " + n(v),
+                                         {e.prefill_seconds.as_input(), e.weight_read_seconds.as_input()}, ""};
+    }
+
+    // Cost per 1M tokens at the instance's expected rate.
+    const auto cost = [&](const std::string& option, const std::string& name) {
+        const std::optional<Param> price = catalog_price(catalog, *pool.instance, q.region, option);
+        if (!price)
+            return unknown_figure(name, "USD/1M tokens", "usd_per_hour / (tokens_per_second x 3600) x 1e6",
+                                  price_unknown_reason(*pool.instance, q.region, option));
+        Figure f = usd_per_million_tokens(*price, {val(e.per_instance), InputOrigin::derived, ""});
+        f.name = name;
+        f.inputs[1] = e.per_instance.as_input();  // carries the assumption flag of the efficiencies
+        return f;
+    };
+    e.usd_per_million_tokens_on_demand = cost("on_demand", "usd_per_million_tokens_on_demand");
+    e.usd_per_million_tokens_spot = cost("spot_typical", "usd_per_million_tokens_spot");
+    return e;
+}
+
+std::vector<std::pair<std::string, const Figure*>> InferenceEstimate::figures() const {
+    return {{fit.parameters.name, &fit.parameters},
+            {roofline.bytes_per_step.name, &roofline.bytes_per_step},
+            {roofline.steps_per_second.name, &roofline.steps_per_second},
+            {roofline.tokens_per_second.name, &roofline.tokens_per_second},
+            // decode_roofline names its expected figure "tokens_per_second": say it is the memory-bound one.
+            {"tokens_per_second_memory_expected", &roofline.tokens_per_second_expected},
+            {compute_ceiling.name, &compute_ceiling},
+            {per_replica.name, &per_replica},
+            {per_gpu.name, &per_gpu},
+            {per_instance.name, &per_instance},
+            {prefill_seconds.name, &prefill_seconds},
+            {weight_read_seconds.name, &weight_read_seconds},
+            {time_to_first_token_seconds.name, &time_to_first_token_seconds},
+            {usd_per_million_tokens_on_demand.name, &usd_per_million_tokens_on_demand},
+            {usd_per_million_tokens_spot.name, &usd_per_million_tokens_spot},
+            {fit.memory.weights_gb.name, &fit.memory.weights_gb},
+            {fit.memory.kv_cache_gb.name, &fit.memory.kv_cache_gb},
+            {fit.memory.overhead_gb.name, &fit.memory.overhead_gb},
+            {fit.memory.total_gb.name, &fit.memory.total_gb},
+            {fit.capacity_gb.name, &fit.capacity_gb},
+            {fit.margin_gb.name, &fit.margin_gb},
+            {fit.max_batch.name, &fit.max_batch}};
+}
+
+nlohmann::json to_json(const InferenceEstimate& e) {
+    if (!e.fit.fits)  // nothing but the memory answer was computed
+        return {{"model", e.fit.serving.model->name}, {"instance", e.pool.instance->name}, {"region", e.region},
+                {"fits", false}, {"refusal", e.fit.refusal}, {"memory_verdict", e.fit.verdict}};
+    nlohmann::json figs = nlohmann::json::object();
+    for (const auto& [name, f] : e.figures()) figs[name] = figure_json(*f);
+    const InferenceFitRequest& s = e.fit.serving;
+    return {{"model", s.model->name},
+            {"instance", e.pool.instance->name},
+            {"region", e.region},
+            {"serving",
+             {{"dtype", s.dtype}, {"kv_dtype", s.kv_dtype}, {"batch", s.batch}, {"context", s.context}, {"prompt_tokens", e.prompt_tokens},
+              {"tensor_parallel", e.tensor_parallel}, {"replicas", e.replicas}}},
+            {"bandwidth", {{"gb_per_s", e.bandwidth.value}, {"measured", e.bandwidth_measured}, {"source", e.bandwidth.source}}},
+            {"bound", e.compute_bound ? "compute" : "memory bandwidth"},
+            {"fits", true},
+            {"memory_verdict", e.fit.verdict},
+            {"figures", figs}};
+}
+
+}  // namespace gpuplan

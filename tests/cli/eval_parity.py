@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""`gpuplan eval` gives, to the last digit, the document `gpuplan fit` / `gpuplan infer` print.
+
+  eval_parity.py GPUPLAN
+
+Each case is a command line and a scenario asking the same question; the command's
+`--format json` document must equal the scenario result's section, key for key and number for
+number (both come from one core serialiser, so any difference is a shell computing a figure).
+The scenarios are the examples in assets/scenarios/ plus a few written here for the branches
+the examples do not reach (a bare pool, a request that does not fit, measured bandwidth).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+SCN = os.path.join(ROOT, "assets", "scenarios")
+
+
+def scenario(section, body):
+    return {"schema": "gpuplan.scenario/1", section: body}
+
+
+# (section, command arguments, scenario file or document)
+CASES = [
+    ("fit", "fit --model llama-3.1-70b --mode inference --instance g6e.12xlarge --tp 2 --dtype fp8 --batch 16 --context 8192",
+     os.path.join(SCN, "f1-fit-llama-70b-g6e.json")),
+    ("fit", "fit --model llama-3-8b --mode training --gpus 4 --gpu-memory-gib 80 --zero 2",
+     os.path.join(SCN, "f2-fit-train-llama-8b.json")),
+    ("infer", "infer --model llama-3-8b --instance g6e.xlarge --batch 32 --context 2048",
+     os.path.join(SCN, "i1-infer-llama-8b-g6e.json")),
+    ("fit", "fit --model llama-3-8b --mode inference --instance g6e.xlarge",
+     scenario("fit", {"model": "llama-3-8b", "mode": "inference", "instance": "g6e.xlarge"})),
+    ("fit", "fit --model llama-3.1-70b --mode training --instance p4d.24xlarge --nodes 2 --zero 3 --offload-optimizer --recompute full",
+     scenario("fit", {"model": "llama-3.1-70b", "mode": "training", "instance": "p4d.24xlarge", "nodes": 2, "zero_stage": 3,
+                      "offload_optimizer": True, "recompute": "full"})),
+    ("fit", "fit --model llama-3.1-70b --mode training --instance g6e.48xlarge --tp 4 --pp 2 --micro-batch 2 --overhead-gib 3",
+     scenario("fit", {"model": "llama-3.1-70b", "mode": "training", "instance": "g6e.48xlarge", "tensor": 4, "pipeline": 2,
+                      "micro_batch": 2, "runtime_overhead_gib": 3})),
+    ("infer", "infer --model llama-3.1-70b --instance p5.48xlarge --dtype fp8 --kv-dtype fp8 --tp 4 --batch 64 --context 4096 --prompt-tokens 1024 --measured-bandwidth-gb-per-s 2900 --compute-efficiency 0.5",
+     scenario("infer", {"model": "llama-3.1-70b", "instance": "p5.48xlarge", "dtype": "fp8", "kv_dtype": "fp8", "tensor": 4, "batch": 64,
+                        "context": 4096, "prompt_tokens": 1024, "measured_bandwidth_gb_per_s": 2900, "compute_efficiency": 0.5})),
+]
+
+
+def run(gpuplan, args):
+    p = subprocess.run([gpuplan] + args, capture_output=True, text=True, cwd=ROOT)
+    if p.returncode != 0:
+        raise SystemExit(f"FAIL: gpuplan {' '.join(args)} exited {p.returncode}: {p.stderr.strip()}")
+    return json.loads(p.stdout)
+
+
+def diff(a, b, path="$"):
+    """The first place two JSON values differ, or None."""
+    if type(a) != type(b):
+        return f"{path}: {a!r} vs {b!r}"
+    if isinstance(a, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return f"{path}.{k}: only in {'the command' if k in a else 'eval'}"
+            d = diff(a[k], b[k], f"{path}.{k}")
+            if d:
+                return d
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return f"{path}: {len(a)} vs {len(b)} items"
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = diff(x, y, f"{path}[{i}]")
+            if d:
+                return d
+        return None
+    return None if a == b else f"{path}: {a!r} vs {b!r}"
+
+
+def main():
+    gpuplan = sys.argv[1]
+    failures, figures = 0, 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for k, (section, command, source) in enumerate(CASES):
+            if isinstance(source, dict):
+                path = os.path.join(tmp, f"case{k}.json")
+                with open(path, "w") as f:
+                    json.dump(source, f)
+                source = path
+            direct = run(gpuplan, command.split() + ["--format", "json"])
+            via_eval = run(gpuplan, ["eval", source])[section]
+            d = diff(direct, via_eval)
+            figures += len(direct.get("figures", {}))
+            if d:
+                failures += 1
+                print(f"FAIL: gpuplan {command}\n  differs from eval {os.path.relpath(source, ROOT)} at {d}")
+    print(f"{len(CASES)} command/scenario pairs, {figures} figures compared, {failures} differ")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
