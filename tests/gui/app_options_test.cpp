@@ -1,6 +1,5 @@
 // app_options_test.cpp — the start-up option parser shared by the page URL and `gpuplan gui`
 // (core/ui/app_options.hpp): what a link turns into, and how a broken link degrades.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include "gpuplan/input_error.hpp"

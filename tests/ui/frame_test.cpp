@@ -3,7 +3,6 @@
 // ImGui context with a display size and a built font atlas (headless.hpp). What they catch:
 // ImGui's own asserts (unbalanced Push/Pop, Begin/End, ID stack, table misuse: these abort in
 // this Debug build), crashes on unexpected JSON, and views that draw nothing.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <fstream>

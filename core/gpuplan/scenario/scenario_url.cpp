@@ -103,7 +103,8 @@ nlohmann::json decode_scenario_param(std::string_view param) {
         std::string where = "a JSON error";
         std::string detail = "malformed JSON";
         try {
-            (void)nlohmann::json::parse(text);  // throws: the text failed above
+            const nlohmann::json parsed = nlohmann::json::parse(text);  // throws: the text failed above
+            (void)parsed;
         } catch (const nlohmann::json::parse_error& e) {
             where += " at byte " + std::to_string(e.byte) + " of the decoded text";
             detail = e.what();
