@@ -7,7 +7,8 @@
 # What it fetches and where (all ignored by git, never committed):
 #   third_party/imgui-*/      Dear ImGui 1.86 from Debian's source package `imgui`
 #   third_party/libsdl2-*/    SDL2 2.26.5 from Debian's source package `libsdl2`
-#   third_party/sdl2-wasm/    SDL2 built with Emscripten (static libSDL2.a + headers)
+#   third_party/sdl2-wasm/    SDL2 built with Emscripten (static libSDL2.a + headers), kept in
+#                             ~/.cache/gpuplan/ too (GPUPLAN_CACHE_DIR), so a clean clone reuses it
 #   tests/browser/node_modules  playwright-core (uses Debian's chromium, no browser download)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -60,8 +61,19 @@ log "Dear ImGui sources: $imgui_dir"
 log "SDL2 sources:       $sdl_src"
 
 # --- SDL2 for wasm (emscripten ports are frozen here; see shared/toolchain.md) --
+# Built once per machine and kept outside the checkout (a clean clone, as CI makes, would
+# otherwise spend minutes on SDL2's configure checks): the cache key is the SDL2 source
+# package and the Emscripten version, so a new version of either builds afresh.
+cache_root="${GPUPLAN_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/gpuplan}"
+emcc_banner=$(NODE_PATH=/usr/share/nodejs emcc --version 2>/dev/null || true)
+emcc_version=$(grep -oE '[0-9]+\.[0-9]+\.[0-9]+' <<< "$emcc_banner" | head -n1 || true)
+sdl_cache="$cache_root/sdl2-wasm-$(basename "$sdl_src")-emscripten-${emcc_version:-unknown}"
+if [ ! -f "$tp/sdl2-wasm/lib/libSDL2.a" ] && [ -f "$sdl_cache/lib/libSDL2.a" ]; then
+  log "SDL2 for wasm: from the machine's cache ($sdl_cache)"
+  rm -rf "$tp/sdl2-wasm" && cp -a "$sdl_cache" "$tp/sdl2-wasm"
+fi
 if [ ! -f "$tp/sdl2-wasm/lib/libSDL2.a" ]; then
-  log "building SDL2 for wasm (about 2 minutes on 2 cores)"
+  log "building SDL2 for wasm (about 4 minutes on 2 cores)"
   export NODE_PATH=/usr/share/nodejs
   rm -rf "$tp/sdl2-wasm-build"
   emcmake cmake -S "$sdl_src" -B "$tp/sdl2-wasm-build" -G Ninja -DCMAKE_BUILD_TYPE=MinSizeRel \
@@ -70,6 +82,10 @@ if [ ! -f "$tp/sdl2-wasm/lib/libSDL2.a" ]; then
   cmake --install "$tp/sdl2-wasm-build" >/dev/null
 else
   log "SDL2 for wasm: built"
+fi
+if [ ! -f "$sdl_cache/lib/libSDL2.a" ] && mkdir -p "$cache_root" 2>/dev/null; then
+  rm -rf "$sdl_cache.tmp" && cp -a "$tp/sdl2-wasm" "$sdl_cache.tmp" && mv "$sdl_cache.tmp" "$sdl_cache"
+  log "SDL2 for wasm: kept in $sdl_cache for the next clean clone"
 fi
 
 # --- header-only packages, visible to em++ without -I/usr/include -------------
