@@ -52,6 +52,7 @@ std::string_view to_string(InputOrigin origin) {
     case InputOrigin::user: return "user";
     case InputOrigin::assumption: return "assumption";
     case InputOrigin::derived: return "derived";
+    case InputOrigin::measured: return "measured";
     }
     return "?";
 }
@@ -84,5 +85,7 @@ nlohmann::json figure_json(const Figure& figure) {
         j["explain"]["worked"] = worked.substr(0, worked.size() - tail.size());
     return j;
 }
+
+Param measured_param(double value, const std::string& what) { return {value, InputOrigin::measured, "measured: " + what}; }
 
 }  // namespace gpuplan

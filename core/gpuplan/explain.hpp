@@ -19,6 +19,7 @@ enum class InputOrigin {
     user,        // given by the user (scenario or CLI)
     assumption,  // a documented default the user did not override (docs/pricing.md)
     derived,     // another Figure's value
+    measured,    // measured on real hardware (gpuplan bench, or a figure the user measured)
 };
 
 struct FigureInput {
@@ -36,6 +37,9 @@ struct Param {
     InputOrigin origin = InputOrigin::user;
     std::string source;  // empty for user input; the catalog fact or the doc of the default
 };
+
+// A measured figure: origin measured, source "measured: <what>" (the file, case and statistic).
+Param measured_param(double value, const std::string& what);
 
 inline FigureInput input(std::string name, std::string unit, const Param& p) {
     return {std::move(name), p.value, std::move(unit), p.origin, p.source};

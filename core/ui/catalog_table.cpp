@@ -47,11 +47,11 @@ Cell number_cell(const std::optional<double>& value, std::string field) {
 }
 
 // Price cells name their entry by index, because that is how unknown reasons are keyed.
-Cell price_cell(const Instance& row, const std::string& region, std::string_view option) {
+Cell price_cell(const Instance& row, const std::string& region, PriceKind option) {
     const Price* price = row.find_price(region, option);
     if (price == nullptr) {
         return Cell{nullptr, std::nullopt, std::nullopt, {},
-                    "the catalog has no " + std::string(option) + " price for " + region};
+                    "the catalog has no " + std::string(to_string(option)) + " price for " + region};
     }
     const auto index = static_cast<std::size_t>(price - row.prices.data());
     return number_cell(price->usd_per_hour, "prices[" + std::to_string(index) + "].usd_per_hour");
@@ -83,8 +83,8 @@ Cell make_cell(const Instance& row, Column column, const std::string& region, co
         c.missing_reason = f ? json_string(find_json(*f, {"unknown"}), "unknown") : "not computed";
         return c;
     }
-    case Column::on_demand_usd_per_hour: return price_cell(row, region, "on_demand");
-    case Column::spot_usd_per_hour: return price_cell(row, region, "spot_typical");
+    case Column::on_demand_usd_per_hour: return price_cell(row, region, PriceKind::on_demand);
+    case Column::spot_usd_per_hour: return price_cell(row, region, PriceKind::spot_typical);
     }
     return {};
 }
@@ -420,7 +420,7 @@ std::string describe_price_dates(const Catalog& catalog, const std::string& regi
     for (const Instance& row : catalog.instances)
         for (const Price& price : row.prices)
             if (price.region == region && !price.as_of.empty())
-                (price.option == "on_demand" ? on_demand : spot).insert(price.as_of);
+                (price.option == PriceKind::on_demand ? on_demand : spot).insert(price.as_of);
     const auto join = [](const std::set<std::string>& dates) {
         std::string text;
         for (const std::string& date : dates) text += (text.empty() ? "" : ", ") + date;

@@ -17,6 +17,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/json_reader.hpp"
+#include "gpuplan/measurements/calibration.hpp"
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/workload/model.hpp"
 #include "output.hpp"
@@ -58,6 +59,10 @@ Command register_bench(CLI::App& parent);
 Command register_calibrate(CLI::App& parent);
 // native/gui/gui_cmd.cpp (`gui`: the planner's views in a desktop window)
 Command register_gui(CLI::App& parent);
+
+// calibrate_cmd.cpp: "calibration from FILE (...)" and one line per measured figure, saying
+// which the prediction did not take because the user gave that figure (shared by `train`).
+std::string calibration_text(const BenchResults& bench, const BenchCalibration& calibration, const CalibrationUse& use);
 
 // A command that ran and failed for a reason other than bad input, with its own exit code,
 // documented in its --help (bench: 3 no usable GPU, 4 the run failed verification or I/O).

@@ -19,7 +19,7 @@ namespace {
 
 // A catalog on-demand price as a Param, or an InputError naming `flag`.
 Param catalog_on_demand(const Catalog& catalog, const Instance& inst, const std::string& region, const std::string& flag) {
-    auto p = catalog_price(catalog, inst, region, "on_demand");
+    auto p = catalog_price(catalog, inst, region, PriceKind::on_demand);
     if (!p) throw InputError(flag, "'" + inst.name + "' in " + region, "a type with a known on-demand price in the catalog for that region");
     return *p;
 }
@@ -77,11 +77,13 @@ FleetTier parse_tier(const std::string& spec) {
     const auto parts = split_colons(spec);
     if (parts.size() < 3 || parts.size() > 4 || parts[0].empty()) throw InputError("--tier", "'" + spec + "'", kTierSyntax);
     FleetTier t;
-    t.option = parts[0];
+    const std::optional<PurchaseOption> option = purchase_option_named(parts[0]);
+    if (!option) throw InputError("--tier", "'" + spec + "'", "OPTION one of " + purchase_option_keys());
+    t.option = *option;
     t.gpus = colon_number("--tier", spec, parts[1], "GPUS", NumberRule::non_negative, kTierSyntax);
     t.usd_per_gpu_hour = {colon_number("--tier", spec, parts[2], "USD_PER_GPU_HOUR", NumberRule::positive, kTierSyntax), InputOrigin::user, ""};
     if (parts.size() == 4) t.utilization = colon_number("--tier", spec, parts[3], "UTILIZATION", NumberRule::fraction, kTierSyntax);
-    t.committed = is_commitment_option(t.option);
+    t.committed = is_commitment(t.option.kind);
     return t;
 }
 
@@ -99,8 +101,10 @@ std::vector<FleetTier> tiers_from_profile_flags(const FleetOptions& o, const Par
     const auto option_price = [&](const std::string& flag, const std::string& spec) {
         const auto p = split_colons(spec);
         if (p.size() != 2 || p[0].empty()) throw InputError(flag, "'" + spec + "'", price_syntax);
-        return std::make_pair(p[0], Param{colon_number(flag, spec, p[1], "USD_PER_GPU_HOUR", NumberRule::positive, price_syntax),
-                                          InputOrigin::user, ""});
+        const std::optional<PurchaseOption> option = purchase_option_named(p[0]);
+        if (!option) throw InputError(flag, "'" + spec + "'", "OPTION one of " + purchase_option_keys());
+        return std::make_pair(*option, Param{colon_number(flag, spec, p[1], "USD_PER_GPU_HOUR", NumberRule::positive, price_syntax),
+                                             InputOrigin::user, ""});
     };
     if (o.commit.empty() && u.baseline_gpus > 0) throw InputError("--commit", "none", price_syntax + ", for the baseline GPUs");
     if (!o.commit.empty()) std::tie(u.commit_option, u.commit_usd_per_gpu_hour) = option_price("--commit", o.commit);
@@ -160,7 +164,7 @@ std::string run_fleet(const Catalog& catalog, const FleetOptions& o) {
     for (std::size_t k = 0; k < req.tiers.size(); ++k) {
         const FleetTier& t = req.tiers[k];
         const auto& b = r.tier_break_even_utilization[k];
-        tiers.rows.push_back({text_cell(t.option), text_cell(quantity(t.gpus)), text_cell(rate(t.usd_per_gpu_hour.value)),
+        tiers.rows.push_back({text_cell(key(t.option)), text_cell(quantity(t.gpus)), text_cell(rate(t.usd_per_gpu_hour.value)),
                               text_cell(percent(t.utilization)), text_cell(t.committed ? "every hour" : "hours used"),
                               figure_cell(r.tier_cost_usd[k], money, false), b ? figure_cell(*b, percent, false) : none_cell()});
     }
@@ -255,8 +259,9 @@ Command register_fleet(CLI::App& parent) {
     auto* inst = app->add_option("--instance", o->instance, "Take the on-demand $/GPU-h from this catalog instance (price / accelerator count)");
     od->excludes(inst);
     add_region_option(*app, o->region);
-    app->add_option("--tier", o->tiers, std::string("A tier of GPUs: ") + kTierSyntax + ". Repeatable. OPTION reserved* or *savings-plan* "
-                                        "is committed (billed every hour); UTILIZATION defaults to 1")
+    app->add_option("--tier", o->tiers, std::string("A tier of GPUs: ") + kTierSyntax + ". Repeatable. OPTION is on-demand, spot, capacity-block "
+                                        "or a commitment (reserved-1y, reserved-3y, compute-savings-plan-3y, ...: billed every hour); "
+                                        "UTILIZATION defaults to 1")
         ->type_name("TIER")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

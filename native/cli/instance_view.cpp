@@ -4,17 +4,15 @@
 
 namespace gpuplan::cli {
 
-PriceFact price_fact(const Instance& instance, const std::string& region, const std::string& option) {
+PriceFact price_fact(const Instance& instance, const std::string& region, PriceKind option) {
     PriceFact f;
-    for (std::size_t k = 0; k < instance.prices.size(); ++k) {
-        const Price& p = instance.prices[k];
-        if (p.region != region || p.option != option) continue;
-        f.entry = &p;
-        f.usd_per_hour = p.usd_per_hour;
-        if (!p.usd_per_hour) f.reason = instance.unknown_reason("prices[" + std::to_string(k) + "].usd_per_hour");
-        return f;
+    f.entry = instance.find_price(region, option);
+    if (f.entry) {
+        f.usd_per_hour = f.entry->usd_per_hour;
+        f.reason = instance.null_price_reason(region, option);
+    } else {
+        f.reason = "no " + std::string(to_string(option)) + " price for " + region + " in the catalog";
     }
-    f.reason = "no " + option + " price for " + region + " in the catalog";
     return f;
 }
 
@@ -23,8 +21,8 @@ InstanceView make_view(const Catalog& catalog, const Instance& instance, const s
     v.instance = &instance;
     v.accelerator = instance.accelerator ? catalog.find_accelerator(*instance.accelerator) : nullptr;
     v.region = region;
-    v.on_demand = price_fact(instance, region, "on_demand");
-    v.spot = price_fact(instance, region, "spot_typical");
+    v.on_demand = price_fact(instance, region, PriceKind::on_demand);
+    v.spot = price_fact(instance, region, PriceKind::spot_typical);
     v.metrics = instance_metrics(catalog, instance, region);
     return v;
 }
@@ -142,6 +140,148 @@ nlohmann::json view_json(const InstanceView& v) {
     j["metrics"] = to_json(std::vector<Figure>{v.metrics.usd_per_accelerator_hour, v.metrics.usd_per_accel_gib_hour,
                                                v.metrics.usd_per_dense_bf16_pflop_hour, v.metrics.usd_per_tb_per_s_hour});
     return j;
+}
+
+// ---- `gpuplan show`: one instance in sections ----------------------------------------------
+
+namespace {
+
+
+std::string missing(const std::string& reason) { return missing_with_reason(reason); }
+
+std::string fact_text(const std::optional<double>& v, const std::string& reason, const std::string& unit = "") {
+    return v ? quantity(*v) + (unit.empty() ? "" : " " + unit) : missing(reason);
+}
+
+std::string source_text(const Catalog& c, const std::string& code) {
+    auto it = c.sources.find(code);
+    if (it == c.sources.end()) return code;
+    return code + " (" + it->second.title + (it->second.url ? ", " + *it->second.url : "") + ")";
+}
+
+std::string acc_reason(const Accelerator& a, const std::string& field) {
+    auto it = a.unknown.find(field);
+    return it == a.unknown.end() ? "" : it->second;
+}
+
+}  // namespace
+
+std::vector<Section> show_sections(const Catalog& c, const InstanceView& v, bool explain) {
+    const Instance& i = *v.instance;
+    std::vector<Section> s;
+    Section inst{"Instance " + i.name, {}, ""};
+    auto fact = [&](const std::string& label, const std::optional<double>& x, const std::string& field, const std::string& unit = "") {
+        inst.lines.push_back({label, fact_text(x, i.unknown_reason(field), unit)});
+    };
+    inst.lines.push_back({"family", i.family});
+    inst.lines.push_back({"accelerator", i.accelerator ? *i.accelerator : missing(i.unknown_reason("accelerator"))});
+    fact("accelerator count", i.accelerator_count, "accelerator_count");
+    fact("accelerator memory each", i.accelerator_memory_gib_each, "accelerator_memory_gib_each", "GiB");
+    const auto total = i.total_accelerator_memory_gib();
+    inst.lines.push_back({"accelerator memory total", total ? quantity(*total) + " GiB" : std::string(kUnknown)});
+    fact("vCPUs", i.vcpus, "vcpus");
+    fact("host memory", i.memory_gib, "memory_gib", "GiB");
+    fact("network", i.network_gbit_per_s, "network_gbit_per_s", "Gbit/s");
+    fact("EFA interfaces", i.efa_interfaces, "efa_interfaces");
+    inst.lines.push_back({"GPUDirect RDMA", i.gpudirect_rdma ? (*i.gpudirect_rdma ? "yes" : "no") : missing(i.unknown_reason("gpudirect_rdma"))});
+    inst.lines.push_back({"interconnect", i.interconnect ? std::string(to_string(*i.interconnect)) : missing(i.unknown_reason("interconnect"))});
+    fact("peer bandwidth per accelerator", i.peer_gbit_per_s_per_accelerator, "peer_gbit_per_s_per_accelerator", "Gbit/s");
+    fact("local NVMe", i.local_nvme_gb, "local_nvme_gb", "GB");
+    fact("EBS bandwidth", i.ebs_gbit_per_s, "ebs_gbit_per_s", "Gbit/s");
+    inst.lines.push_back({"source notes", i.source_notes});
+    inst.lines.push_back({"record from", i.origin});
+    s.push_back(inst);
+
+    if (const Accelerator* a = v.accelerator) {
+        Section acc{"Accelerator " + a->name, {}, ""};
+        auto af = [&](const std::string& label, const std::optional<double>& x, const std::string& field, const std::string& unit = "") {
+            acc.lines.push_back({label, fact_text(x, acc_reason(*a, field), unit)});
+        };
+        acc.lines.push_back({"kind", std::string(to_string(a->kind))});
+        acc.lines.push_back({"vendor / architecture", a->vendor + " / " + a->architecture});
+        if (a->compute_capability) acc.lines.push_back({"compute capability", *a->compute_capability});
+        af("memory", a->memory_gib, "memory_gib", "GiB " + a->memory_type);
+        af("memory bandwidth", a->memory_bandwidth_gb_per_s, "memory_bandwidth_gb_per_s", "GB/s");
+        const std::pair<const char*, const std::optional<double>*> flops[] = {
+            {"fp32", &a->dense_tflops.fp32}, {"tf32", &a->dense_tflops.tf32}, {"bf16", &a->dense_tflops.bf16},
+            {"fp16", &a->dense_tflops.fp16}, {"fp8", &a->dense_tflops.fp8},   {"fp4", &a->dense_tflops.fp4}};
+        for (const auto& [name, value] : flops) af(std::string("dense TFLOPS ") + name, *value, std::string("dense_tflops.") + name);
+        acc.lines.push_back({"FLOPS basis", a->flops_basis});
+        acc.lines.push_back({"peer link", a->peer_link ? *a->peer_link : missing(acc_reason(*a, "peer_link"))});
+        af("peer link bandwidth", a->peer_link_gb_per_s, "peer_link_gb_per_s", "GB/s bidirectional");
+        af("PCIe generation", a->pcie_gen, "pcie_gen");
+        af("PCIe lanes", a->pcie_lanes, "pcie_lanes");
+        af("TDP", a->tdp_w, "tdp_w", "W");
+        acc.lines.push_back({"families", join(a->families, ", ")});
+        acc.lines.push_back({"source notes", a->source_notes});
+        acc.lines.push_back({"record from", a->origin});
+        s.push_back(acc);
+    }
+
+    Section prices{"Prices", {}, ""};
+    for (const auto& p : i.prices) {
+        const PriceFact f = price_fact(i, p.region, p.option);
+        prices.lines.push_back({p.region + " " + std::string(to_string(p.option)), (f.usd_per_hour ? rate(*f.usd_per_hour) + "/h" : missing(f.reason)) + "; as of " +
+                                                               p.as_of + "; source " + source_text(c, p.source) +
+                                                               (p.note.empty() ? "" : "; " + p.note)});
+    }
+    s.push_back(prices);
+
+    if (!i.corrections.empty()) {
+        Section corr{"Corrections (figures in circulation that AWS contradicts; the catalog keeps AWS's)", {}, ""};
+        for (const auto& k : i.corrections)
+            corr.lines.push_back({k.field, "claimed " + k.claimed + ", AWS " + k.aws + "; claimed by " + k.claimed_by + "; " + k.verdict});
+        s.push_back(corr);
+    }
+
+    Section metrics{"Derived metrics (" + v.region + " on-demand)", {}, ""};
+    for (const Figure& f : v.metrics.all()) {
+        metrics.lines.push_back({f.name, (f.value ? rate(*f.value) + " " + f.unit : missing(f.unknown_reason)) +
+                                             (f.formula.empty() ? "" : "  = " + f.formula)});
+        if (explain) metrics.body += "\n  " + f.name + " (" + f.unit + ")\n" + explain_figure(f, "    ");
+    }
+    s.push_back(metrics);
+    return s;
+}
+
+nlohmann::json show_json(const Catalog& c, const InstanceView& v) {
+    const Instance& i = *v.instance;
+    nlohmann::json j = view_json(v);
+    j.erase("metrics");
+    j["source_notes"] = i.source_notes;
+    j["origin"] = i.origin;
+    nlohmann::json prices = nlohmann::json::array();
+    for (const auto& p : i.prices) {
+        const PriceFact f = price_fact(i, p.region, p.option);
+        nlohmann::json e = {{"region", p.region}, {"option", to_string(p.option)},
+                            {"usd_per_hour", f.usd_per_hour ? nlohmann::json(*f.usd_per_hour) : nlohmann::json(nullptr)},
+                            {"as_of", p.as_of}, {"source", p.source}, {"note", p.note}};
+        if (!f.usd_per_hour) e["unknown"] = f.reason;
+        if (auto it = c.sources.find(p.source); it != c.sources.end())
+            e["source_detail"] = {{"title", it->second.title}, {"url", it->second.url ? nlohmann::json(*it->second.url) : nlohmann::json(nullptr)}};
+        prices.push_back(e);
+    }
+    j["prices"] = prices;
+    nlohmann::json corrections = nlohmann::json::array();
+    for (const auto& k : i.corrections)
+        corrections.push_back({{"field", k.field}, {"claimed", nlohmann::json::parse(k.claimed)}, {"aws", nlohmann::json::parse(k.aws)},
+                               {"claimed_by", k.claimed_by}, {"verdict", k.verdict}});
+    j["corrections"] = corrections;
+    nlohmann::json acc = nullptr;
+    if (const Accelerator* a = v.accelerator) {
+        auto opt = [](const std::optional<double>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); };
+        acc = {{"name", a->name}, {"kind", std::string(to_string(a->kind))}, {"vendor", a->vendor}, {"architecture", a->architecture},
+               {"compute_capability", a->compute_capability ? nlohmann::json(*a->compute_capability) : nlohmann::json(nullptr)},
+               {"memory_gib", opt(a->memory_gib)}, {"memory_type", a->memory_type},
+               {"memory_bandwidth_gb_per_s", opt(a->memory_bandwidth_gb_per_s)},
+               {"dense_tflops", {{"fp32", opt(a->dense_tflops.fp32)}, {"tf32", opt(a->dense_tflops.tf32)}, {"bf16", opt(a->dense_tflops.bf16)},
+                                 {"fp16", opt(a->dense_tflops.fp16)}, {"fp8", opt(a->dense_tflops.fp8)}, {"fp4", opt(a->dense_tflops.fp4)}}},
+               {"flops_basis", a->flops_basis}, {"peer_link", a->peer_link ? nlohmann::json(*a->peer_link) : nlohmann::json(nullptr)},
+               {"peer_link_gb_per_s", opt(a->peer_link_gb_per_s)}, {"pcie_gen", opt(a->pcie_gen)}, {"pcie_lanes", opt(a->pcie_lanes)},
+               {"tdp_w", opt(a->tdp_w)}, {"families", a->families}, {"source_notes", a->source_notes},
+               {"unknown", nlohmann::json(a->unknown)}, {"origin", a->origin}};
+    }
+    return {{"region", v.region}, {"instance", j}, {"accelerator", acc}, {"metrics", to_json(v.metrics.all())}};
 }
 
 }  // namespace gpuplan::cli

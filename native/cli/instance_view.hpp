@@ -21,7 +21,7 @@ struct PriceFact {
     std::string reason;        // why unknown ("" when known)
     const Price* entry = nullptr;
 };
-PriceFact price_fact(const Instance& instance, const std::string& region, const std::string& option);
+PriceFact price_fact(const Instance& instance, const std::string& region, PriceKind option);
 
 struct InstanceView {
     const Instance* instance = nullptr;
@@ -47,5 +47,15 @@ nlohmann::json view_json(const InstanceView& view);
 // A fact or "unknown"/"n/a" when the catalog says why it is missing.
 Cell fact_cell(const std::optional<double>& value, const Instance& instance, const std::string& field,
                std::string (*format)(double) = quantity);
+
+// `gpuplan show`: the instance in titled sections of label/value lines (facts, accelerator,
+// prices with their sources, corrections, metrics; explanations under them with `explain`).
+struct Section {
+    std::string title;
+    std::vector<KeyValue> lines;
+    std::string body;  // free text after the lines (explanations)
+};
+std::vector<Section> show_sections(const Catalog& catalog, const InstanceView& view, bool explain);
+nlohmann::json show_json(const Catalog& catalog, const InstanceView& view);
 
 }  // namespace gpuplan::cli

@@ -158,7 +158,7 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
     after += "break-even util.: a commitment is billed every hour of its term; used less than this share of the hours,\n"
              "  on-demand would cost less.\n";
     const bool spot_priced =
-        std::any_of(quotes.begin(), quotes.end(), [](const Quote& x) { return x.kind == PurchaseKind::spot && x.available; });
+        std::any_of(quotes.begin(), quotes.end(), [](const Quote& x) { return x.option.kind == PurchaseKind::spot && x.available; });
     if (spot_priced)
         after += "$/useful-h: spot price x (1 + " + percent(*plan.overhead_fraction.value) + " rework):\n  checkpoints every " +
                  decimals(*plan.interval_hours.value, 4) + " h, interruptions every " +

@@ -47,6 +47,17 @@ const std::vector<const char*> kTrainingOnly = {"--tokens", "--sequence", "--mic
                                                 "--max-nodes", "--deadline-hours", "--budget-usd"};
 
 // The flags both modes share, checked the same way.
+// --purchase as the catalog's price kinds ("on_demand", "spot_typical").
+std::vector<PriceKind> price_kinds(const RecommendOptions& o) {
+    std::vector<PriceKind> kinds;
+    for (const auto& p : o.purchase) {
+        const std::optional<PriceKind> kind = price_kind_named(p);
+        if (!kind) throw InputError("--purchase", "'" + p + "'", "on_demand or spot_typical");
+        kinds.push_back(*kind);
+    }
+    return kinds;
+}
+
 void check_common(const Catalog& catalog, const RecommendOptions& o) {
     require_region(catalog, o.region, "--region");
     for (const auto& f : o.families) {
@@ -54,27 +65,26 @@ void check_common(const Catalog& catalog, const RecommendOptions& o) {
         for (const auto& i : catalog.instances) known = known || i.family == f;
         if (!known) throw InputError("--family", "'" + f + "'", "an instance family in the catalog (see `gpuplan catalog`)");
     }
-    for (const auto& p : o.purchase)
-        if (p != "on_demand" && p != "spot_typical") throw InputError("--purchase", "'" + p + "'", "on_demand or spot_typical");
+    (void)price_kinds(o);  // each --purchase name is checked here, before any sweep
 }
+
 
 std::string run_inference(const Catalog& catalog, const RecommendOptions& o, const ModelSpec* model) {
     InferenceRecommendRequest q = default_inference_request(*model);
-    q.weight_bytes = dtype_bytes(o.dtype, "--dtype");
-    q.kv_bytes = dtype_bytes(o.kv_dtype, "--kv-dtype");
+    set_dtypes(q, o.dtype, o.kv_dtype, "--dtype", "--kv-dtype");
     q.context = o.context;
     q.tokens_per_second = o.tokens_per_second;
     q.max_batch = o.max_batch;
     q.max_instances = o.max_instances;
     q.region = o.region;
     q.families = o.families;
-    q.purchase = o.purchase;
+    q.purchase = price_kinds(o);
     q.max_usd_per_hour = o.max_usd_per_hour;
     if (o.max_ms_per_token) q.max_seconds_per_token = *o.max_ms_per_token / 1e3;
     if (o.bandwidth_efficiency) q.bandwidth_efficiency = {*o.bandwidth_efficiency, InputOrigin::user, ""};
 
     const Recommendation r = recommend_inference(catalog, q);
-    const nlohmann::json j = to_json(r, catalog, q);
+    const nlohmann::json j = to_json(r);
     if (o.format == Format::json) return dump_json(j);
 
     std::string out = fmt::format("{} ({}, KV {}) at {} tokens/s, {} tokens of context, {}: {} options evaluated, {} kept\n\n", model->name,
@@ -89,7 +99,7 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
         const char* names[] = {"cheapest", "fastest", "balanced"};
         for (std::size_t k = 0; k < r.picks.size(); ++k)
             if (r.picks[k] == i) pick += (pick.empty() ? "" : ", ") + std::string(names[k]);
-        t.rows.push_back({text_cell(c.instance), text_cell(c.purchase), text_cell(c.layout), text_cell(quantity(c.instances)),
+        t.rows.push_back({text_cell(c.instance), text_cell(std::string(to_string(c.purchase))), text_cell(c.layout), text_cell(quantity(c.instances)),
                           {rate(c.usd_per_hour), full_precision(c.usd_per_hour)},
                           {rate(c.usd_per_million_tokens), full_precision(c.usd_per_million_tokens)},
                           {decimals(c.seconds_per_token * 1e3, 2), full_precision(c.seconds_per_token * 1e3)}, text_cell(pick)});
@@ -122,42 +132,15 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
 
 // ---- --training -------------------------------------------------------------------------------
 
-struct PickLayout {
-    double nodes = 0, dp = 0, tp = 0;
-    int zero = 0;
-};
-
-// The layout a training candidate names ("2 node(s): dp 16, tp 1, ZeRO 0").
-std::optional<PickLayout> parse_layout(const std::string& text) {
-    PickLayout l;
-    if (std::sscanf(text.c_str(), "%lf node(s): dp %lf, tp %lf, ZeRO %d", &l.nodes, &l.dp, &l.tp, &l.zero) != 4) return std::nullopt;
-    return l;
-}
-
 std::string n(double x) { return format_number(x); }
 
 // The `gpuplan train` command line that shows one candidate's step in full.
-std::string train_command(const TrainingRecommendRequest& q, const TrainingCandidate& c, const PickLayout& l) {
-    return "gpuplan train --model " + q.model->name + " --instance " + c.instance + " --nodes " + n(c.nodes) + " --dp " + n(l.dp) + " --tp " + n(l.tp) +
-           " --zero " + std::to_string(l.zero) + " --micro-batch " + n(q.micro_batch) + " --sequence " + n(q.sequence) + " --global-batch-tokens " +
-           n(q.global_batch_tokens) + " --recompute " + std::string(to_string(q.recompute)) + " --tokens " + n(q.token_budget) + " --purchase " +
-           c.purchase + " --region " + q.region;
-}
-
-// A pick's working: the training step of its layout (training_time) and its cost at the catalog price.
-std::optional<TrainingTime> pick_time(const Catalog& catalog, const TrainingRecommendRequest& q, const TrainingCandidate& c, const PickLayout& l) {
-    const Instance* inst = catalog.find_instance(c.instance);
-    if (!inst) return std::nullopt;
-    TrainingTimeRequest t;
-    t.model = q.model;
-    t.instance = inst;
-    t.nodes = c.nodes;
-    t.layout.data = l.dp, t.layout.tensor = l.tp, t.layout.zero_stage = l.zero;
-    t.layout.micro_batch = q.micro_batch, t.layout.sequence = q.sequence, t.layout.global_batch_tokens = q.global_batch_tokens;
-    t.layout.recompute = q.recompute;
-    t.token_budget = q.token_budget;
-    if (auto price = catalog_price(catalog, *inst, q.region, c.purchase)) t.usd_per_hour = *price;
-    return training_time(catalog, t);
+std::string train_command(const TrainingRecommendRequest& q, const TrainingCandidate& c) {
+    const ParallelLayout& l = c.parallel;
+    return "gpuplan train --model " + q.model->name + " --instance " + c.instance + " --nodes " + n(c.nodes) + " --dp " + n(l.data) + " --tp " +
+           n(l.tensor) + " --zero " + std::to_string(l.zero_stage) + " --micro-batch " + n(q.micro_batch) + " --sequence " + n(q.sequence) +
+           " --global-batch-tokens " + n(q.global_batch_tokens) + " --recompute " + std::string(to_string(q.recompute)) + " --tokens " +
+           n(q.token_budget) + " --purchase " + std::string(to_string(c.purchase)) + " --region " + q.region;
 }
 
 std::string run_training(const Catalog& catalog, const RecommendOptions& o, const ModelSpec* model) {
@@ -168,7 +151,7 @@ std::string run_training(const Catalog& catalog, const RecommendOptions& o, cons
     q.recompute = o.recompute == "full" ? Recompute::full : o.recompute == "none" ? Recompute::none : Recompute::selective;
     q.region = o.region;
     q.families = o.families;
-    q.purchase = o.purchase;
+    q.purchase = price_kinds(o);
     q.deadline_hours = o.deadline_hours;
     q.budget_usd = o.budget_usd;
     const double per_step = q.micro_batch * q.sequence;
@@ -182,25 +165,12 @@ std::string run_training(const Catalog& catalog, const RecommendOptions& o, cons
     } catch (const InputError& e) {
         rethrow_for_flag(e, {{"token_budget", "--tokens"}, {"max_nodes", "--max-nodes"}, {"model", "--model"}});
     }
-    nlohmann::json j = to_json(r);  // the scenario's "recommend_training" result: evaluated, kept, frontier, picks, dropped
-    // Each pick with its working, as the inference picks have.
+    nlohmann::json j = to_json(r);  // the scenario's "recommend_training" result, each pick with its working
     const char* names[] = {"cheapest", "fastest", "balanced"};
-    std::vector<std::pair<std::string, std::optional<TrainingTime>>> worked;
-    for (std::size_t k = 0; k < r.picks.size(); ++k) {
-        const TrainingCandidate& c = r.candidates[r.picks[k]];
-        const std::optional<PickLayout> l = parse_layout(c.layout);
-        std::optional<TrainingTime> t = l ? pick_time(catalog, q, c, *l) : std::nullopt;
-        if (t) {
-            nlohmann::json figs = nlohmann::json::object();
-            for (const Figure& f : {t->compute_seconds, t->step_seconds, t->tokens_per_second, t->total_hours, t->cost_usd}) figs[f.name] = figure_json(f);
-            j["picks"][names[k]]["figures"] = figs;
-            j["picks"][names[k]]["train_command"] = train_command(q, c, *l);
-        }
-        worked.emplace_back(names[k], std::move(t));
-    }
+    for (std::size_t k = 0; k < r.picks.size(); ++k) j["picks"][names[k]]["train_command"] = train_command(q, r.candidates[r.picks[k]]);
     j["request"] = {{"model", model->name}, {"tokens", q.token_budget}, {"sequence", q.sequence}, {"micro_batch", q.micro_batch},
                     {"global_batch_tokens", q.global_batch_tokens}, {"recompute", std::string(to_string(q.recompute))}, {"max_nodes", q.max_nodes},
-                    {"region", q.region}, {"families", q.families}, {"purchase", q.purchase},
+                    {"region", q.region}, {"families", q.families}, {"purchase", o.purchase},
                     {"deadline_hours", q.deadline_hours ? nlohmann::json(*q.deadline_hours) : nlohmann::json(nullptr)},
                     {"budget_usd", q.budget_usd ? nlohmann::json(*q.budget_usd) : nlohmann::json(nullptr)}};
     if (o.format == Format::json) return dump_json(j);
@@ -219,7 +189,7 @@ std::string run_training(const Catalog& catalog, const RecommendOptions& o, cons
         std::string pick;
         for (std::size_t k = 0; k < r.picks.size(); ++k)
             if (r.picks[k] == i) pick += (pick.empty() ? "" : ", ") + std::string(names[k]);
-        t.rows.push_back({text_cell(c.instance), text_cell(c.purchase), text_cell(c.layout), text_cell(quantity(c.nodes)),
+        t.rows.push_back({text_cell(c.instance), text_cell(std::string(to_string(c.purchase))), text_cell(c.layout), text_cell(quantity(c.nodes)),
                           {decimals(c.hours, 2) + "*", full_precision(c.hours)}, {money(c.cost_usd) + "*", full_precision(c.cost_usd)}, text_cell(pick),
                           {c.bottleneck.substr(0, c.bottleneck.find(';')), c.bottleneck}});  // the main clause; CSV, JSON and --explain have it all
     }
@@ -234,10 +204,10 @@ std::string run_training(const Catalog& catalog, const RecommendOptions& o, cons
         }
         if (fastest)
             out += "The fastest option found takes " + decimals(fastest->hours, 2) + " h*: " + fastest->instance + " x " + n(fastest->nodes) + " (" +
-                   fastest->purchase + ", " + fastest->layout + ", " + money(fastest->cost_usd) + "*); raise --deadline-hours or --max-nodes.\n";
+                   std::string(to_string(fastest->purchase)) + ", " + fastest->layout + ", " + money(fastest->cost_usd) + "*); raise --deadline-hours or --max-nodes.\n";
         if (cheapest)
             out += "The cheapest option found costs " + money(cheapest->cost_usd) + "*: " + cheapest->instance + " x " + n(cheapest->nodes) + " (" +
-                   cheapest->purchase + ", " + cheapest->layout + ", " + decimals(cheapest->hours, 2) + " h*); raise --budget-usd.\n";
+                   std::string(to_string(cheapest->purchase)) + ", " + cheapest->layout + ", " + decimals(cheapest->hours, 2) + " h*); raise --budget-usd.\n";
     } else {
         out += "Pareto frontier (no other option is both cheaper and faster), cheapest first:\n";
         out += render_table(t, o.format);
@@ -252,7 +222,7 @@ std::string run_training(const Catalog& catalog, const RecommendOptions& o, cons
     }
     after += dropped.empty() ? "  none\n" : render_key_values(dropped);
     if (o.explain)
-        for (std::size_t k = 0; k < worked.size(); ++k) {
+        for (std::size_t k = 0; k < r.picks.size(); ++k) {
             // A candidate that is several picks at once is explained once, under all its names.
             bool seen = false;
             std::string label;
@@ -262,16 +232,12 @@ std::string run_training(const Catalog& catalog, const RecommendOptions& o, cons
                     label += (label.empty() ? "" : ", ") + std::string(names[e]);
                 }
             if (seen) continue;
-            const auto& [name, time] = worked[k];
-            const nlohmann::json& pick = j.at("picks").at(name);
+            const TrainingTime& time = r.pick_times[k];
+            const nlohmann::json& pick = j.at("picks").at(names[k]);
             after += fmt::format("\n{}: {} x {} ({}, {})\n", label, pick.at("instance").get<std::string>(), n(pick.at("nodes").get<double>()),
                                  pick.at("purchase").get<std::string>(), pick.at("layout").get<std::string>());
-            if (!time) {
-                after += "  (working unavailable)\n";
-                continue;
-            }
-            after += "  bottleneck: " + time->bottleneck + "\n";
-            for (const auto& w : time->warnings) after += "  warning: " + w + "\n";
+            after += "  bottleneck: " + time.bottleneck + "\n";
+            for (const auto& w : time.warnings) after += "  warning: " + w + "\n";
             for (const auto& [figure_name, figure] : pick.at("figures").items())
                 after += "  " + figure_name + "\n" + explain_figure_json(figure, "    ");
             after += "  step breakdown: " + pick.at("train_command").get<std::string>() + "\n";

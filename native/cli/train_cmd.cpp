@@ -16,8 +16,9 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "training_plan_view.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
-#include "gpuplan/topology/training_time.hpp"
+#include "gpuplan/topology/training_plan.hpp"
 #include "gpuplan/workload/fit.hpp"
 
 namespace gpuplan::cli {
@@ -25,16 +26,9 @@ namespace gpuplan::cli {
 namespace {
 
 std::string n(double x) { return format_number(x); }
-double val(const Figure& f) { return f.value.value_or(NAN); }
-std::string star(const Figure& f) { return f.rests_on_assumption() ? "*" : ""; }
-std::string two(double x) { return decimals(x, 2); }
-std::string whole(double x) { return decimals(x, 0); }
-// Seconds with 4 significant digits, trailing zeros kept ("0.3070"); 0 as "0".
-std::string secs(double s) { return s == 0 ? std::string("0") : fmt::format("{:#.4g}", s); }
-std::string hours_text(double h) { return decimals(h, h < 10 ? 4 : 2) + " h" + (h > 48 ? " (" + decimals(h / 24, 1) + " days)" : std::string()); }
 
 struct TrainOptions {
-    std::string model, instance, region = "us-east-1", purchase = "on_demand", recompute = "none";
+    std::string model, instance, region = "us-east-1", purchase = "on_demand", recompute = "none", calibration;
     std::vector<std::string> models_files;
     double nodes = 1, dp = 0, tp = 1, pp = 1, ep = 1, zero = 0, micro_batch = 1, sequence = 2048, global_batch_tokens = 0;
     double tokens = 1e9, compute_efficiency = 0, measured_intra = 0, measured_inter = 0, measured_host = 0, measured_mfu = 0, overhead_gib = 0;
@@ -44,7 +38,6 @@ struct TrainOptions {
     bool given(const char* flag) const { return app->count(flag) > 0; }
 };
 
-std::string purchase_words(const std::string& p) { return p == "spot_typical" ? "spot (typical)" : "on-demand"; }
 
 // Core request fields ("layout.tensor") named as the flags that set them.
 const std::vector<std::pair<std::string, std::string>> kFlagOf = {
@@ -66,42 +59,6 @@ const std::vector<std::pair<std::string, std::string>> kFlagOf = {
     {"compute_efficiency", "--compute-efficiency"},
     {"zero_stage", "--zero"},
     {"offload_parameters", "--offload-parameters"},
-};
-
-// Where a figure's number came from, in words: measured, datasheet (catalog), default, given.
-std::string origin_words(const Param& p) {
-    if (p.source.rfind("measured", 0) == 0) return "measured";
-    switch (p.origin) {
-    case InputOrigin::catalog: return "datasheet (catalog)";
-    case InputOrigin::assumption: return "default assumption";
-    case InputOrigin::user: return "given";
-    case InputOrigin::derived: return "derived from catalog facts and given figures";
-    }
-    return "";
-}
-std::string origin_key(const Param& p) {
-    if (p.source.rfind("measured", 0) == 0) return "measured";
-    switch (p.origin) {
-    case InputOrigin::catalog: return "datasheet";
-    case InputOrigin::assumption: return "assumption";
-    case InputOrigin::user: return "given";
-    case InputOrigin::derived: return "derived";
-    }
-    return "";
-}
-
-LinkClass link_class_named(const std::string& figure_name) {  // "exposed_nvlink_seconds"
-    for (LinkClass c : {LinkClass::nvlink, LinkClass::neuronlink, LinkClass::pcie_host_bridge, LinkClass::cross_socket, LinkClass::efa_gdr,
-                        LinkClass::efa_staged, LinkClass::ena_tcp, LinkClass::unknown})
-        if (figure_name == "exposed_" + std::string(to_string(c)) + "_seconds") return c;
-    return LinkClass::none;
-}
-
-struct Source {
-    std::string key, what, value;
-    Param param;
-    std::string note;     // "not used: one node"
-    std::string display;  // shorter than param.source for the text output (a link's description)
 };
 
 std::string run_train(const Catalog& catalog, const TrainOptions& o) {
@@ -147,236 +104,54 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
     L.offload_optimizer = o.offload_optimizer;
     L.offload_parameters = o.offload_parameters;
     L.allow_cross_node_tensor_parallel = o.allow_cross_node_tp;
-    if (o.given("--measured-intra-gb-per-s")) q.topology.intra_gb_per_s = measured(o.measured_intra, "intra-node bandwidth, --measured-intra-gb-per-s");
-    if (o.given("--measured-inter-gb-per-s")) q.topology.inter_gb_per_s = measured(o.measured_inter, "inter-node bandwidth, --measured-inter-gb-per-s");
-    if (o.given("--measured-host-gb-per-s")) q.topology.host_gb_per_s = measured(o.measured_host, "GPU-host bandwidth, --measured-host-gb-per-s");
-    if (o.given("--measured-mfu")) q.compute_efficiency = measured(o.measured_mfu, "model FLOPs utilisation, --measured-mfu");
+    if (o.given("--measured-intra-gb-per-s")) q.topology.intra_gb_per_s = measured_param(o.measured_intra, "intra-node bandwidth, --measured-intra-gb-per-s");
+    if (o.given("--measured-inter-gb-per-s")) q.topology.inter_gb_per_s = measured_param(o.measured_inter, "inter-node bandwidth, --measured-inter-gb-per-s");
+    if (o.given("--measured-host-gb-per-s")) q.topology.host_gb_per_s = measured_param(o.measured_host, "GPU-host bandwidth, --measured-host-gb-per-s");
+    if (o.given("--measured-mfu")) q.compute_efficiency = measured_param(o.measured_mfu, "model FLOPs utilisation, --measured-mfu");
     if (o.given("--compute-efficiency")) q.compute_efficiency = {o.compute_efficiency, InputOrigin::user, "--compute-efficiency"};
-    const std::optional<Param> price = catalog_price(catalog, *pool.instance, o.region, o.purchase);
-    if (price) q.usd_per_hour = *price;
     q.token_budget = o.tokens;
+    // Measured figures from a `gpuplan bench` results file, where no --measured-* flag gave one.
+    std::string calibration_head;
+    nlohmann::json calibration_doc;
+    if (!o.calibration.empty()) {
+        const BenchResults bench = parse_bench_results(read_input_file(o.calibration, "--calibration"), o.calibration);
+        const BenchCalibration cal = calibrate_from_bench(bench, gpn);
+        calibration_head = calibration_text(bench, cal, apply_calibration(cal, q.topology)) + "\n";
+        calibration_doc = to_json(bench, cal);
+    }
+    TrainingPlanRequest pr;
+    pr.time = q;
+    pr.region = o.region;
+    pr.purchase = *price_kind_named(o.purchase);  // --purchase allows only these names
+    if (o.given("--overhead-gib")) pr.overhead_gib = o.overhead_gib;
 
     // The layout first (the core names the field; say the flag), then memory, then time.
-    TrainingTime t;
+    TrainingPlan plan;
     try {
-        t = training_time(catalog, q);
+        plan = plan_training(catalog, pr);
     } catch (const InputError& e) {
         rethrow_for_flag(e, kFlagOf);
     }
-
-    TrainingMemoryRequest mq = training_memory_request(&model, L);
-    if (o.given("--overhead-gib")) mq.runtime_overhead_gib = {o.overhead_gib, InputOrigin::user, "--overhead-gib"};
-    TrainingFit fit;
-    try {
-        fit = check_training_fit(mq, pool);
-    } catch (const InputError& e) {
-        rethrow_for_flag(e, kFlagOf);
-    }
+    const TrainingFit& fit = plan.fit;
+    const TrainingMemoryRequest& mq = fit.request;
     if (!fit.fits)
         throw InputError(fit.refusal + " (details: gpuplan fit --model " + model.name + " --mode training --instance " + pool.instance->name + " --nodes " +
                          n(o.nodes) + " --dp " + n(mq.data_parallel) + " --tp " + n(mq.tensor_parallel) + " --pp " + n(mq.pipeline_parallel) + " --zero " +
                          std::to_string(mq.zero_stage) + " --micro-batch " + n(mq.micro_batch) + " --sequence " + n(mq.sequence) + " --recompute " +
                          std::string(to_string(mq.recompute)) + ")");
-    const TrainingMemory& m = fit.memory;
-    const Figure& capacity = fit.capacity_gb;
-    const double each_gb = pool.gb_each();
-    const bool offload = L.offload_optimizer || L.offload_parameters;
 
-    // Cost: the core multiplies by the price given; with no catalog price it is unknown.
-    if (!price)
-        t.cost_usd = Figure{"cost_usd", std::nullopt, "USD", "total_hours x usd_per_hour x nodes", "", {}, price_unknown_reason(*pool.instance, o.region, o.purchase)};
-
-    // Warnings the core does not give: host RAM for offloaded states.
-    std::vector<std::string> warnings = t.warnings;
-    if (offload && fit.host_fits == false)
-        warnings.push_back("offloaded states need " + gb_text(val(fit.host_per_node_gb)) + " of host memory per node, more than the " +
-                           gb_text(*fit.host_ram_gb.value) + " of RAM of one " + pool.instance->name);
-    std::vector<std::string> notes = t.notes;
-    if (o.ep > 1) notes.push_back("the memory check does not split expert weights over --ep: model states per GPU are an upper bound");
-
-    // Where the numbers come from.
-    std::vector<Source> sources;
-    for (const auto& in : t.compute_seconds.inputs)
-        if (in.name == "dense_peak_tflops")
-            sources.push_back({"dense_peak_tflops", "dense peak per GPU", n(in.value) + " TFLOPS", {in.value, in.origin, in.source}, "", ""});
-    sources.push_back({"compute_efficiency", "compute efficiency (MFU)", percent(q.compute_efficiency.value), q.compute_efficiency, "", ""});
-    const NodeTopology& topo = t.topology;
-    const bool crosses_nodes = o.nodes > 1;
-    const auto link_source = [&](const char* key, const char* what, const Link& l, const std::string& note) {
-        if (l.cls == LinkClass::none) return;
-        Source s{key, what, "", l.gb_per_s, note, l.measured() ? "" : l.description};
-        s.value = l.known() ? n(l.gb_per_s.value) + " GB/s per GPU, " + std::string(link_words(l.cls)) : "unknown (" + l.unknown_reason + ")";
-        if (!l.known()) s.param.origin = InputOrigin::catalog, s.param.source = l.unknown_reason;
-        sources.push_back(std::move(s));
-    };
-    link_source("intra_gb_per_s", "link inside a node", topo.intra, gpn > 1 ? "" : "not used: one GPU per node");
-    link_source("inter_gb_per_s", "link between nodes", topo.inter, crosses_nodes ? "" : "not used: one node");
-    if (offload) link_source("host_gb_per_s", "GPU-host link (offload)", topo.host, "");
-    sources.push_back({"accelerator_memory_gib_each", "GPU memory", n(pool.gib_each) + " GiB",
-                       {pool.gib_each, InputOrigin::catalog, pool.gib_each_input.source}, "", ""});
-    if (price)
-        sources.push_back({"usd_per_hour", "price per instance", rate(price->value) + "/h " + purchase_words(o.purchase), *price, "", ""});
-
-    // Figures, in order: memory, then time.
-    std::vector<const Figure*> figures = {&m.model_states_gb, &m.activations_gb, &m.overhead_gb, &m.total_per_gpu_gb, &capacity, &fit.margin_gb};
-    if (offload) figures.push_back(&m.host_per_gpu_gb);
-    const std::vector<Figure> time_figures = t.all();
-    for (const Figure& f : time_figures) figures.push_back(&f);
-    NamedFigures named;
-    for (const Figure* f : figures) named.emplace_back(f->name, figure_json(*f));
-
-    const std::string zero_words = L.zero_stage == 0 ? " (DDP)" : L.zero_stage == 3 ? " (FSDP full shard)" : "";
-    const double mb = val(t.micro_batches);
     if (o.format == Format::json) {
-        nlohmann::json figs = nlohmann::json::object();
-        for (const auto& [name, f] : named) figs[name] = f;
-        nlohmann::json src = nlohmann::json::object();
-        for (const auto& s : sources) {
-            const bool catalog_record = s.key == "usd_per_hour" || s.key == "accelerator_memory_gib_each";
-            nlohmann::json e = {{"what", s.what}, {"kind", catalog_record ? std::string("catalog") : origin_key(s.param)}, {"source", s.param.source}};
-            e["value"] = s.param.value;
-            if (!s.note.empty()) e["note"] = s.note;
-            if (!s.display.empty()) e["description"] = s.display;
-            src[s.key] = e;
-        }
-        nlohmann::json links = nlohmann::json::array();
-        for (const auto& f : t.exposed_by_link) links.push_back(f.name);
-        return dump_json({{"model", model.name},
-                          {"instance", pool.instance->name},
-                          {"nodes", o.nodes},
-                          {"gpus", gpus},
-                          {"region", o.region},
-                          {"purchase", o.purchase},
-                          {"token_budget", o.tokens},
-                          {"layout",
-                           {{"data_parallel", dp}, {"tensor_parallel", tp}, {"pipeline_parallel", pp}, {"expert_parallel", o.ep},
-                            {"zero_stage", L.zero_stage}, {"micro_batch", L.micro_batch}, {"sequence", L.sequence},
-                            {"global_batch_tokens", L.global_batch_tokens}, {"micro_batches", mb}, {"recompute", o.recompute},
-                            {"offload_optimizer", L.offload_optimizer}, {"offload_parameters", L.offload_parameters},
-                            {"allow_cross_node_tensor_parallel", L.allow_cross_node_tensor_parallel}}},
-                          {"fits", true},
-                          {"bottleneck", t.bottleneck},
-                          {"warnings", warnings},
-                          {"notes", notes},
-                          {"exposed_by_link", links},
-                          {"sources", src},
-                          {"figures", figs}});
+        nlohmann::json j = to_json(plan);
+        if (!calibration_doc.is_null()) j["calibration"] = calibration_doc;
+        return dump_json(j);
     }
-    if (o.format == Format::csv) return figures_csv(named);
-
-    std::string out = model.name + " training on " + pool.label + " in " + o.region + ", " + purchase_words(o.purchase) + "\n";
-    out += "layout: data parallel " + n(dp) + " x tensor parallel " + n(tp) + " x pipeline parallel " + n(pp) + " = " + n(gpus) +
-           (gpus == 1 ? " GPU" : " GPUs") + (o.ep > 1 ? ", expert parallel " + n(o.ep) + " within data parallel" : "") + "; ZeRO stage " +
-           std::to_string(L.zero_stage) + zero_words + "; bf16 mixed precision with Adam\n";
-    out += "batch: micro-batch " + quantity(L.micro_batch) + " x sequence " + quantity(L.sequence) + " tokens, " + quantity(mb) + " micro-batch" +
-           (mb == 1 ? "" : "es") + " per replica per step = " + quantity(L.global_batch_tokens) + " tokens per step; recompute " + o.recompute +
-           (offload ? std::string("; offload: ") + (L.offload_parameters ? "optimizer + parameters" : "optimizer") : "") + "\n\n";
-
-    // 1. Memory.
-    Table mt;
-    mt.columns = {{"memory per GPU", "figure", false}, {"GB", "gb"}, {"GiB", "gib"}};
-    const auto mem_row = [&](std::string label, const Figure& f) {
-        const bool s = f.rests_on_assumption();
-        mt.rows.push_back({text_cell(std::move(label)), number_cell(f.value, two, f.unknown_reason, s),
-                           number_cell(f.value ? std::optional<double>(gb_to_gib(*f.value)) : std::nullopt, two, f.unknown_reason, s)});
-    };
-    mem_row("model states (" + n(val(m.bytes_per_parameter)) + " bytes per parameter)", m.model_states_gb);
-    mem_row("activations (recompute " + o.recompute + ")", m.activations_gb);
-    mem_row("runtime overhead", m.overhead_gb);
-    mem_row("total", m.total_per_gpu_gb);
-    mem_row("capacity (" + pool.accelerator_name + ")", capacity);
-    mem_row("margin", fit.margin_gb);
-    if (offload) mem_row("host memory for offload (per GPU)", m.host_per_gpu_gb);
-    out += render_table(mt, o.format);
-    out += notes_block("memory: fits — " + gb_gib_text(val(m.total_per_gpu_gb)) + star(m.total_per_gpu_gb) + " per GPU of the " + gb_gib_text(each_gb) +
-                           " each " + pool.accelerator_name + " holds; " + gb_text(val(fit.margin_gb)) + star(fit.margin_gb) + " to spare.\n",
-                       o.format) +
-           "\n";
-
-    // 2. Step time.
-    const double step = val(t.step_seconds);
-    Table st;
-    st.columns = {{"step time", "figure", false}, {"seconds", "seconds"}, {"share", "share"}};
-    const auto step_row = [&](std::string label, const Figure& f) {
-        const bool s = f.rests_on_assumption();
-        Cell share = none_cell();
-        if (f.value && std::isfinite(step) && step > 0 && *f.value > 0) share = {percent(*f.value / step), full_precision(*f.value / step)};
-        if (!f.value) {
-            st.rows.push_back({text_cell(std::move(label)), text_cell(missing_with_reason(f.unknown_reason)), none_cell()});
-            return;
-        }
-        st.rows.push_back({text_cell(std::move(label)), {secs(*f.value) + (s && *f.value != 0 ? "*" : ""), full_precision(*f.value)}, share});
-    };
-    step_row("compute (" + n(gpus) + " x " + pool.accelerator_name + " at " + percent(q.compute_efficiency.value) + " of dense peak)", t.compute_seconds);
-    step_row("exposed data-parallel communication (ZeRO " + std::to_string(L.zero_stage) + ")", t.data_parallel_exposed_seconds);
-    step_row("tensor-parallel all-reduces", t.tensor_parallel_seconds);
-    step_row("pipeline point-to-point", t.pipeline_p2p_seconds);
-    step_row("expert-parallel all-to-alls", t.expert_parallel_seconds);
-    step_row("pipeline bubble", t.bubble_seconds);
-    step_row("CPU offload (PCIe + CPU Adam)", t.offload_seconds);
-    step_row("step", t.step_seconds);
-    for (const Figure& f : t.exposed_by_link) {
-        const LinkClass c = link_class_named(f.name);
-        step_row("exposed communication over " + std::string(link_words(c)) + " (" + std::string(to_string(c)) + ")", f);
+    if (o.format == Format::csv) {
+        NamedFigures named;
+        for (const Figure* f : plan.figures()) named.emplace_back(f->name, figure_json(*f));
+        return figures_csv(named);
     }
-    out += render_table(st, o.format);
 
-    // 3. Throughput, time and cost.
-    Table rt;
-    rt.columns = {{"run", "figure", false}, {"value", "value"}};
-    const auto run_row = [&](std::string label, const Figure& f, std::string (*format)(double)) {
-        if (!f.value) {
-            rt.rows.push_back({text_cell(std::move(label)), text_cell(missing_with_reason(f.unknown_reason))});
-            return;
-        }
-        rt.rows.push_back({text_cell(std::move(label)), {format(*f.value) + star(f), full_precision(*f.value)}});
-    };
-    run_row("tokens/s", t.tokens_per_second, whole);
-    run_row("time for " + quantity(o.tokens) + " tokens", t.total_hours, hours_text);
-    run_row("cost, " + purchase_words(o.purchase) + (price ? " at " + rate(price->value) + "/h x " + n(o.nodes) + (o.nodes == 1 ? " node" : " nodes") : ""),
-            t.cost_usd, money);
-    out += "\n" + render_table(rt, o.format);
-
-    std::string after = "\nbottleneck: " + t.bottleneck + ".\n";
-    for (const auto& w : warnings) after += "warning: " + w + "\n";
-    for (const auto& note : notes) after += "note: " + note + "\n";
-    after += "\nwhere the numbers come from:\n";
-    std::vector<KeyValue> kv;
-    for (const auto& s : sources) {
-        std::string source = s.display.empty() ? s.param.source : s.display;
-        if (source.rfind("catalog ", 0) == 0) source = source.substr(8);
-        std::string line = s.value + " — ";
-        if (s.key == "usd_per_hour" || s.key == "accelerator_memory_gib_each") line += "catalog: " + source;
-        else if (s.param.source.rfind("measured", 0) == 0) line += "measured (" + source.substr(std::string("measured: ").size()) + ")";
-        else if (s.param.origin == InputOrigin::assumption)
-            line += "default assumption (" + (source.rfind("default ", 0) == 0 ? source.substr(8) : source) + ")";
-        else if (s.param.origin == InputOrigin::user) line += "given" + (source.empty() ? std::string() : " (" + source + ")");
-        else line += origin_words(s.param) + (source.empty() ? std::string() : ": " + source);
-        if (!s.note.empty()) line += " [" + s.note + "]";
-        kv.push_back({s.what, line});
-    }
-    kv.push_back({"latencies, overlaps", "default assumptions (docs/models.md): alpha per ring step by link class; share of each strategy's "
-                                          "communication hidden under compute"});
-    after += render_key_values(kv);
-
-    std::vector<KeyValue> used;
-    const auto note_default = [&](const char* flag, const Param& p) {
-        if (p.origin == InputOrigin::assumption) used.push_back({flag, fmt::format("{:<9} {}", n(p.value), p.source)});
-    };
-    note_default("--compute-efficiency", q.compute_efficiency);
-    note_default("--overhead-gib", mq.runtime_overhead_gib);
-    if (topo.intra.gb_per_s.origin == InputOrigin::assumption && gpn > 1)
-        used.push_back({"--measured-intra-gb-per-s", fmt::format("{:<9} {}", n(topo.intra.gb_per_s.value), topo.intra.description)});
-    if (topo.inter.gb_per_s.origin == InputOrigin::assumption && crosses_nodes)
-        used.push_back({"--measured-inter-gb-per-s", fmt::format("{:<9} {}", n(topo.inter.gb_per_s.value), topo.inter.description)});
-    if (L.offload_optimizer) note_default("(no flag)", q.cpu_adam_params_per_s);
-    bool any_star = false;
-    for (const Figure* f : figures) any_star = any_star || f->rests_on_assumption();
-    if (any_star)
-        after += "\n* rests on a default assumption (docs/models.md)" + std::string(used.empty() ? ".\n" : "; override with the flag named:\n") +
-                 render_key_values(used, "    ");
-    if (o.explain) after += explain_all(named);
-    return out + notes_block(after, o.format);
+    return calibration_head + training_plan_text(plan, q, o.format, o.explain);
 }
 
 }  // namespace
@@ -426,6 +201,10 @@ Command register_train(CLI::App& parent) {
         ->check(number_rule(NumberRule::positive));
     app->add_option("--measured-host-gb-per-s", o->measured_host, "Measured GPU <-> host bandwidth (GB/s per GPU, per direction; CPU offload), in place of the derived figure")
         ->check(number_rule(NumberRule::positive));
+    app->add_option("--calibration", o->calibration,
+                    "A `gpuplan bench run` results file (gpuplan.bench/1): its measured host, intra- and inter-node bandwidths replace the "
+                    "datasheet figures (a --measured-* flag you give wins); see `gpuplan calibrate FILE`")
+        ->type_name("FILE");
     app->add_option("--overhead-gib", o->overhead_gib,
                     "Runtime overhead per GPU in GiB for the memory check (default " + format_number(default_runtime_overhead_gib().value) + ")")
         ->check(number_rule(NumberRule::non_negative));
@@ -443,7 +222,8 @@ Examples:
   gpuplan train --model llama-3.2-1b --instance p5.48xlarge --micro-batch 4 --global-batch-tokens 131072
   gpuplan train --model llama-3-8b --instance p5.48xlarge --nodes 2 --zero 1 --tokens 1e11 --purchase spot_typical
   gpuplan train --model llama-3.1-70b --instance p5.48xlarge --nodes 4 --tp 8 --zero 1 --recompute selective --global-batch-tokens 1048576
-  gpuplan train --model llama-3-8b --instance p5.48xlarge --nodes 2 --zero 1 --measured-inter-gb-per-s 38.5 --measured-mfu 0.45 --format json)");
+  gpuplan train --model llama-3-8b --instance p5.48xlarge --nodes 2 --zero 1 --measured-inter-gb-per-s 38.5 --measured-mfu 0.45 --format json
+  gpuplan train --model llama-3-8b --instance p5.48xlarge --nodes 2 --zero 1 --calibration results.json)");
     return {app, [o](const Catalog& c) { return run_train(c, *o); }};
 }
 

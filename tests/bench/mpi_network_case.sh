@@ -54,6 +54,7 @@ assert abs(src["value"] - fig[0]["gb_per_s"]) <= 1e-12 * fig[0]["gb_per_s"], (sr
 print("DDP step %.4f s (datasheet EFA) -> %.4f s (measured %.3f GB/s per GPU)" % (step0, step1, fig[0]["gb_per_s"]))
 PY
 "$gpuplan" calibrate "$work/net.json" train --model llama-3-8b --instance p5.48xlarge --nodes 2 --zero 1 > "$work/cal.txt" || fail "calibrate table"
-grep -q "measured (inter-node bandwidth, --measured-inter-gb-per-s)" "$work/cal.txt" || fail "table output does not say the link is measured"
+# The link is marked measured, with the file and record it came from (train --calibration).
+grep -qF "measured (inter-node bandwidth, $work/net.json net_p2p_bw" "$work/cal.txt" || fail "table output does not say the link is measured"
 grep -q "net_p2p_bw median" "$work/cal.txt" || fail "table output does not name net_p2p_bw"
 echo "ok"

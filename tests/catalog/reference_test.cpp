@@ -92,8 +92,8 @@ TEST_CASE("every instance row of aws-gpu-instances.csv is in the catalog with th
         else CHECK_FALSE(i->gpudirect_rdma.has_value());
         if (row.at("gpu_interconnect").empty()) CHECK_FALSE(i->interconnect.has_value());
         else CHECK(std::string(to_string(*i->interconnect)) == row.at("gpu_interconnect"));
-        const Price* od = i->find_price("us-east-1", "on_demand");
-        const Price* spot = i->find_price("us-east-1", "spot_typical");
+        const Price* od = i->find_price("us-east-1", PriceKind::on_demand);
+        const Price* spot = i->find_price("us-east-1", PriceKind::spot_typical);
         check_number(name + " on-demand", row.at("price_on_demand_usd_hr_us_east_1"), od ? od->usd_per_hour : std::nullopt);
         check_number(name + " spot", row.at("price_spot_typical_usd_hr_us_east_1"), spot ? spot->usd_per_hour : std::nullopt);
         CHECK(i->source_notes == row.at("source_notes"));

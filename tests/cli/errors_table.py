@@ -5,8 +5,8 @@
   errors_table.py --check GPUPLAN   runs every row of the table, fails on any message that
                                     differs (the CTest `cli.errors_table`)
 
-Cases: every cli_error() golden case of tests/cli/CMakeLists.txt (their checks test parts of
-a message; this table holds the whole message), plus EXTRA below for errors inside files
+Cases: every error.* golden case of tests/cli/cases/*.cases (read with cases.py; their checks
+test parts of a message; this table holds the whole message), plus EXTRA below for errors inside files
 (catalog, scenario, bench results, JSON limits) that the golden cases do not reach. Each row
 keeps what is needed to rerun it: the arguments and, for a file case, the file's text. Runs
 happen in the repository root, so paths print as tests/cli/data/...; "@WORK@" is a scratch
@@ -18,6 +18,9 @@ import shlex
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cases import load_all  # noqa: E402  (tests/cli/cases.py)
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 DOC = os.path.join(ROOT, "docs", "errors.md")
@@ -57,30 +60,17 @@ EXTRA = [
 ]
 
 
-def cmake_cases():
-    text = open(os.path.join(ROOT, "tests", "cli", "CMakeLists.txt"), encoding="utf-8").read()
-    text = re.sub(r"#[^\n]*", "", text)
-    variables = {"_data": "tests/cli/data", "_scenarios": "assets/scenarios",
-                 "_p3_catalog": "tests/cli/data/p3_prices_catalog.json"}
-    for m in re.finditer(r"\bset\((_\w+)\s+(.*?)\)", text, re.S):
-        if m.group(1) not in variables:
-            variables[m.group(1)] = " ".join(m.group(2).split())
-
-    def expand(s):
-        for _ in range(5):
-            s = re.sub(r"\$\{(\w+)\}", lambda v: variables.get(v.group(1), v.group(0)), s)
-        return s
-
+def golden_cases():
+    """The error.* cases of tests/cli/cases/*.cases, run from the repository root."""
     cases = []
-    for m in re.finditer(r"\bcli_error\((\w+)\s+(.*?)\)\s*$", text, re.S | re.M):
-        name, body = m.group(1), expand(m.group(2))
-        if name in SKIP or "${" in body or "$<" in body:
+    for case in load_all([os.path.join(ROOT, "tests", "cli", "cases")], {"DATA": "tests/cli/data", "SCENARIOS": "assets/scenarios"}):
+        if not case.error or case.name[len("error."):] in SKIP:
             continue
-        checks, _, args = body.partition(" -- ") if " -- " in body else body.partition("--\n")
-        big = re.search(r"--big-file (\S+) (\d+)", checks)
-        empty = re.search(r"--empty-file (\S+)", checks)
-        setup = f"{big.group(2)} zero bytes in @WORK@/{big.group(1)}" if big else (f"empty file @WORK@/{empty.group(1)}" if empty else "")
-        cases.append(("cli", setup, " ".join(shlex.split(args)) if args.strip() else "", shlex.split(args)))
+        checks = case.checks
+        big = [checks[i + 1:i + 3] for i, c in enumerate(checks) if c == "--big-file"]
+        empty = [checks[i + 1] for i, c in enumerate(checks) if c == "--empty-file"]
+        setup = f"{big[0][1]} zero bytes in @WORK@/{big[0][0]}" if big else (f"empty file @WORK@/{empty[0]}" if empty else "")
+        cases.append(("cli", setup, " ".join(case.args), case.args))
     return cases
 
 
@@ -133,7 +123,7 @@ def long_file(text):
 
 def write(gpuplan):
     rows = []
-    cases = [(area, setup, line, args, None) for area, setup, line, args in cmake_cases()]
+    cases = [(area, setup, line, args, None) for area, setup, line, args in golden_cases()]
     cases += [(area, "", line, shlex.split(line), text) for area, text, line in EXTRA]
     for area, setup, line, args, text in cases:
         rc, out, err = run(gpuplan, args, setup, text)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`gpuplan eval` gives, to the last digit, the document `gpuplan fit` / `gpuplan infer` print.
+"""`gpuplan eval` gives, to the last digit, the document `gpuplan fit` / `infer` / `train` print.
 
   eval_parity.py GPUPLAN
 
@@ -31,6 +31,12 @@ CASES = [
      os.path.join(SCN, "f2-fit-train-llama-8b.json")),
     ("infer", "infer --model llama-3-8b --instance g6e.xlarge --batch 32 --context 2048",
      os.path.join(SCN, "i1-infer-llama-8b-g6e.json")),
+    ("train", "train --model llama-3-8b --instance p5.48xlarge --nodes 4 --zero 1 --micro-batch 1 --sequence 8192 "
+              "--global-batch-tokens 4194304 --recompute selective --tokens 1e11",
+     os.path.join(SCN, "t1-train-llama-3-8b.json")),
+    ("train", "train --model llama-3.2-1b --instance g6e.12xlarge --tp 2 --zero 2 --micro-batch 4 --purchase spot_typical --tokens 2e9",
+     scenario("train", {"model": "llama-3.2-1b", "instance": "g6e.12xlarge", "tensor": 2, "zero_stage": 2, "micro_batch": 4,
+                        "purchase": "spot_typical", "tokens": 2e9})),
     ("fit", "fit --model llama-3-8b --mode inference --instance g6e.xlarge",
      scenario("fit", {"model": "llama-3-8b", "mode": "inference", "instance": "g6e.xlarge"})),
     ("fit", "fit --model llama-3.1-70b --mode training --instance p4d.24xlarge --nodes 2 --zero 3 --offload-optimizer --recompute full",

@@ -29,7 +29,7 @@ TEST_CASE("catalog facts keep their values, kinds and sources", "[catalog]") {
     CHECK(p5.efa_interfaces == 32.0);
     CHECK(p5.gpudirect_rdma == true);
     CHECK(p5.interconnect == Interconnect::nvswitch);
-    const Price* od = p5.find_price("us-east-1", "on_demand");
+    const Price* od = p5.find_price("us-east-1", PriceKind::on_demand);
     REQUIRE(od);
     CHECK(od->usd_per_hour == 55.04);
     CHECK(od->as_of == "2026-07-20");
@@ -62,7 +62,7 @@ TEST_CASE("unknown figures are null with a reason", "[catalog]") {
     }
     CHECK(nulls > 0);
     const Instance& p5e = *c.find_instance("p5e.48xlarge");
-    CHECK(p5e.find_price("us-east-1", "on_demand")->usd_per_hour == std::nullopt);
+    CHECK(p5e.find_price("us-east-1", PriceKind::on_demand)->usd_per_hour == std::nullopt);
     const Accelerator& a100 = *c.find_accelerator("A100-40GB");
     CHECK(a100.dense_tflops.fp8 == std::nullopt);
     CHECK(a100.unknown.at("dense_tflops.fp8").rfind("n/a", 0) == 0);
@@ -104,7 +104,7 @@ TEST_CASE("a user's catalog file extends and overrides the built-in one", "[cata
     CHECK(c.instances.size() == 67);
     REQUIRE(c.overrides.size() == 1);
     CHECK(c.overrides[0].find("g6.2xlarge") != std::string::npos);
-    CHECK(c.find_instance("g6.2xlarge")->find_price("eu-west-1", "on_demand")->usd_per_hour == 1.1);
+    CHECK(c.find_instance("g6.2xlarge")->find_price("eu-west-1", PriceKind::on_demand)->usd_per_hour == 1.1);
     const auto regions = c.regions();
     CHECK(std::find(regions.begin(), regions.end(), "eu-west-1") != regions.end());
 }

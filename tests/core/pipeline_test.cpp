@@ -352,7 +352,7 @@ TEST_CASE("Decode bench results calibrate the simulation", "[pipeline][bench]") 
     REQUIRE(r.fit);
     CHECK(r.fit->within_tolerance);
     CHECK(*r.fit->compute_ms.value == Approx(439.8));
-    CHECK(r.inputs.link_gb_per_s.source.rfind("measured", 0) == 0);
+    CHECK(r.inputs.link_gb_per_s.origin == InputOrigin::measured);
     REQUIRE(r.bench_checks.size() == 3);
     CHECK(r.bench_checks[2].case_name == "decode.ring");
     CHECK(r.bench_checks[2].buffers == 3);

@@ -28,12 +28,30 @@ nlohmann::json eval_builtin(const std::string& file) {
     FAIL("no built-in scenario " << file);
     return {};
 }
+PurchaseOption option(const char* key) {
+    const auto o = purchase_option_named(key);
+    REQUIRE(o);
+    return *o;
+}
 }  // namespace
+
+TEST_CASE("purchase option keys: one spelling each way", "[pricing][purchase-option]") {
+    CHECK(key(option("on-demand")) == "on-demand");
+    CHECK(option("reserved-3y") == PurchaseOption{PurchaseKind::reserved, Term::three_year, std::nullopt});
+    CHECK(option("compute-savings-plan-1y-all-upfront") == PurchaseOption{PurchaseKind::compute_savings_plan, Term::one_year, Payment::all_upfront});
+    CHECK(key({PurchaseKind::instance_savings_plan, Term::three_year, Payment::partial_upfront}) == "instance-savings-plan-3y-partial-upfront");
+    CHECK(is_commitment(option("reserved-1y").kind));
+    CHECK_FALSE(is_commitment(option("spot").kind));
+    for (const char* bad : {"reserved", "reserved-2y", "spot-1y", "on_demand", "Reserved-3y", ""}) {
+        INFO(bad);
+        CHECK_FALSE(purchase_option_named(bad));
+    }
+}
 
 TEST_CASE("P1 blended fleet rate", "[pricing][P1]") {
     FleetRequest r;
     r.on_demand_usd_per_gpu_hour = p(1.60);
-    r.tiers = {{"reserved-3y", 4, p(0.96), 1, true}, {"spot", 6, p(0.80), 1, false}, {"on-demand", 2, p(1.60), 1, false}};
+    r.tiers = {{option("reserved-3y"), 4, p(0.96), 1, true}, {option("spot"), 6, p(0.80), 1, false}, {option("on-demand"), 2, p(1.60), 1, false}};
     const FleetResult f = evaluate_fleet(r);
     CHECK(dp4(*f.blended_usd_per_gpu_hour.value) == 0.9867);
     CHECK(std::round(*f.saving_vs_on_demand.value * 1e4) / 100 == 38.33);
@@ -49,7 +67,7 @@ TEST_CASE("P2 reserved savings on 8 GPUs for a year", "[pricing][P2]") {
         FleetRequest r;
         r.hours = 8760;
         r.on_demand_usd_per_gpu_hour = p(1.60);
-        r.tiers = {{"reserved", 8, p(reserved_price), 1, true}};
+        r.tiers = {{option("reserved-1y"), 8, p(reserved_price), 1, true}};
         const FleetResult f = evaluate_fleet(r);
         return cents(*f.all_on_demand_cost_usd.value - *f.total_cost_usd.value);
     };
@@ -157,7 +175,7 @@ TEST_CASE("spot without a catalog price falls back to the catalog median discoun
     // p6e-gb200 has no Spot at all (AWS), so spot is marked unavailable, not estimated.
     const Instance* gb200 = catalog.find_instance("p6e-gb200.36xlarge");
     REQUIRE(gb200);
-    CHECK(gb200->find_price("us-east-1", "on_demand")->usd_per_hour == std::nullopt);
+    CHECK(gb200->find_price("us-east-1", PriceKind::on_demand)->usd_per_hour == std::nullopt);
 }
 
 TEST_CASE("fleet from a usage profile", "[pricing][fleet]") {

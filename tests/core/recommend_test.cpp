@@ -63,7 +63,7 @@ TEST_CASE("recommender properties over full sweeps", "[recommend][property]") {
             q.weight_bytes = weight_bytes;
             q.context = 8192;
             q.tokens_per_second = 2000;
-            q.purchase = {"on_demand", "spot_typical"};
+            q.purchase = {PriceKind::on_demand, PriceKind::spot_typical};
             const Recommendation r = recommend_inference(catalog(), q);
             INFO(name << " weight bytes " << weight_bytes);
             CHECK(r.evaluated == r.candidates.size());
@@ -131,7 +131,7 @@ TEST_CASE("training recommendation: properties over a sweep", "[recommend][prope
         TrainingRecommendRequest q;
         q.model = find_model(builtin_models(), name);
         q.token_budget = 1e10;
-        q.purchase = {"on_demand", "spot_typical"};
+        q.purchase = {PriceKind::on_demand, PriceKind::spot_typical};
         q.max_nodes = 8;
         const TrainingRecommendation r = recommend_training(catalog(), q);
         INFO(name);

@@ -135,7 +135,7 @@ TEST_CASE("link classes per instance type come from catalog facts", "[topology]"
 
     // Calibration: a measured figure replaces the datasheet one and says so.
     TopologyOverrides o;
-    o.inter_gb_per_s = measured(38.5, "nccl-tests all_reduce_perf busbw, 2 x p5.48xlarge");
+    o.inter_gb_per_s = measured_param(38.5, "nccl-tests all_reduce_perf busbw, 2 x p5.48xlarge");
     const NodeTopology cal = node_topology(catalog(), instance("p5.48xlarge"), o);
     CHECK(cal.inter.gb_per_s.value == 38.5);
     CHECK(cal.inter.measured());
@@ -220,7 +220,7 @@ TEST_CASE("hand-computed DDP step: llama-3.2-1b on one p5.48xlarge", "[training]
     CHECK(t2.exposed_by_link[1].name == "exposed_efa_gdr_seconds");
     CHECK(*t2.step_seconds.value > *t.step_seconds.value);
     // A measured efficiency replaces the default: the compute figure says so.
-    q.compute_efficiency = measured(0.5, "bench MFU");
+    q.compute_efficiency = measured_param(0.5, "bench MFU");
     CHECK(*training_time(catalog(), q).compute_seconds.value == Approx(0.306968 * 0.4 / 0.5).epsilon(1e-5));
 }
 

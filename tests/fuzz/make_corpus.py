@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import re
-import shlex
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -135,20 +135,11 @@ def main():
     write_dict("bench_results", json_tokens(docs) | set(GENERIC_JSON))
 
     # ---- cli: the golden cases' command lines, one argument per line ----------------------
-    cmake = load(rel("tests", "cli", "CMakeLists.txt"))
-    subst = {"${_data}": "tests/cli/data", "${_scenarios}": "assets/scenarios", "${_p3_catalog}": "tests/cli/data/p3_prices_catalog.json",
-             "${_p1_tiers}": "--tier reserved-3y:4:0.96 --tier spot:6:0.80 --tier on-demand:2:1.60"}
+    sys.path.insert(0, rel("tests", "cli"))
+    from cases import load_all  # tests/cli/cases.py reads tests/cli/cases/*.cases
     seeds, words, per_command = {}, set(), {}
-    for m in re.finditer(r"\s--\s+(.*?)\)\s*$", cmake, re.M):
-        line = m.group(1)
-        for k, v in subst.items():
-            line = line.replace(k, v)
-        if "${" in line or "$<" in line:
-            continue
-        try:
-            args = shlex.split(line)
-        except ValueError:
-            continue
+    for case in load_all([rel("tests", "cli", "cases")], {"DATA": "tests/cli/data", "SCENARIOS": "assets/scenarios"}):
+        args = case.args
         if not args or "bench" in args or "gui" in args:
             continue
         text = "\n".join(args)

@@ -19,7 +19,7 @@ inline std::size_t quote_every_instance(const Catalog& catalog) {
     std::size_t quotes = 0;
     QuoteRequest request;
     for (const auto& instance : catalog.instances) {
-        const Price* od = instance.find_price("us-east-1", "on_demand");
+        const Price* od = instance.find_price("us-east-1", PriceKind::on_demand);
         if (!od || !od->usd_per_hour) continue;
         request.instance = instance.name;
         quotes += quote_purchase_options(catalog, request).size();
@@ -33,7 +33,7 @@ inline std::size_t recommend_sweep(const Catalog& catalog) {
     InferenceRecommendRequest request = default_inference_request(*find_model(builtin_models(), "llama-3.1-70b"));
     request.context = 8192;
     request.tokens_per_second = 2000;
-    request.purchase = {"on_demand", "spot_typical"};
+    request.purchase = {PriceKind::on_demand, PriceKind::spot_typical};
     return recommend_inference(catalog, request).evaluated;
 }
 
@@ -44,7 +44,7 @@ inline std::size_t recommend_training_sweep(const Catalog& catalog) {
     request.model = find_model(builtin_models(), "llama-3-8b");
     request.token_budget = 2e10;
     request.max_nodes = 8;
-    request.purchase = {"on_demand", "spot_typical"};
+    request.purchase = {PriceKind::on_demand, PriceKind::spot_typical};
     return recommend_training(catalog, request).evaluated;
 }
 

@@ -99,7 +99,8 @@ TEST_CASE("views draw their section's content, not the empty state", "[frames]")
     struct Case { View view; const char* with; const char* without; };
     const Case cases[] = {{View::costs, "p5-spot", "t1-train"}, {View::costs, "p4-idle", "t1-train"},        {View::training, "t1-train", "p1-blended"},
                           {View::decode, "d1-decode", "p1-blended"},          {View::recommend, "r1-serve", "p1-blended"},
-                          {View::inference, "r1-serve", "p1-blended"},        {View::topology, "t1-train", "p1-blended"}};
+                          {View::inference, "r1-serve", "p1-blended"},        {View::topology, "t1-train", "p1-blended"},
+                          {View::inference, "i1-infer", "p1-blended"}};
     test::Headless ui;
     for (const Case& c : cases) {
         INFO(view_name(c.view));
@@ -337,7 +338,7 @@ TEST_CASE("catalog table: filters and sorting by price-normalised columns", "[ca
     std::vector<std::pair<double, std::string>> known;
     std::vector<std::string> unknown;
     for (const Instance& i : c.instances) {
-        const Price* p = i.find_price("us-east-1", "on_demand");
+        const Price* p = i.find_price("us-east-1", PriceKind::on_demand);
         if (p && p->usd_per_hour && i.accelerator_count && *i.accelerator_count > 0)
             known.emplace_back(*p->usd_per_hour / *i.accelerator_count, i.name);
         else
@@ -366,7 +367,7 @@ TEST_CASE("catalog table: filters and sorting by price-normalised columns", "[ca
     for (const std::string& name : by_pflop) {
         const Instance* i = c.find_instance(name);
         const Accelerator* a = i->accelerator ? c.find_accelerator(*i->accelerator) : nullptr;
-        const Price* p = i->find_price("us-east-1", "on_demand");
+        const Price* p = i->find_price("us-east-1", PriceKind::on_demand);
         const bool has = a && a->dense_tflops.bf16 && p && p->usd_per_hour && i->accelerator_count;
         if (!has) seen_unknown = true;
         else CHECK_FALSE(seen_unknown);  // a known value after an unknown one would be a sort bug

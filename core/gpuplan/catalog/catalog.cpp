@@ -36,10 +36,25 @@ std::optional<double> Instance::total_accelerator_memory_gib() const {
                                   : *accelerator_count * *accelerator_memory_gib_each;
 }
 
-const Price* Instance::find_price(std::string_view region, std::string_view option) const {
+std::string_view to_string(PriceKind kind) { return kind == PriceKind::on_demand ? "on_demand" : "spot_typical"; }
+std::string_view price_kind_words(PriceKind kind) { return kind == PriceKind::on_demand ? "on-demand" : "spot (typical)"; }
+std::optional<PriceKind> price_kind_named(std::string_view key) {
+    for (PriceKind k : kPriceKinds)
+        if (key == to_string(k)) return k;
+    return std::nullopt;
+}
+std::string price_kind_keys() { return "\"on_demand\" or \"spot_typical\""; }
+
+const Price* Instance::find_price(std::string_view region, PriceKind option) const {
     for (const auto& p : prices)
         if (p.region == region && p.option == option) return &p;
     return nullptr;
+}
+
+std::string Instance::null_price_reason(std::string_view region, PriceKind option) const {
+    const Price* p = find_price(region, option);
+    if (!p || p->usd_per_hour) return "";
+    return unknown_reason("prices[" + std::to_string(static_cast<std::size_t>(p - prices.data())) + "].usd_per_hour");
 }
 
 std::string Instance::unknown_reason(std::string_view field) const {
@@ -214,9 +229,10 @@ Price parse_price(const Json& j, const std::string& path, std::size_t index, Nul
     p.region = r.string("region");
     if (!looks_like_region(p.region))
         throw InputError(r.child_path("region"), "\"" + p.region + "\"", "an AWS region name such as \"us-east-1\"");
-    p.option = r.string("option");
-    if (p.option != "on_demand" && p.option != "spot_typical")
-        throw InputError(r.child_path("option"), "\"" + p.option + "\"", "\"on_demand\" or \"spot_typical\"");
+    const std::string option = r.string("option");
+    const std::optional<PriceKind> kind = price_kind_named(option);
+    if (!kind) throw InputError(r.child_path("option"), "\"" + option + "\"", price_kind_keys());
+    p.option = *kind;
     p.usd_per_hour = nulls.number(r, "usd_per_hour", "prices[" + std::to_string(index) + "].usd_per_hour", NumberRule::positive);
     p.as_of = r.string("as_of");
     if (!looks_like_date(p.as_of))
@@ -274,7 +290,7 @@ Instance parse_instance(const Json& j, const std::string& path, const std::strin
     for (std::size_t k = 0; k < prices.size(); ++k) {
         Price p = parse_price(prices[k], index_path(r.child_path("prices"), k), k, nulls);
         if (i.find_price(p.region, p.option))
-            throw InputError(index_path(r.child_path("prices"), k), p.region + " " + p.option,
+            throw InputError(index_path(r.child_path("prices"), k), p.region + " " + std::string(to_string(p.option)),
                              "one price per region and option (this one is listed twice)");
         i.prices.push_back(std::move(p));
     }
@@ -296,10 +312,13 @@ Instance parse_instance(const Json& j, const std::string& path, const std::strin
                              several ? "a link between the " + json_preview(j["accelerator_count"]) + " accelerators (not \"none\")"
                                      : "\"none\" for a single accelerator");
     }
-    if (const Price* od = i.find_price("us-east-1", "on_demand"); od && od->usd_per_hour)
-        if (const Price* spot = i.find_price("us-east-1", "spot_typical"); spot && spot->usd_per_hour && *spot->usd_per_hour > *od->usd_per_hour)
-            throw InputError(r.child_path("prices"), "spot " + json_preview(*spot->usd_per_hour),
+    // In every region (not only the first one priced): spot above on-demand is a typing error.
+    for (const Price& spot : i.prices) {
+        const Price* od = spot.option == PriceKind::spot_typical ? i.find_price(spot.region, PriceKind::on_demand) : nullptr;
+        if (od && od->usd_per_hour && spot.usd_per_hour && *spot.usd_per_hour > *od->usd_per_hour)
+            throw InputError(r.child_path("prices"), "spot " + json_preview(*spot.usd_per_hour) + " in " + spot.region,
                              "a typical spot price at or below the on-demand price " + json_preview(*od->usd_per_hour));
+    }
     return i;
 }
 

@@ -48,9 +48,19 @@ struct Accelerator {
     std::string origin;  // file the record came from
 };
 
+// The catalog's prices per region: the on-demand list price and a typical spot price. Every
+// other way to buy (reserved, Savings Plans, Capacity Blocks) is priced from them
+// (pricing/purchase_options.hpp).
+enum class PriceKind { on_demand, spot_typical };
+inline constexpr PriceKind kPriceKinds[] = {PriceKind::on_demand, PriceKind::spot_typical};
+std::string_view to_string(PriceKind kind);         // "on_demand", "spot_typical": the key in catalog and scenario files
+std::string_view price_kind_words(PriceKind kind);  // "on-demand", "spot (typical)"
+std::optional<PriceKind> price_kind_named(std::string_view key);
+std::string price_kind_keys();                      // "\"on_demand\" or \"spot_typical\"", for error messages
+
 struct Price {
     std::string region;  // "us-east-1"
-    std::string option;  // "on_demand" | "spot_typical"
+    PriceKind option = PriceKind::on_demand;
     std::optional<double> usd_per_hour;
     std::string as_of;   // "2026-07-20" or "2026-07"
     std::string source;  // a key of Catalog::sources
@@ -82,7 +92,10 @@ struct Instance {
 
     // Accelerator memory of the whole instance (a fractional slice's memory is its own).
     std::optional<double> total_accelerator_memory_gib() const;
-    const Price* find_price(std::string_view region, std::string_view option) const;
+    const Price* find_price(std::string_view region, PriceKind option) const;
+    // The catalog's reason for a null price of that kind in that region; "" when the price is
+    // known or the catalog has no entry for it.
+    std::string null_price_reason(std::string_view region, PriceKind option) const;
     // The reason a field is unknown, or "" when none is recorded.
     std::string unknown_reason(std::string_view field) const;
 };

@@ -35,11 +35,9 @@ Figure per_capacity(const std::string& name, const std::string& unit, const std:
 
 InstanceMetrics instance_metrics(const Catalog& catalog, const Instance& inst, const std::string& region) {
     InstanceMetrics m;
-    const auto price = catalog_price(catalog, inst, region, "on_demand");
-    std::string price_why = "no on-demand price for " + region + " in the catalog";
-    for (std::size_t k = 0; k < inst.prices.size(); ++k)
-        if (inst.prices[k].region == region && inst.prices[k].option == "on_demand" && !inst.prices[k].usd_per_hour)
-            price_why = inst.unknown_reason("prices[" + std::to_string(k) + "].usd_per_hour");
+    const auto price = catalog_price(catalog, inst, region, PriceKind::on_demand);
+    std::string price_why = inst.null_price_reason(region, PriceKind::on_demand);
+    if (price_why.empty()) price_why = "no on-demand price for " + region + " in the catalog";
     if (price)
         m.on_demand_usd_per_hour = {"on_demand_usd_per_hour", price->value, "USD/h", "catalog price", format_number(price->value),
                                     {input("on_demand_usd_per_hour", "USD/h", *price)}, ""};

@@ -75,10 +75,10 @@ Resolved resolve(const Catalog& catalog, const DecodeRequest& q) {
         }
         if (!r.link_gb_per_s && c.measured_link_gb_per_s) {
             r.link_gb_per_s = c.measured_link_gb_per_s;
-            if (!r.link_latency_us) r.link_latency_us = Param{0, InputOrigin::user, "measured: included in the measured copy time"};
+            if (!r.link_latency_us) r.link_latency_us = measured_param(0, "included in the measured copy time");
         }
         if (!r.video_seconds && !r.sync_rtf && c.sync_rtf)
-            r.sync_rtf = Param{*c.sync_rtf, InputOrigin::user, "measured: " + c.sync->case_name + " stats.rtf"};
+            r.sync_rtf = measured_param(*c.sync_rtf, c.sync->case_name + " stats.rtf");
         for (const auto& note : c.notes) out.notes.push_back(note);
         out.calibration = c;
     }
@@ -115,7 +115,7 @@ Resolved resolve(const Catalog& catalog, const DecodeRequest& q) {
     }
     if (r.link_gb_per_s) {
         s.link_gb_per_s = *r.link_gb_per_s;
-        out.link_description = (r.link_gb_per_s->source.rfind("measured", 0) == 0 ? r.link_gb_per_s->source : "given") + ": " +
+        out.link_description = (r.link_gb_per_s->origin == InputOrigin::measured ? r.link_gb_per_s->source : "given") + ": " +
                                n(r.link_gb_per_s->value) + " GB/s device to host";
     }
     Link host;
@@ -286,7 +286,7 @@ DecodeReport evaluate_decode(const Catalog& catalog, const DecodeRequest& q) {
                 continue;
             }
             DecodeSimRequest t = s;
-            t.buffers = {rec.buffers(), InputOrigin::user, "measured: " + rec.path + " buffers"};
+            t.buffers = measured_param(rec.buffers(), rec.path + " buffers");
             const DecodeSimResult r = rec.synchronous() ? sim : simulate_decode(t);
             const PipelineRun& run = rec.synchronous() ? r.sync : r.async;
             out.bench_checks.push_back({rec.case_name, rec.path, rec.synchronous() ? 1 : rec.buffers(), rec.median, *run.decode_seconds.value,
@@ -320,7 +320,7 @@ DecodeRequest parse_decode_request(const Json& section, const std::string& path,
     q.host_ms = number("host_ms", NumberRule::non_negative);
     q.contention = number("contention", NumberRule::non_negative);
     q.buffers = number("buffers", NumberRule::positive);
-    if (auto v = r.optional_number("link_gb_per_s", NumberRule::positive)) q.link_gb_per_s = measured(*v, "device-to-host bandwidth (given)");
+    if (auto v = r.optional_number("link_gb_per_s", NumberRule::positive)) q.link_gb_per_s = measured_param(*v, "device-to-host bandwidth (given)");
     q.link_latency_us = number("link_latency_us", NumberRule::non_negative);
     q.video_seconds = number("video_seconds", NumberRule::positive);
     q.sync_rtf = number("sync_rtf", NumberRule::positive);

@@ -163,7 +163,6 @@ const DecodeBenchRecord* first_of(const BenchResults& b, const char* case_name) 
     return nullptr;
 }
 
-Param measured_param(double v, const std::string& what) { return {v, InputOrigin::user, "measured: " + what}; }
 
 void require_usable(const DecodeBenchRecord& r) {
     if (!r.stats.checksums_ok)

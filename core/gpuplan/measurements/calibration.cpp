@@ -49,7 +49,7 @@ BenchCalibration calibrate_from_bench(const BenchResults& b, double gpus_per_nod
             c.skipped.push_back(f.path + " (" + f.case_name + "): not used, " +
                                 (f.status != "ok" ? f.status + (f.error.empty() ? "" : ": " + f.error) : std::string("its data did not verify")));
     const auto add = [&](const char* figure, const char* flag, double value, const std::string& from) {
-        c.figures.push_back({figure, flag, Param{value, InputOrigin::user, "measured: " + file + " " + from}, from});
+        c.figures.push_back({figure, flag, measured_param(value, file + " " + from), from});
     };
 
     // GPU <-> host: offload moves gradients down and parameters up, so the slower direction bounds it.
@@ -132,6 +132,37 @@ DatasheetFigure datasheet_figure(const Catalog& catalog, const std::string& inst
         return {std::nullopt, acc->name + ": no peer-link or PCIe figure in the catalog"};
     }
     return {std::nullopt, "no datasheet figure for '" + kind + "'"};
+}
+
+CalibrationUse apply_calibration(const BenchCalibration& c, TopologyOverrides& overrides) {
+    const struct { const char* figure; const char* what; std::optional<Param> TopologyOverrides::*slot; } slots[] = {
+        {"host_gb_per_s", "GPU-host bandwidth", &TopologyOverrides::host_gb_per_s},
+        {"intra_gb_per_s", "intra-node bandwidth", &TopologyOverrides::intra_gb_per_s},
+        {"inter_gb_per_s", "inter-node bandwidth", &TopologyOverrides::inter_gb_per_s}};
+    CalibrationUse use;
+    for (const auto& s : slots) {
+        const MeasuredFigure* f = c.find(s.figure);
+        if (!f) continue;
+        std::optional<Param>& slot = overrides.*(s.slot);
+        if (slot) {
+            use.not_applied.push_back(f);
+            continue;
+        }
+        // "measured: GPU-host bandwidth, <file> d2h_pinned median 20 GB/s (...)": what, then where.
+        slot = measured_param(f->value.value, std::string(s.what) + ", " + f->value.source.substr(std::string("measured: ").size()));
+        use.applied.push_back(f);
+    }
+    return use;
+}
+
+nlohmann::json to_json(const BenchResults& b, const BenchCalibration& c) {
+    nlohmann::json figs = nlohmann::json::array();
+    for (const auto& f : c.figures)
+        figs.push_back({{"planner_figure", f.planner_figure}, {"flag", f.flag.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.flag)},
+                        {"gb_per_s", f.value.value}, {"source", f.value.source}, {"from", f.from}});
+    return {{"file", b.origin}, {"backend", b.fingerprint.backend},
+            {"instance_type", b.fingerprint.instance_type ? nlohmann::json(*b.fingerprint.instance_type) : nlohmann::json(nullptr)},
+            {"complete", b.complete}, {"figures", figs}, {"not_used", c.skipped}};
 }
 
 }  // namespace gpuplan

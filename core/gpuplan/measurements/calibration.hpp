@@ -22,13 +22,14 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
 #include "gpuplan/measurements/bench_results.hpp"
+#include "gpuplan/topology/topology.hpp"
 
 namespace gpuplan {
 
 struct MeasuredFigure {
     std::string planner_figure;  // "host_gb_per_s", "intra_gb_per_s", "inter_gb_per_s", "device_memory_gb_per_s"
     std::string flag;            // the `gpuplan train` flag it sets ("" when none)
-    Param value;                 // origin user, source "measured: <file> <case> ..."
+    Param value;                 // origin measured, source "measured: <file> <case> ..."
     std::string from;            // in words: which records, which rule
 };
 
@@ -40,6 +41,18 @@ struct BenchCalibration {
 
 // `gpus_per_node`: from the fingerprint's GPU count or the instance (0: unknown, taken as 1).
 BenchCalibration calibrate_from_bench(const BenchResults& bench, double gpus_per_node);
+
+// Which measured figures a prediction took, and which it left because the request already had
+// that figure (a figure the user gave wins).
+struct CalibrationUse {
+    std::vector<const MeasuredFigure*> applied, not_applied;
+};
+// Puts the measured host, intra-node and inter-node bandwidths into `overrides` in place of
+// the datasheet figures (`gpuplan train --calibration`, the scenario's `calibration` section).
+CalibrationUse apply_calibration(const BenchCalibration& calibration, TopologyOverrides& overrides);
+
+// What a results file measured and which planner figure each replaces (JSON: `calibration`).
+nlohmann::json to_json(const BenchResults& bench, const BenchCalibration& calibration);
 
 // A datasheet figure for a kind of measurement on an instance type, or why it is unknown:
 //   pcie_host      accelerator PCIe gen x lanes x per-lane rate (raw, per direction)

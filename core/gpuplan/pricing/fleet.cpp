@@ -4,10 +4,6 @@
 
 namespace gpuplan {
 
-bool is_commitment_option(const std::string& option) {
-    return option.rfind("reserved", 0) == 0 || option.find("savings-plan") != std::string::npos;
-}
-
 std::vector<FleetTier> tiers_from_profile(const UsageProfile& p) {
     if (p.peak_gpus <= 0) throw InputError("fleet.profile.peak_gpus", format_number(p.peak_gpus), "a number of GPUs > 0");
     if (p.baseline_gpus < 0 || p.baseline_gpus > p.average_gpus)
@@ -20,7 +16,7 @@ std::vector<FleetTier> tiers_from_profile(const UsageProfile& p) {
     const double burst = p.peak_gpus - p.baseline_gpus;
     if (burst > 0)
         tiers.push_back({p.burst_option, burst, p.burst_usd_per_gpu_hour, (p.average_gpus - p.baseline_gpus) / burst,
-                         is_commitment_option(p.burst_option)});
+                         is_commitment(p.burst_option.kind)});
     return tiers;
 }
 
@@ -39,7 +35,7 @@ FleetResult evaluate_fleet(const FleetRequest& request) {
         const double billed_share = t.committed ? 1.0 : t.utilization;
         const double cost = t.gpus * t.usd_per_gpu_hour.value * hours * billed_share;
         Figure f;
-        f.name = "tier_cost_usd." + t.option;
+        f.name = "tier_cost_usd." + key(t.option);
         f.value = cost;
         f.unit = "USD";
         f.formula = t.committed ? "gpus x usd_per_gpu_hour x hours (committed: billed every hour)"
@@ -59,7 +55,7 @@ FleetResult evaluate_fleet(const FleetRequest& request) {
 
         if (t.committed) {
             Figure b;
-            b.name = "break_even_utilization." + t.option;
+            b.name = "break_even_utilization." + key(t.option);
             b.value = t.usd_per_gpu_hour.value / request.on_demand_usd_per_gpu_hour.value;
             b.unit = "fraction of hours";
             b.formula = "usd_per_gpu_hour / on_demand_usd_per_gpu_hour";

@@ -15,11 +15,12 @@
 #include <vector>
 
 #include "gpuplan/explain.hpp"
+#include "gpuplan/pricing/purchase_option.hpp"
 
 namespace gpuplan {
 
 struct FleetTier {
-    std::string option;       // "reserved-3y", "spot", "on-demand", ... (a label)
+    PurchaseOption option;    // reserved-3y, spot, on-demand, ... (its key names the tier's figures)
     double gpus = 0;
     Param usd_per_gpu_hour;
     double utilization = 1;   // fraction of the hours these GPUs are in use
@@ -48,9 +49,9 @@ struct FleetResult {
 // the hours on average.
 struct UsageProfile {
     double baseline_gpus = 0, average_gpus = 0, peak_gpus = 0;
-    std::string commit_option = "reserved-1y";
+    PurchaseOption commit_option{PurchaseKind::reserved, Term::one_year, std::nullopt};
     Param commit_usd_per_gpu_hour;
-    std::string burst_option = "on-demand";
+    PurchaseOption burst_option{PurchaseKind::on_demand, std::nullopt, std::nullopt};
     Param burst_usd_per_gpu_hour;
 };
 
@@ -60,7 +61,5 @@ std::vector<FleetTier> tiers_from_profile(const UsageProfile& profile);
 // Throws InputError (naming the tier) for no tiers, negative GPUs or a zero-use fleet.
 FleetResult evaluate_fleet(const FleetRequest& request);
 
-// True for option labels that are commitments ("reserved*", "*savings-plan*").
-bool is_commitment_option(const std::string& option);
 
 }  // namespace gpuplan

@@ -7,31 +7,6 @@
 
 namespace gpuplan {
 
-double term_hours(Term term) { return term == Term::one_year ? kHoursPerYear : 3 * kHoursPerYear; }
-
-std::string_view to_string(Term term) { return term == Term::one_year ? "1y" : "3y"; }
-
-std::string_view to_string(Payment payment) {
-    switch (payment) {
-    case Payment::no_upfront: return "no-upfront";
-    case Payment::partial_upfront: return "partial-upfront";
-    case Payment::all_upfront: return "all-upfront";
-    }
-    return "?";
-}
-
-std::string_view to_string(PurchaseKind kind) {
-    switch (kind) {
-    case PurchaseKind::on_demand: return "on-demand";
-    case PurchaseKind::reserved: return "reserved";
-    case PurchaseKind::instance_savings_plan: return "instance-savings-plan";
-    case PurchaseKind::compute_savings_plan: return "compute-savings-plan";
-    case PurchaseKind::spot: return "spot";
-    case PurchaseKind::capacity_block: return "capacity-block";
-    }
-    return "?";
-}
-
 PricingAssumptions default_pricing_assumptions() {
     auto a = [](double v, const char* why) { return Param{v, InputOrigin::assumption, why}; };
     PricingAssumptions p;
@@ -54,27 +29,23 @@ PricingAssumptions default_pricing_assumptions() {
     return p;
 }
 
-std::optional<Param> catalog_price(const Catalog&, const Instance& instance, const std::string& region,
-                                   const std::string& option) {
+std::optional<Param> catalog_price(const Catalog&, const Instance& instance, const std::string& region, PriceKind option) {
     const Price* p = instance.find_price(region, option);
     if (!p || !p->usd_per_hour) return std::nullopt;
     return Param{*p->usd_per_hour, InputOrigin::catalog,
-                 "catalog " + instance.name + " " + region + " " + option + ", source " + p->source + ", as of " + p->as_of};
+                 "catalog " + instance.name + " " + region + " " + std::string(to_string(option)) + ", source " + p->source + ", as of " + p->as_of};
 }
 
-std::string price_unknown_reason(const Instance& instance, const std::string& region, const std::string& option) {
-    for (std::size_t k = 0; k < instance.prices.size(); ++k) {
-        const Price& p = instance.prices[k];
-        if (p.region == region && p.option == option && !p.usd_per_hour) return instance.unknown_reason("prices[" + std::to_string(k) + "].usd_per_hour");
-    }
-    return "no " + option + " price for " + instance.name + " in " + region + " in the catalog";
+std::string price_unknown_reason(const Instance& instance, const std::string& region, PriceKind option) {
+    const std::string why = instance.null_price_reason(region, option);
+    return !why.empty() ? why : "no " + std::string(to_string(option)) + " price for " + instance.name + " in " + region + " in the catalog";
 }
 
 Figure median_spot_discount(const Catalog& catalog, const std::string& region) {
     std::vector<double> discounts;
     for (const auto& i : catalog.instances) {
-        const Price* od = i.find_price(region, "on_demand");
-        const Price* spot = i.find_price(region, "spot_typical");
+        const Price* od = i.find_price(region, PriceKind::on_demand);
+        const Price* spot = i.find_price(region, PriceKind::spot_typical);
         if (od && spot && od->usd_per_hour && spot->usd_per_hour) discounts.push_back(1.0 - *spot->usd_per_hour / *od->usd_per_hour);
     }
     Figure f;
@@ -130,9 +101,7 @@ void finish_quote(Quote& q, const Context& ctx) {
     q.saving_vs_on_demand = money("saving_vs_on_demand", saving, "fraction", "1 - effective_usd_per_hour / on_demand_usd_per_hour",
                                   "1 - " + format_number(eff) + " / " + format_number(od) + " = " + format_number(saving),
                                   {in_eff, in_od});
-    const bool committed = q.kind == PurchaseKind::reserved || q.kind == PurchaseKind::instance_savings_plan ||
-                           q.kind == PurchaseKind::compute_savings_plan;
-    if (committed) {
+    if (is_commitment(q.option.kind)) {
         // A commitment is billed for every hour of the term; used a fraction u of the hours,
         // each used hour costs eff / u, which equals on-demand at u = eff / od.
         const double u = eff / od;
@@ -142,12 +111,12 @@ void finish_quote(Quote& q, const Context& ctx) {
     }
 }
 
-Quote flat_quote(const Context& ctx, std::string key, std::string label, PurchaseKind kind, const Param& price, std::string formula,
-                 std::string worked, std::vector<FigureInput> inputs) {
+Quote flat_quote(const Context& ctx, std::string label, PurchaseKind kind, const Param& price, std::string formula, std::string worked,
+                 std::vector<FigureInput> inputs) {
     Quote q;
-    q.key = std::move(key);
+    q.option = {kind, std::nullopt, std::nullopt};
+    q.key = key(q.option);
     q.label = std::move(label);
-    q.kind = kind;
     q.effective_usd_per_hour = money("effective_usd_per_hour", price.value, "USD/h", std::move(formula), std::move(worked), std::move(inputs));
     q.upfront_usd = money("upfront_usd", 0, "USD", "no upfront payment", "0", {});
     q.recurring_usd_per_hour = q.effective_usd_per_hour;
@@ -169,8 +138,8 @@ Quote commitment_quote(const Context& ctx, PurchaseKind kind, const char* label_
     const FigureInput in_term = input("term_hours", "h", {hours, InputOrigin::derived, "AWS term: 8760 h a year"});
 
     Quote q;
-    q.kind = kind;
-    q.key = std::string(to_string(kind)) + "-" + std::string(to_string(term)) + "-" + std::string(to_string(payment));
+    q.option = {kind, term, payment};
+    q.key = key(q.option);
     q.label = std::string(label_prefix) + (term == Term::one_year ? " 1-year, " : " 3-year, ") +
               (payment == Payment::no_upfront ? "no upfront" : payment == Payment::partial_upfront ? "partial upfront" : "all upfront");
     q.effective_usd_per_hour = money("effective_usd_per_hour", eff, "USD/h", "on_demand_usd_per_hour x (1 - discount)",
@@ -192,9 +161,9 @@ Quote commitment_quote(const Context& ctx, PurchaseKind kind, const char* label_
 
 Quote unavailable_spot(std::string reason) {
     Quote q;
-    q.key = "spot";
+    q.option = {PurchaseKind::spot, std::nullopt, std::nullopt};
+    q.key = key(q.option);
     q.label = "Spot";
-    q.kind = PurchaseKind::spot;
     q.available = false;
     q.unavailable_reason = std::move(reason);
     return q;
@@ -205,15 +174,12 @@ Quote unavailable_spot(std::string reason) {
 Quote spot_quote(const Catalog& catalog, const Context& ctx, const Param& od) {
     const Instance& instance = ctx.instance;
     const QuoteRequest& request = ctx.request;
-    std::string no_spot;  // the catalog's reason when its spot price is null
-    for (std::size_t k = 0; k < instance.prices.size(); ++k)
-        if (instance.prices[k].region == request.region && instance.prices[k].option == "spot_typical" && !instance.prices[k].usd_per_hour)
-            no_spot = instance.unknown_reason("prices[" + std::to_string(k) + "].usd_per_hour");
+    const std::string no_spot = instance.null_price_reason(request.region, PriceKind::spot_typical);  // "" unless null
     if (no_spot.rfind("n/a", 0) == 0) return unavailable_spot(no_spot);
 
     Quote q;
-    if (const auto spot = catalog_price(catalog, instance, request.region, "spot_typical")) {
-        q = flat_quote(ctx, "spot", "Spot (typical)", PurchaseKind::spot, *spot, "catalog typical spot price", format_number(spot->value),
+    if (const auto spot = catalog_price(catalog, instance, request.region, PriceKind::spot_typical)) {
+        q = flat_quote(ctx, "Spot (typical)", PurchaseKind::spot, *spot, "catalog typical spot price", format_number(spot->value),
                        {input("spot_usd_per_hour", "USD/h", *spot)});
     } else {
         const std::string why = "no catalog spot price for this type" + (no_spot.empty() ? "" : " (" + no_spot + ")");
@@ -227,7 +193,7 @@ Quote spot_quote(const Catalog& catalog, const Context& ctx, const Param& od) {
             d = {*median.value, InputOrigin::assumption, why + "; default = catalog median spot discount in " + request.region + ", " + median.worked};
         }
         const double price = od.value * (1.0 - d.value);
-        q = flat_quote(ctx, "spot", "Spot (estimated)", PurchaseKind::spot, {price, d.origin, d.source}, "on_demand_usd_per_hour x (1 - spot_discount)",
+        q = flat_quote(ctx, "Spot (estimated)", PurchaseKind::spot, {price, d.origin, d.source}, "on_demand_usd_per_hour x (1 - spot_discount)",
                        format_number(od.value) + " x (1 - " + format_number(d.value) + ") = " + format_number(price),
                        {input("on_demand_usd_per_hour", "USD/h", od), input("spot_discount", "fraction", d)});
     }
@@ -252,21 +218,17 @@ std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteReq
         for (const auto& r : regions) list += (list.empty() ? "" : ", ") + r;
         throw InputError("region", "\"" + request.region + "\"", "a region with catalog prices: " + list);
     }
-    const auto od = catalog_price(catalog, *instance, request.region, "on_demand");
+    const auto od = catalog_price(catalog, *instance, request.region, PriceKind::on_demand);
     if (!od) {
-        const Price* p = instance->find_price(request.region, "on_demand");
-        std::string why = "no on-demand price in the catalog";
-        if (p) {
-            for (std::size_t k = 0; k < instance->prices.size(); ++k)
-                if (&instance->prices[k] == p) why = instance->unknown_reason("prices[" + std::to_string(k) + "].usd_per_hour");
-        }
+        std::string why = instance->null_price_reason(request.region, PriceKind::on_demand);
+        if (why.empty()) why = "no on-demand price in the catalog";
         throw InputError("instance", "\"" + request.instance + "\" in " + request.region,
                          "a type with a known on-demand price (unknown: " + why + "); give one in a user catalog file");
     }
     const Context ctx{*instance, request, *od};
     const PricingAssumptions& a = request.assumptions;
     std::vector<Quote> quotes;
-    quotes.push_back(flat_quote(ctx, "on-demand", "On-demand", PurchaseKind::on_demand, *od, "catalog on-demand price",
+    quotes.push_back(flat_quote(ctx, "On-demand", PurchaseKind::on_demand, *od, "catalog on-demand price",
                                 format_number(od->value), {input("on_demand_usd_per_hour", "USD/h", *od)}));
     for (Term term : {Term::one_year, Term::three_year}) {
         const int t = term == Term::one_year ? 0 : 1;
@@ -282,7 +244,7 @@ std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteReq
 
     quotes.push_back(spot_quote(catalog, ctx, *od));
     const double cb = od->value * (1.0 - a.capacity_block_discount.value);
-    quotes.push_back(flat_quote(ctx, "capacity-block", "Capacity Block", PurchaseKind::capacity_block,
+    quotes.push_back(flat_quote(ctx, "Capacity Block", PurchaseKind::capacity_block,
                                 {cb, a.capacity_block_discount.origin, a.capacity_block_discount.source},
                                 "on_demand_usd_per_hour x (1 - capacity_block_discount)",
                                 format_number(od->value) + " x (1 - " + format_number(a.capacity_block_discount.value) + ") = " + format_number(cb),

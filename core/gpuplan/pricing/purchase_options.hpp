@@ -12,19 +12,11 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
+#include "gpuplan/pricing/purchase_option.hpp"
 #include "gpuplan/pricing/spot_checkpoint.hpp"
 
 namespace gpuplan {
 
-enum class Term { one_year, three_year };
-enum class Payment { no_upfront, partial_upfront, all_upfront };
-enum class PurchaseKind { on_demand, reserved, instance_savings_plan, compute_savings_plan, spot, capacity_block };
-
-inline constexpr double kHoursPerYear = 8760;  // 365 x 24, AWS's term length in hours
-double term_hours(Term term);
-std::string_view to_string(Term term);
-std::string_view to_string(Payment payment);
-std::string_view to_string(PurchaseKind kind);
 
 // Discounts off on-demand (fractions, 0 <= d < 1), indexed by term [1y, 3y].
 struct PricingAssumptions {
@@ -46,9 +38,9 @@ PricingAssumptions default_pricing_assumptions();
 Figure median_spot_discount(const Catalog& catalog, const std::string& region);
 
 struct Quote {
-    std::string key;    // "reserved-1y-partial-upfront": stable, for JSON and the CLI
+    PurchaseOption option;
+    std::string key;    // key(option), "reserved-1y-partial-upfront": stable, for JSON and the CLI
     std::string label;  // "Reserved 1-year, partial upfront"
-    PurchaseKind kind = PurchaseKind::on_demand;
     bool available = true;
     std::string unavailable_reason;
     Figure effective_usd_per_hour;   // amortised price of one instance-hour
@@ -74,10 +66,9 @@ struct QuoteRequest {
 std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteRequest& request);
 
 // Catalog price as a Param citing its source; nullopt when unknown or absent.
-std::optional<Param> catalog_price(const Catalog& catalog, const Instance& instance, const std::string& region,
-                                   const std::string& option);
+std::optional<Param> catalog_price(const Catalog& catalog, const Instance& instance, const std::string& region, PriceKind option);
 // Why catalog_price has nothing: the catalog's reason for a null price, or "no <option> price
 // for <type> in <region> in the catalog" when there is no entry at all.
-std::string price_unknown_reason(const Instance& instance, const std::string& region, const std::string& option);
+std::string price_unknown_reason(const Instance& instance, const std::string& region, PriceKind option);
 
 }  // namespace gpuplan

@@ -21,6 +21,14 @@ InferenceRecommendRequest default_inference_request(const ModelSpec& model) {
     return r;
 }
 
+void set_dtypes(InferenceRecommendRequest& q, const std::string& dtype, const std::string& kv_dtype, const std::string& dtype_where,
+                const std::string& kv_dtype_where) {
+    q.weight_bytes = dtype_bytes(dtype, dtype_where);
+    q.kv_bytes = dtype_bytes(kv_dtype, kv_dtype_where);
+    q.dtype = dtype;
+    q.kv_dtype = kv_dtype;
+}
+
 namespace {
 
 // What one instance type offers a replica: GPUs, memory and bandwidth per GPU.
@@ -91,6 +99,48 @@ std::string layout_text(const Layout& l) {
 
 }  // namespace
 
+namespace {
+
+std::vector<Figure> pick_figures(const Candidate& pick, const Catalog& catalog, const InferenceRecommendRequest& q) {
+    const Instance& inst = *catalog.find_instance(pick.instance);
+    const Hardware hw = hardware_of(catalog, inst);
+    const ParameterCount params = count_parameters(*q.model);
+    const double kv_per_token = *kv_cache_bytes_per_token(*q.model, q.kv_bytes).value;
+    Layout l;
+    for (const Layout& x : feasible_layouts(hw, q, params.total * q.weight_bytes, params.active * q.weight_bytes, kv_per_token))
+        if (x.tp == pick.tensor_parallel) l = x;
+    const Param bandwidth{hw.bandwidth_gb_per_s, InputOrigin::catalog, "catalog accelerator " + *inst.accelerator + " memory bandwidth"};
+    const DecodeRoofline roof = decode_roofline(*q.model, q.weight_bytes, q.kv_bytes, l.batch, q.context, l.tp, bandwidth, q.bandwidth_efficiency);
+    const auto price = catalog_price(catalog, inst, q.region, pick.purchase);
+    const Param fleet_hourly{pick.usd_per_hour, InputOrigin::derived,
+                             format_number(pick.instances) + " x " + (price ? price->source : std::string("price"))};
+    Figure instances{"instances", pick.instances, "instances", "ceil(target_tokens_per_second / (replicas x replica tokens/s))",
+                     "ceil(" + format_number(q.tokens_per_second) + " / (" + format_number(l.replicas) + " x " +
+                         format_number(*roof.tokens_per_second_expected.value) + ")) = " + format_number(pick.instances),
+                     {roof.tokens_per_second_expected.as_input()}, ""};
+    return {roof.bytes_per_step, roof.steps_per_second, roof.tokens_per_second_expected, instances,
+            usd_per_million_tokens(fleet_hourly, {q.tokens_per_second, InputOrigin::user, ""})};
+}
+
+// The figures and memory fit a pick comes with (Recommendation::pick_details).
+PickDetail pick_detail(const Candidate& pick, const Catalog& catalog, const InferenceRecommendRequest& q) {
+    PickDetail d;
+    d.figures = pick_figures(pick, catalog, q);
+    d.pool = instance_pool(catalog, pick.instance, 1, "instance");
+    InferenceFitRequest f;
+    f.model = q.model;
+    f.dtype = q.dtype;
+    f.kv_dtype = q.kv_dtype;
+    f.batch = pick.batch;
+    f.context = q.context;
+    f.tensor_parallel = pick.tensor_parallel;
+    if (q.runtime_overhead_gib.origin != InputOrigin::assumption) f.overhead_gib = q.runtime_overhead_gib.value;
+    d.fit = check_inference_fit(f, d.pool);
+    return d;
+}
+
+}  // namespace
+
 Recommendation recommend_inference(const Catalog& catalog, const InferenceRecommendRequest& q) {
     if (!q.model) throw InputError("model", "none", "a model preset or definition");
     if (q.tokens_per_second <= 0) throw InputError("tokens_per_second", format_number(q.tokens_per_second), "a throughput > 0");
@@ -99,7 +149,7 @@ Recommendation recommend_inference(const Catalog& catalog, const InferenceRecomm
     const ParameterCount params = count_parameters(*q.model);
     const double weight_total = params.total * q.weight_bytes, weight_active = params.active * q.weight_bytes;
     const double kv_per_token = *kv_cache_bytes_per_token(*q.model, q.kv_bytes).value;
-    const std::vector<std::string> purchase = q.purchase.empty() ? std::vector<std::string>{"on_demand"} : q.purchase;
+    const std::vector<PriceKind> purchase = q.purchase.empty() ? std::vector<PriceKind>{PriceKind::on_demand} : q.purchase;
 
     Recommendation r;
     for (const auto& inst : catalog.instances) {
@@ -114,7 +164,7 @@ Recommendation recommend_inference(const Catalog& catalog, const InferenceRecomm
                 dropped = "does not fit: weights + one sequence's KV cache exceed " + format_number(hw.gpus) + " x " +
                           format_number(hw.memory_bytes / kBytesPerGiB) + " GiB";
         }
-        for (const auto& option : purchase) {
+        for (const PriceKind option : purchase) {
             if (!dropped.empty()) {
                 ++r.evaluated;
                 Candidate c;
@@ -140,7 +190,7 @@ Recommendation recommend_inference(const Catalog& catalog, const InferenceRecomm
                 c.seconds_per_token = 1.0 / layout.steps_per_second;
                 if (!price || !price->usd_per_hour) {
                     c.kept = false;
-                    c.dropped_because = "no " + option + " price in " + q.region;
+                    c.dropped_because = "no " + std::string(to_string(option)) + " price in " + q.region;
                 } else {
                     c.usd_per_hour = c.instances * *price->usd_per_hour;
                     // The fleet is paid for every hour; the workload uses the target throughput.
@@ -183,28 +233,8 @@ Recommendation recommend_inference(const Catalog& catalog, const InferenceRecomm
         }
         r.picks = {r.frontier.front(), r.frontier.back(), balance};
     }
+    for (std::size_t i : r.picks) r.pick_details.push_back(pick_detail(r.candidates[i], catalog, q));
     return r;
-}
-
-std::vector<Figure> Recommendation::explain(const Candidate& pick, const Catalog& catalog, const InferenceRecommendRequest& q) const {
-    const Instance& inst = *catalog.find_instance(pick.instance);
-    const Hardware hw = hardware_of(catalog, inst);
-    const ParameterCount params = count_parameters(*q.model);
-    const double kv_per_token = *kv_cache_bytes_per_token(*q.model, q.kv_bytes).value;
-    Layout l;
-    for (const Layout& x : feasible_layouts(hw, q, params.total * q.weight_bytes, params.active * q.weight_bytes, kv_per_token))
-        if (x.tp == pick.tensor_parallel) l = x;
-    const Param bandwidth{hw.bandwidth_gb_per_s, InputOrigin::catalog, "catalog accelerator " + *inst.accelerator + " memory bandwidth"};
-    const DecodeRoofline roof = decode_roofline(*q.model, q.weight_bytes, q.kv_bytes, l.batch, q.context, l.tp, bandwidth, q.bandwidth_efficiency);
-    const auto price = catalog_price(catalog, inst, q.region, pick.purchase);
-    const Param fleet_hourly{pick.usd_per_hour, InputOrigin::derived,
-                             format_number(pick.instances) + " x " + (price ? price->source : std::string("price"))};
-    Figure instances{"instances", pick.instances, "instances", "ceil(target_tokens_per_second / (replicas x replica tokens/s))",
-                     "ceil(" + format_number(q.tokens_per_second) + " / (" + format_number(l.replicas) + " x " +
-                         format_number(*roof.tokens_per_second_expected.value) + ")) = " + format_number(pick.instances),
-                     {roof.tokens_per_second_expected.as_input()}, ""};
-    return {roof.bytes_per_step, roof.steps_per_second, roof.tokens_per_second_expected, instances,
-            usd_per_million_tokens(fleet_hourly, {q.tokens_per_second, InputOrigin::user, ""})};
 }
 
 }  // namespace gpuplan

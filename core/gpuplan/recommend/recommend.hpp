@@ -18,6 +18,8 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
+#include "gpuplan/topology/training_time.hpp"
+#include "gpuplan/workload/fit.hpp"
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/workload/model.hpp"
 
@@ -25,14 +27,15 @@ namespace gpuplan {
 
 struct InferenceRecommendRequest {
     const ModelSpec* model = nullptr;
-    double weight_bytes = 2, kv_bytes = 2;
+    std::string dtype = "bf16", kv_dtype = "bf16";  // names, for the picks' memory verdicts
+    double weight_bytes = 2, kv_bytes = 2;          // dtype_bytes of the names (set_dtypes)
     double context = 4096;
     double tokens_per_second = 1000;          // aggregate decode throughput to serve
     double max_batch = 256;                   // per replica (latency and scheduler limits)
     double max_instances = 16;
     std::string region = "us-east-1";
     std::vector<std::string> families;        // empty = all GPU families
-    std::vector<std::string> purchase;        // "on_demand", "spot_typical"; empty = on-demand
+    std::vector<PriceKind> purchase;          // empty = on-demand
     std::optional<double> max_usd_per_hour;   // budget for the whole fleet
     std::optional<double> max_seconds_per_token;  // latency ceiling per sequence
     Param bandwidth_efficiency;               // default_bandwidth_efficiency() when not set by the user
@@ -40,9 +43,13 @@ struct InferenceRecommendRequest {
 };
 
 InferenceRecommendRequest default_inference_request(const ModelSpec& model);
+// Sets the dtype names and their bytes together (InputError naming `where` for an unknown name).
+void set_dtypes(InferenceRecommendRequest& request, const std::string& dtype, const std::string& kv_dtype, const std::string& dtype_where,
+                const std::string& kv_dtype_where);
 
 struct Candidate {
-    std::string instance, purchase, layout;   // layout: "tp 2 x 4 replica(s), batch 37"
+    std::string instance, layout;             // layout: "tp 2 x 4 replica(s), batch 37"
+    PriceKind purchase = PriceKind::on_demand;
     double tensor_parallel = 0, replicas = 0, batch = 0;
     double instances = 0;
     double usd_per_hour = 0;                  // the whole fleet
@@ -53,12 +60,20 @@ struct Candidate {
     std::string dropped_because;              // why it was not kept
 };
 
+// What a pick comes with: its figures (decode roofline, instances, cost) and its memory fit on
+// one instance (workload/fit.hpp), so no shell has to run a model again to show them.
+struct PickDetail {
+    std::vector<Figure> figures;
+    GpuPool pool;
+    InferenceFit fit;
+};
+
 struct Recommendation {
     std::vector<Candidate> candidates;        // every option considered, kept or dropped
     std::vector<std::size_t> frontier;        // indices into candidates: time vs cost, cheapest first
     std::vector<std::size_t> picks;           // cheapest, fastest, and the best balance (may repeat)
+    std::vector<PickDetail> pick_details;     // one per pick, in the same order
     std::size_t evaluated = 0;
-    std::vector<Figure> explain(const Candidate& pick, const Catalog& catalog, const InferenceRecommendRequest& request) const;
 };
 
 Recommendation recommend_inference(const Catalog& catalog, const InferenceRecommendRequest& request);
@@ -82,12 +97,14 @@ struct TrainingRecommendRequest {
     double max_nodes = 16;
     std::string region = "us-east-1";
     std::vector<std::string> families;       // empty = all GPU families
-    std::vector<std::string> purchase;       // "on_demand", "spot_typical"; empty = on-demand
+    std::vector<PriceKind> purchase;         // empty = on-demand
     std::optional<double> deadline_hours, budget_usd;
 };
 
 struct TrainingCandidate {
-    std::string instance, purchase, layout;  // "8 nodes: dp 64, ZeRO 1"
+    std::string instance, layout;            // "8 nodes: dp 64, ZeRO 1"
+    PriceKind purchase = PriceKind::on_demand;
+    ParallelLayout parallel;                 // the same layout, in numbers
     double nodes = 0, hours = 0, cost_usd = 0;
     std::string bottleneck;
     bool kept = true;
@@ -97,6 +114,7 @@ struct TrainingCandidate {
 struct TrainingRecommendation {
     std::vector<TrainingCandidate> candidates;
     std::vector<std::size_t> frontier, picks;  // picks: cheapest, fastest, balanced
+    std::vector<TrainingTime> pick_times;      // one per pick: its step, hours and cost at its price
     std::size_t evaluated = 0;
 };
 

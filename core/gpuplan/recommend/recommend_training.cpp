@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/recommend/pareto.hpp"
 #include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/topology/training_time.hpp"
@@ -41,9 +42,9 @@ TrainingRecommendation recommend_training(const Catalog& catalog, const Training
     if (!q.model) throw InputError("model", "none", "a model preset or definition");
     if (!(q.token_budget > 0)) throw InputError("token_budget", format_number(q.token_budget), "tokens > 0");
     if (!(q.max_nodes >= 1)) throw InputError("max_nodes", format_number(q.max_nodes), "at least 1");
-    const std::vector<std::string> purchase = q.purchase.empty() ? std::vector<std::string>{"on_demand"} : q.purchase;
+    const std::vector<PriceKind> purchase = q.purchase.empty() ? std::vector<PriceKind>{PriceKind::on_demand} : q.purchase;
     TrainingRecommendation r;
-    auto drop = [&](const Instance& inst, const std::string& option, double nodes, std::string why) {
+    auto drop = [&](const Instance& inst, PriceKind option, double nodes, std::string why) {
         TrainingCandidate c;
         c.instance = inst.name;
         c.purchase = option;
@@ -62,7 +63,7 @@ TrainingRecommendation recommend_training(const Catalog& catalog, const Training
         else if (!inst.accelerator_count || *inst.accelerator_count < 1 || !inst.accelerator_memory_gib_each)
             why = "no whole GPUs (a fractional slice cannot train in parallel)";
         if (!why.empty()) {
-            for (const auto& option : purchase) drop(inst, option, 1, why);
+            for (const PriceKind option : purchase) drop(inst, option, 1, why);
             continue;
         }
         const double gpn = *inst.accelerator_count;
@@ -74,7 +75,7 @@ TrainingRecommendation recommend_training(const Catalog& catalog, const Training
                     break;
                 }
             if (!choice) {
-                for (const auto& option : purchase) drop(inst, option, nodes, "does not fit: model states + activations exceed GPU memory with every layout tried");
+                for (const PriceKind option : purchase) drop(inst, option, nodes, "does not fit: model states + activations exceed GPU memory with every layout tried");
                 continue;
             }
             TrainingTimeRequest t;
@@ -96,7 +97,7 @@ TrainingRecommendation recommend_training(const Catalog& catalog, const Training
             } catch (const InputError& e) {
                 time_error = e.what();
             }
-            for (const auto& option : purchase) {
+            for (const PriceKind option : purchase) {
                 if (!time) {
                     drop(inst, option, nodes, "layout rejected: " + time_error);
                     continue;
@@ -107,7 +108,7 @@ TrainingRecommendation recommend_training(const Catalog& catalog, const Training
                 }
                 const Price* price = inst.find_price(q.region, option);
                 if (!price || !price->usd_per_hour) {
-                    drop(inst, option, nodes, "no " + option + " price in " + q.region);
+                    drop(inst, option, nodes, "no " + std::string(to_string(option)) + " price in " + q.region);
                     continue;
                 }
                 ++r.evaluated;
@@ -115,6 +116,7 @@ TrainingRecommendation recommend_training(const Catalog& catalog, const Training
                 c.instance = inst.name;
                 c.purchase = option;
                 c.nodes = nodes;
+                c.parallel = t.layout;
                 c.layout = format_number(nodes) + " node(s): dp " + format_number(t.layout.data) + ", tp " + format_number(choice->tensor) +
                            ", ZeRO " + std::to_string(choice->zero_stage);
                 c.hours = *time->total_hours.value;
@@ -147,6 +149,18 @@ TrainingRecommendation recommend_training(const Catalog& catalog, const Training
             if (score < best) best = score, balance = i;
         }
         r.picks = {r.frontier.front(), r.frontier.back(), balance};
+    }
+    // Each pick's working: its step at its catalog price (the sweep above timed it without one).
+    for (std::size_t i : r.picks) {
+        const TrainingCandidate& c = r.candidates[i];
+        TrainingTimeRequest t;
+        t.model = q.model;
+        t.instance = catalog.find_instance(c.instance);
+        t.nodes = c.nodes;
+        t.layout = c.parallel;
+        t.token_budget = q.token_budget;
+        if (auto price = catalog_price(catalog, *t.instance, q.region, c.purchase)) t.usd_per_hour = *price;
+        r.pick_times.push_back(training_time(catalog, t));
     }
     return r;
 }

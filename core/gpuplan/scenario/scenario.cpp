@@ -64,6 +64,24 @@ const Instance& require_instance(const Catalog& catalog, ObjectReader& r, const 
     return *i;
 }
 
+// "purchase": one of the catalog's price kinds (default on-demand).
+PriceKind price_kind(ObjectReader& r, const char* key) {
+    const std::string text = r.optional_string(key).value_or("on_demand");
+    const std::optional<PriceKind> kind = price_kind_named(text);
+    if (!kind) throw InputError(r.child_path(key), "\"" + text + "\"", price_kind_keys());
+    return *kind;
+}
+
+// A purchase option by its key ("reserved-3y", "spot"; purchase_option.hpp); `fallback` when
+// the key is absent, and without one, absent is an error.
+PurchaseOption purchase_option(ObjectReader& r, const char* key, std::optional<PurchaseOption> fallback = std::nullopt) {
+    if (fallback && !r.has(key)) return *fallback;
+    const std::string text = r.string(key);
+    const std::optional<PurchaseOption> option = purchase_option_named(text);
+    if (!option) throw InputError(r.child_path(key), "\"" + text + "\"", purchase_option_keys());
+    return *option;
+}
+
 // A price given directly ("usd_per_hour") or looked up ("instance" + option in the region).
 Param price_param(const Catalog& catalog, ObjectReader& r, const std::string& region, const char* price_key) {
     const bool has_price = r.has(price_key), has_instance = r.has("instance");
@@ -73,11 +91,10 @@ Param price_param(const Catalog& catalog, ObjectReader& r, const std::string& re
     // With a number given, "purchase" has nothing to choose from: finish() rejects it.
     if (has_price) return user_param(r.number(price_key, NumberRule::positive));
     const Instance& inst = require_instance(catalog, r, "instance");
-    const std::string option = r.optional_string("purchase").value_or("on_demand");
-    if (option != "on_demand" && option != "spot_typical")
-        throw InputError(r.child_path("purchase"), "\"" + option + "\"", "\"on_demand\" or \"spot_typical\"");
+    const PriceKind option = price_kind(r, "purchase");
     auto p = catalog_price(catalog, inst, region, option);
-    if (!p) throw InputError(r.child_path("instance"), "\"" + inst.name + "\"", "a type with a known " + option + " price in " + region);
+    if (!p)
+        throw InputError(r.child_path("instance"), "\"" + inst.name + "\"", "a type with a known " + std::string(to_string(option)) + " price in " + region);
     return *p;
 }
 
@@ -124,9 +141,9 @@ std::optional<FleetRequest> parse_fleet(ObjectReader& root, const Catalog& catal
         u.baseline_gpus = p.number("baseline_gpus", NumberRule::non_negative);
         u.average_gpus = p.number("average_gpus", NumberRule::non_negative);
         u.peak_gpus = p.number("peak_gpus", NumberRule::positive);
-        u.commit_option = p.optional_string("commit_option").value_or(u.commit_option);
+        u.commit_option = purchase_option(p, "commit_option", u.commit_option);
         u.commit_usd_per_gpu_hour = user_param(p.number("commit_usd_per_gpu_hour", NumberRule::positive));
-        u.burst_option = p.optional_string("burst_option").value_or(u.burst_option);
+        u.burst_option = purchase_option(p, "burst_option", u.burst_option);
         u.burst_usd_per_gpu_hour = p.has("burst_usd_per_gpu_hour") ? user_param(p.number("burst_usd_per_gpu_hour", NumberRule::positive))
                                                                    : f.on_demand_usd_per_gpu_hour;
         p.finish();
@@ -138,7 +155,7 @@ std::optional<FleetRequest> parse_fleet(ObjectReader& root, const Catalog& catal
     for (std::size_t k = 0; k < tiers.size(); ++k) {
         ObjectReader t(tiers[k], index_path(r.child_path("tiers"), k));
         FleetTier tier;
-        tier.option = t.string("option");
+        tier.option = purchase_option(t, "option");
         tier.gpus = t.number("gpus", NumberRule::non_negative);
         tier.usd_per_gpu_hour = user_param(t.number("usd_per_gpu_hour", NumberRule::positive));
         tier.utilization = t.optional_number("utilization", NumberRule::fraction).value_or(1.0);
@@ -146,7 +163,7 @@ std::optional<FleetRequest> parse_fleet(ObjectReader& root, const Catalog& catal
             if (!committed->is_boolean()) throw InputError(t.child_path("committed"), json_preview(*committed), "true or false");
             tier.committed = committed->get<bool>();
         } else {
-            tier.committed = is_commitment_option(tier.option);
+            tier.committed = is_commitment(tier.option.kind);
         }
         t.finish();
         f.tiers.push_back(tier);
@@ -254,13 +271,16 @@ std::vector<std::string> family_list(ObjectReader& r, const Catalog& catalog) {
     return families;
 }
 
-// "purchase": catalog price options.
-std::vector<std::string> purchase_list(ObjectReader& r) {
-    std::vector<std::string> options = string_list(r, "purchase");
-    for (std::size_t k = 0; k < options.size(); ++k)
-        if (options[k] != "on_demand" && options[k] != "spot_typical")
-            throw InputError(index_path(r.child_path("purchase"), k), "\"" + options[k] + "\"", "\"on_demand\" or \"spot_typical\"");
-    return options;
+// "purchase": a list of the catalog's price kinds.
+std::vector<PriceKind> purchase_list(ObjectReader& r) {
+    const std::vector<std::string> names = string_list(r, "purchase");
+    std::vector<PriceKind> kinds;
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        const std::optional<PriceKind> kind = price_kind_named(names[k]);
+        if (!kind) throw InputError(index_path(r.child_path("purchase"), k), "\"" + names[k] + "\"", price_kind_keys());
+        kinds.push_back(*kind);
+    }
+    return kinds;
 }
 
 std::optional<InferenceRecommendRequest> parse_recommend(ObjectReader& root, const Catalog& catalog, const std::string& region) {
@@ -269,8 +289,8 @@ std::optional<InferenceRecommendRequest> parse_recommend(ObjectReader& root, con
     ObjectReader r(*j, root.child_path("recommend"));
     InferenceRecommendRequest q = default_inference_request(require_model_preset(r, "model"));
     q.region = region;
-    if (auto d = r.optional_string("dtype")) q.weight_bytes = dtype_bytes(*d, r.child_path("dtype"));
-    if (auto d = r.optional_string("kv_dtype")) q.kv_bytes = dtype_bytes(*d, r.child_path("kv_dtype"));
+    set_dtypes(q, r.optional_string("dtype").value_or(q.dtype), r.optional_string("kv_dtype").value_or(q.kv_dtype), r.child_path("dtype"),
+               r.child_path("kv_dtype"));
     q.context = r.optional_number("context", NumberRule::positive).value_or(q.context);
     q.tokens_per_second = r.optional_number("tokens_per_second", NumberRule::positive).value_or(q.tokens_per_second);
     q.max_batch = r.optional_number("max_batch", NumberRule::positive).value_or(q.max_batch);
@@ -291,7 +311,7 @@ Recompute parse_recompute(ObjectReader& r, Recompute fallback) {
 }
 
 // "train": one training job on `nodes` x an instance with a parallel layout.
-std::optional<TrainingTimeRequest> parse_train(ObjectReader& root, const Catalog& catalog, const std::string& region) {
+std::optional<TrainingPlanRequest> parse_train(ObjectReader& root, const Catalog& catalog, const std::string& region) {
     const Json* j = root.optional_value("train");
     if (!j) return std::nullopt;
     ObjectReader r(*j, root.child_path("train"));
@@ -300,10 +320,7 @@ std::optional<TrainingTimeRequest> parse_train(ObjectReader& root, const Catalog
     t.instance = &require_instance(catalog, r, "instance");
     t.nodes = r.optional_number("nodes", NumberRule::positive).value_or(1);
     t.token_budget = r.optional_number("tokens", NumberRule::positive).value_or(0);
-    const std::string option = r.optional_string("purchase").value_or("on_demand");
-    if (option != "on_demand" && option != "spot_typical")
-        throw InputError(r.child_path("purchase"), "\"" + option + "\"", "\"on_demand\" or \"spot_typical\"");
-    if (auto p = catalog_price(catalog, *t.instance, region, option)) t.usd_per_hour = *p;
+    const PriceKind purchase = price_kind(r, "purchase");
     ParallelLayout& L = t.layout;
     const double gpus = t.instance->accelerator_count.value_or(1) * t.nodes;
     L.tensor = r.optional_number("tensor", NumberRule::positive).value_or(1);
@@ -323,11 +340,15 @@ std::optional<TrainingTimeRequest> parse_train(ObjectReader& root, const Catalog
     }
     read_override(r, "compute_efficiency", t.compute_efficiency, NumberRule::fraction);
     // Measured figures (from `gpuplan bench` on a real instance) replace datasheet ones.
-    if (auto v = r.optional_number("measured_intra_gb_per_s", NumberRule::positive)) t.topology.intra_gb_per_s = measured(*v, "intra-node bandwidth");
-    if (auto v = r.optional_number("measured_inter_gb_per_s", NumberRule::positive)) t.topology.inter_gb_per_s = measured(*v, "inter-node bandwidth");
-    if (auto v = r.optional_number("measured_mfu", NumberRule::fraction)) t.compute_efficiency = measured(*v, "model FLOPs utilisation");
+    if (auto v = r.optional_number("measured_intra_gb_per_s", NumberRule::positive)) t.topology.intra_gb_per_s = measured_param(*v, "intra-node bandwidth");
+    if (auto v = r.optional_number("measured_inter_gb_per_s", NumberRule::positive)) t.topology.inter_gb_per_s = measured_param(*v, "inter-node bandwidth");
+    if (auto v = r.optional_number("measured_mfu", NumberRule::fraction)) t.compute_efficiency = measured_param(*v, "model FLOPs utilisation");
     r.finish();
-    return t;
+    TrainingPlanRequest plan;
+    plan.time = t;
+    plan.region = region;
+    plan.purchase = purchase;
+    return plan;
 }
 
 std::optional<TrainingRecommendRequest> parse_recommend_training(ObjectReader& root, const Catalog& catalog, const std::string& region) {
@@ -412,7 +433,7 @@ nlohmann::json to_json(const Quote& q, const UnitCostOptions& units, double inst
 nlohmann::json to_json(const FleetResult& r, const FleetRequest& request) {
     nlohmann::json tiers = nlohmann::json::array();
     for (std::size_t k = 0; k < r.tier_cost_usd.size(); ++k) {
-        nlohmann::json t = {{"option", request.tiers[k].option}, {"gpus", request.tiers[k].gpus},
+        nlohmann::json t = {{"option", key(request.tiers[k].option)}, {"gpus", request.tiers[k].gpus},
                             {"committed", request.tiers[k].committed}, {"cost_usd", to_json(r.tier_cost_usd[k])}};
         if (r.tier_break_even_utilization[k]) t["break_even_utilization"] = to_json(*r.tier_break_even_utilization[k]);
         tiers.push_back(t);
@@ -439,41 +460,10 @@ nlohmann::json to_json(const StorageResult& r) {
     return {{"figures", to_json(all)}};
 }
 
-nlohmann::json to_json(const TrainingTime& t) {
-    nlohmann::json j = {{"figures", to_json(t.all())}, {"bottleneck", t.bottleneck}, {"warnings", t.warnings}, {"notes", t.notes}};
-    nlohmann::json links = nlohmann::json::object();
-    for (const auto& f : t.exposed_by_link) links[f.name] = to_json(f);
-    j["exposed_by_link"] = links;
-    return j;
-}
-
 nlohmann::json to_json(const TrainingRecommendation& r) {
     auto candidate = [](const TrainingCandidate& c) {
-        return nlohmann::json{{"instance", c.instance}, {"purchase", c.purchase}, {"layout", c.layout}, {"nodes", c.nodes},
+        return nlohmann::json{{"instance", c.instance}, {"purchase", to_string(c.purchase)}, {"layout", c.layout}, {"nodes", c.nodes},
                               {"hours", c.hours}, {"cost_usd", c.cost_usd}, {"bottleneck", c.bottleneck}};
-    };
-    nlohmann::json frontier = nlohmann::json::array();
-    for (std::size_t i : r.frontier) frontier.push_back(candidate(r.candidates[i]));
-    nlohmann::json picks = nlohmann::json::object();
-    const char* names[] = {"cheapest", "fastest", "balanced"};
-    for (std::size_t k = 0; k < r.picks.size(); ++k) picks[names[k]] = candidate(r.candidates[r.picks[k]]);
-    nlohmann::json dropped = nlohmann::json::object();
-    std::size_t kept = 0;
-    for (const auto& c : r.candidates) {
-        if (c.kept) {
-            ++kept;
-            continue;
-        }
-        dropped[c.dropped_because].push_back(c.instance + " x " + format_number(c.nodes) + " (" + c.purchase + ")");
-    }
-    return {{"evaluated", r.evaluated}, {"kept", kept}, {"frontier", frontier}, {"picks", picks}, {"dropped", dropped}};
-}
-
-nlohmann::json to_json(const Recommendation& r, const Catalog& catalog, const InferenceRecommendRequest& q) {
-    auto candidate = [](const Candidate& c) {
-        return nlohmann::json{{"instance", c.instance}, {"purchase", c.purchase}, {"layout", c.layout}, {"instances", c.instances},
-                              {"usd_per_hour", c.usd_per_hour}, {"usd_per_million_tokens", c.usd_per_million_tokens},
-                              {"seconds_per_token", c.seconds_per_token}, {"tokens_per_second", c.tokens_per_second}};
     };
     nlohmann::json frontier = nlohmann::json::array();
     for (std::size_t i : r.frontier) frontier.push_back(candidate(r.candidates[i]));
@@ -481,7 +471,10 @@ nlohmann::json to_json(const Recommendation& r, const Catalog& catalog, const In
     const char* names[] = {"cheapest", "fastest", "balanced"};
     for (std::size_t k = 0; k < r.picks.size(); ++k) {
         nlohmann::json p = candidate(r.candidates[r.picks[k]]);
-        p["figures"] = to_json(r.explain(r.candidates[r.picks[k]], catalog, q));
+        const TrainingTime& t = r.pick_times[k];
+        nlohmann::json figs = nlohmann::json::object();
+        for (const Figure* f : {&t.compute_seconds, &t.step_seconds, &t.tokens_per_second, &t.total_hours, &t.cost_usd}) figs[f->name] = figure_json(*f);
+        p["figures"] = figs;
         picks[names[k]] = p;
     }
     nlohmann::json dropped = nlohmann::json::object();
@@ -491,7 +484,39 @@ nlohmann::json to_json(const Recommendation& r, const Catalog& catalog, const In
             ++kept;
             continue;
         }
-        dropped[c.dropped_because].push_back(c.instance + " (" + c.purchase + ")");
+        dropped[c.dropped_because].push_back(c.instance + " x " + format_number(c.nodes) + " (" + std::string(to_string(c.purchase)) + ")");
+    }
+    return {{"evaluated", r.evaluated}, {"kept", kept}, {"frontier", frontier}, {"picks", picks}, {"dropped", dropped}};
+}
+
+nlohmann::json to_json(const Recommendation& r) {
+    auto candidate = [](const Candidate& c) {
+        return nlohmann::json{{"instance", c.instance}, {"purchase", to_string(c.purchase)}, {"layout", c.layout}, {"instances", c.instances},
+                              {"usd_per_hour", c.usd_per_hour}, {"usd_per_million_tokens", c.usd_per_million_tokens},
+                              {"seconds_per_token", c.seconds_per_token}, {"tokens_per_second", c.tokens_per_second}};
+    };
+    nlohmann::json frontier = nlohmann::json::array();
+    for (std::size_t i : r.frontier) frontier.push_back(candidate(r.candidates[i]));
+    nlohmann::json picks = nlohmann::json::object();
+    const char* names[] = {"cheapest", "fastest", "balanced"};
+    for (std::size_t k = 0; k < r.picks.size(); ++k) {
+        const Candidate& c = r.candidates[r.picks[k]];
+        nlohmann::json p = candidate(c);
+        p["tensor_parallel"] = c.tensor_parallel;
+        p["replicas"] = c.replicas;
+        p["batch"] = c.batch;
+        p["figures"] = to_json(r.pick_details[k].figures);
+        p["fit"] = to_json(r.pick_details[k].fit, r.pick_details[k].pool);
+        picks[names[k]] = p;
+    }
+    nlohmann::json dropped = nlohmann::json::object();
+    std::size_t kept = 0;
+    for (const auto& c : r.candidates) {
+        if (c.kept) {
+            ++kept;
+            continue;
+        }
+        dropped[c.dropped_because].push_back(c.instance + " (" + std::string(to_string(c.purchase)) + ")");
     }
     return {{"evaluated", r.evaluated}, {"kept", kept}, {"frontier", frontier}, {"picks", picks}, {"dropped", dropped}};
 }
@@ -526,8 +551,8 @@ nlohmann::json evaluate_scenario(const Scenario& s, const Catalog& catalog) {
         out["video"] = {{"figures", to_json(std::vector<Figure>{c.video_seconds, c.rtf_b, c.gpu_hours_per_1000_video_hours_a,
                                                                 c.gpu_hours_per_1000_video_hours_b, c.saving_usd_per_1000_video_hours})}};
     }
-    if (s.recommend) out["recommend"] = to_json(recommend_inference(catalog, *s.recommend), catalog, *s.recommend);
-    if (s.train) out["train"] = to_json(training_time(catalog, *s.train));
+    if (s.recommend) out["recommend"] = to_json(recommend_inference(catalog, *s.recommend));
+    if (s.train) out["train"] = to_json(plan_training(catalog, *s.train));
     if (s.recommend_training) out["recommend_training"] = to_json(recommend_training(catalog, *s.recommend_training));
     if (s.decode) out["decode"] = to_json(evaluate_decode(catalog, *s.decode));
     if (s.fit) out["fit"] = evaluate_fit_section(*s.fit, catalog);

@@ -19,7 +19,7 @@
 #include "gpuplan/pricing/storage_transfer.hpp"
 #include "gpuplan/scenario/workload_sections.hpp"
 #include "gpuplan/recommend/recommend.hpp"
-#include "gpuplan/topology/training_time.hpp"
+#include "gpuplan/topology/training_plan.hpp"
 
 namespace gpuplan {
 
@@ -44,7 +44,7 @@ struct Scenario {
     std::vector<TokenCostRequest> token_costs;
     std::optional<VideoCostRequest> video;
     std::optional<InferenceRecommendRequest> recommend;
-    std::optional<TrainingTimeRequest> train;
+    std::optional<TrainingPlanRequest> train;            // as `gpuplan train` (topology/training_plan.hpp)
     std::optional<TrainingRecommendRequest> recommend_training;
     std::optional<DecodeRequest> decode;  // docs/decode-pipeline.md
     std::optional<FitSection> fit;                      // as `gpuplan fit` (workload_sections.hpp)
@@ -66,9 +66,8 @@ nlohmann::json to_json(const Quote& quote, const UnitCostOptions& units, double 
 nlohmann::json to_json(const FleetResult& result, const FleetRequest& request);
 nlohmann::json to_json(const IdleResult& result);
 nlohmann::json to_json(const StorageResult& result);
-nlohmann::json to_json(const TrainingTime& result);
 nlohmann::json to_json(const TrainingRecommendation& result);
 // The frontier and picks with explanations; dropped options grouped by reason.
-nlohmann::json to_json(const Recommendation& result, const Catalog& catalog, const InferenceRecommendRequest& request);
+nlohmann::json to_json(const Recommendation& result);
 
 }  // namespace gpuplan

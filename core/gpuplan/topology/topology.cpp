@@ -102,9 +102,8 @@ std::string_view link_words(LinkClass c) {
     return "?";
 }
 
-bool Link::measured() const { return gb_per_s.source.rfind("measured", 0) == 0; }
+bool Link::measured() const { return gb_per_s.origin == InputOrigin::measured; }
 
-Param measured(double value, const std::string& what) { return {value, InputOrigin::user, "measured: " + what}; }
 
 double pcie_gb_per_s_per_lane(double generation) {
     // Per direction, after line encoding (PCI-SIG): gen3 8 GT/s x 128/130 / 8 bits, gen4 16 GT/s,

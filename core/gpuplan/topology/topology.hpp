@@ -54,7 +54,7 @@ struct NodeTopology {
     std::vector<std::string> notes;
 };
 
-// Calibration and what-ifs: a given Param replaces the derived figure as is. Use measured()
+// Calibration and what-ifs: a given Param replaces the derived figure as is. Use measured_param() (explain.hpp)
 // for a benchmark result so the output says "measured ...".
 struct TopologyOverrides {
     std::optional<Param> intra_gb_per_s, intra_latency_us;
@@ -62,7 +62,6 @@ struct TopologyOverrides {
     std::optional<Param> host_gb_per_s;  // GPU <-> host PCIe (also same-socket peers when the ring crosses sockets)
     std::optional<Param> pcie_efficiency, cross_socket_factor, efa_staged_efficiency, ena_tcp_efficiency;
 };
-Param measured(double value, const std::string& what);  // origin user, source "measured: <what>"
 
 // Documented defaults (docs/models.md), each an InputOrigin::assumption Param.
 double pcie_gb_per_s_per_lane(double generation);      // 0 for an unknown generation

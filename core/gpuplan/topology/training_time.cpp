@@ -58,21 +58,6 @@ std::vector<Figure> TrainingTime::all() const {
     return v;
 }
 
-TrainingMemoryRequest training_memory_request(const ModelSpec* model, const ParallelLayout& layout) {
-    TrainingMemoryRequest m;
-    m.model = model;
-    m.data_parallel = layout.data;
-    m.tensor_parallel = layout.tensor;
-    m.pipeline_parallel = layout.pipeline;
-    m.zero_stage = layout.zero_stage;
-    m.offload_optimizer = layout.offload_optimizer;
-    m.offload_parameters = layout.offload_parameters;
-    m.micro_batch = layout.micro_batch;
-    m.sequence = layout.sequence;
-    m.recompute = layout.recompute;
-    return m;
-}
-
 TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q) {
     const ParallelLayout& L = q.layout;
     if (!q.model) throw InputError("model", "none", "a model preset or definition");

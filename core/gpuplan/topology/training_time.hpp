@@ -31,17 +31,6 @@
 
 namespace gpuplan {
 
-struct ParallelLayout {
-    double data = 1, tensor = 1, pipeline = 1, expert = 1;  // expert parallel: within data parallel
-    int zero_stage = 0;                                      // 0 (DDP) .. 3 (FSDP full shard)
-    double micro_batch = 1;                                  // sequences per micro-batch
-    double global_batch_tokens = 0;                          // tokens per optimizer step, all replicas
-    double sequence = 2048;
-    Recompute recompute = Recompute::none;
-    bool offload_optimizer = false;   // ZeRO-Offload: optimizer states and Adam on the host
-    bool offload_parameters = false;  // ZeRO-3 only: parameters fetched from host too
-    bool allow_cross_node_tensor_parallel = false;
-};
 
 // Fraction of each strategy's communication hidden under compute (documented defaults).
 struct OverlapDefaults {
@@ -80,9 +69,6 @@ struct TrainingTime {
 
     std::vector<Figure> all() const;
 };
-
-// The per-GPU memory question for a layout (as `gpuplan fit --mode training` asks it).
-TrainingMemoryRequest training_memory_request(const ModelSpec* model, const ParallelLayout& layout);
 
 // Throws InputError naming the field ("layout.tensor", ...) for an invalid request.
 TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& request);

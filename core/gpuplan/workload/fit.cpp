@@ -294,17 +294,15 @@ TrainingMemoryRequest training_request(const TrainingFitRequest& r, const GpuPoo
     if (r.offload_parameters && r.zero_stage != 3)
         throw InputError("offload_parameters", "true with ZeRO stage " + std::to_string(r.zero_stage),
                          "ZeRO stage 3 (only ZeRO stage 3 shards the weights, so only it can offload them)");
-    TrainingMemoryRequest q;
-    q.model = r.model;
-    q.data_parallel = dp;
-    q.tensor_parallel = tp;
-    q.pipeline_parallel = pp;
-    q.zero_stage = r.zero_stage;
-    q.offload_optimizer = r.offload_optimizer;
-    q.offload_parameters = r.offload_parameters;
-    q.micro_batch = r.micro_batch;
-    q.sequence = r.sequence;
-    q.recompute = r.recompute;
+    ParallelLayout layout;
+    layout.data = dp, layout.tensor = tp, layout.pipeline = pp;
+    layout.zero_stage = r.zero_stage;
+    layout.micro_batch = r.micro_batch;
+    layout.sequence = r.sequence;
+    layout.recompute = r.recompute;
+    layout.offload_optimizer = r.offload_optimizer;
+    layout.offload_parameters = r.offload_parameters;
+    TrainingMemoryRequest q = training_memory_request(r.model, layout);
     if (r.overhead_gib) q.runtime_overhead_gib = user(*r.overhead_gib);
     return q;
 }

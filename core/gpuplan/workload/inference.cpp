@@ -143,7 +143,7 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
     }
 
     // Cost per 1M tokens at the instance's expected rate.
-    const auto cost = [&](const std::string& option, const std::string& name) {
+    const auto cost = [&](PriceKind option, const std::string& name) {
         const std::optional<Param> price = catalog_price(catalog, *pool.instance, q.region, option);
         if (!price)
             return unknown_figure(name, "USD/1M tokens", "usd_per_hour / (tokens_per_second x 3600) x 1e6",
@@ -153,8 +153,8 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
         f.inputs[1] = e.per_instance.as_input();  // carries the assumption flag of the efficiencies
         return f;
     };
-    e.usd_per_million_tokens_on_demand = cost("on_demand", "usd_per_million_tokens_on_demand");
-    e.usd_per_million_tokens_spot = cost("spot_typical", "usd_per_million_tokens_spot");
+    e.usd_per_million_tokens_on_demand = cost(PriceKind::on_demand, "usd_per_million_tokens_on_demand");
+    e.usd_per_million_tokens_spot = cost(PriceKind::spot_typical, "usd_per_million_tokens_spot");
     return e;
 }
 

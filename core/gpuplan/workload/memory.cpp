@@ -40,6 +40,21 @@ Param default_runtime_overhead_gib() {
     return {2.0, InputOrigin::assumption, "default runtime overhead per GPU: CUDA context, library workspaces, allocator fragmentation (docs/models.md)"};
 }
 
+TrainingMemoryRequest training_memory_request(const ModelSpec* model, const ParallelLayout& layout) {
+    TrainingMemoryRequest m;
+    m.model = model;
+    m.data_parallel = layout.data;
+    m.tensor_parallel = layout.tensor;
+    m.pipeline_parallel = layout.pipeline;
+    m.zero_stage = layout.zero_stage;
+    m.offload_optimizer = layout.offload_optimizer;
+    m.offload_parameters = layout.offload_parameters;
+    m.micro_batch = layout.micro_batch;
+    m.sequence = layout.sequence;
+    m.recompute = layout.recompute;
+    return m;
+}
+
 TrainingMemory training_memory(const TrainingMemoryRequest& q) {
     const ModelSpec& m = *q.model;
     const double params = count_parameters(m).total;

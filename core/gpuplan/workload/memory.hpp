@@ -52,6 +52,22 @@ struct TrainingMemory {
 
 TrainingMemory training_memory(const TrainingMemoryRequest& request);
 
+// A training job's parallel layout, as memory, step time and the recommenders take it.
+struct ParallelLayout {
+    double data = 1, tensor = 1, pipeline = 1, expert = 1;  // expert parallel: within data parallel
+    int zero_stage = 0;                                      // 0 (DDP) .. 3 (FSDP full shard)
+    double micro_batch = 1;                                  // sequences per micro-batch
+    double global_batch_tokens = 0;                          // tokens per optimizer step, all replicas
+    double sequence = 2048;
+    Recompute recompute = Recompute::none;
+    bool offload_optimizer = false;   // ZeRO-Offload: optimizer states and Adam on the host
+    bool offload_parameters = false;  // ZeRO-3 only: parameters fetched from host too
+    bool allow_cross_node_tensor_parallel = false;
+};
+
+// The per-GPU memory question for a layout (as `gpuplan fit --mode training` asks it).
+TrainingMemoryRequest training_memory_request(const ModelSpec* model, const ParallelLayout& layout);
+
 struct InferenceMemoryRequest {
     const ModelSpec* model = nullptr;
     double weight_bytes = 2;    // bf16 2, fp8 1, int8 1, int4 0.5

@@ -1,12 +1,15 @@
-// inference_view.cpp — the Inference view: model, weight and KV precision, context and the
-// throughput to serve (the scenario's "recommend" section) → the recommended fleets
-// (cheapest, fastest, balanced), memory per GPU of the chosen one (weights, KV cache,
-// overhead against capacity; gpuplan/workload/memory.hpp with the pick's tensor-parallel
-// degree and batch), its tokens/s breakdown and its cost per purchase option.
+// inference_view.cpp — the Inference view. It answers two questions, each from the result the
+// core computed (the view runs no model):
+//  - serving on a chosen instance and layout (the scenario's "infer" section, what `gpuplan
+//    infer` answers): memory per GPU against capacity, decode tokens/s, the compute ceiling,
+//    time to first token and $ per 1M tokens (workload/inference.hpp);
+//  - a throughput to serve (the "recommend" section): the recommended fleets (cheapest, fastest,
+//    balanced), and for the chosen pick its memory fit and tokens/s, which the recommender
+//    returns with each pick (recommend.hpp, PickDetail). "Plan this pick" copies the pick into
+//    an "infer" section.
 #include <algorithm>
 #include <cmath>
 
-#include "gpuplan/recommend/recommend.hpp"
 #include "imgui.h"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
@@ -18,40 +21,85 @@ namespace {
 
 constexpr const char* kPickNames[] = {"cheapest", "fastest", "balanced"};
 
-void rebuild(AppState& state) {
-    ViewStates& vs = *state.views;
-    vs.inference_generation = vs.generation;
-    vs.inference_memory.reset();
-    vs.inference_candidate.reset();
-    vs.inference_memory_error.clear();
-    if (!vs.parsed || !vs.parsed->recommend) return;
-    const InferenceRecommendRequest& q = *vs.parsed->recommend;
-    try {
-        // The same sweep evaluate_scenario ran (about 0.1 ms), for the pick's numeric layout.
-        const Recommendation r = recommend_inference(*state.catalog, q);
-        const int pick = std::clamp(vs.inference_pick, 0, 2);
-        if (static_cast<std::size_t>(pick) >= r.picks.size()) return;
-        const Candidate& c = r.candidates[r.picks[static_cast<std::size_t>(pick)]];
-        vs.inference_candidate = c;
-        InferenceMemoryRequest m;
-        m.model = q.model;
-        m.weight_bytes = q.weight_bytes;
-        m.kv_bytes = q.kv_bytes;
-        m.batch = c.batch;
-        m.context = q.context;
-        m.tensor_parallel = c.tensor_parallel;
-        m.runtime_overhead_gib = q.runtime_overhead_gib;
-        vs.inference_memory = inference_memory(m);
-    } catch (const std::exception& e) {
-        vs.inference_memory_error = e.what();
-    }
-}
-
-void draw_controls(AppState& state) {
-    nlohmann::json& r = scenario_section(state, "recommend");
+std::vector<std::string> model_names() {
     std::vector<std::string> models;
     for (const ModelSpec& m : builtin_models()) models.push_back(m.name);
-    edit_choice(state, r, "model", "model", models, "llama-3.1-70b");
+    return models;
+}
+
+// The memory bar of a fit's figures (weights, KV cache and overhead of all tensor-parallel
+// GPUs together, as the core reports them), per GPU.
+void draw_memory_bar(const char* id, const nlohmann::json* figures, double tensor_parallel, const std::string& title) {
+    const double tp = std::max(1.0, tensor_parallel);
+    const Palette& pal = palette();
+    const auto value = [&](const char* key) { return json_number(find_json(*figures, {key, "value"})).value_or(0) / tp; };
+    const auto seg = [&](const char* label, const char* key, ImU32 colour) {
+        const nlohmann::json* f = find_json(*figures, {key});
+        const std::string how = f ? json_string(find_json(*f, {"explain", "formula"})) + ", / tensor parallel " + format_quantity(tp, "") : "";
+        return Segment{label, value(key), colour, how};
+    };
+    const std::vector<Segment> segments = {seg("weights", "weights_gb", pal.series[0]), seg("KV cache", "kv_cache_gb", pal.series[1]),
+                                           seg("overhead", "overhead_gb", pal.series[5])};
+    const double capacity = value("capacity_gb");
+    ImGui::TextUnformatted(title.c_str());
+    stacked_bar(id, segments, capacity, "GB", "GPU memory");
+    const double total = value("total_gb");
+    ImGui::TextColored(to_vec4(total <= capacity ? pal.good : pal.bad), "%s GB of %s GB per GPU: %s", format_quantity(total, "").c_str(),
+                       format_quantity(capacity, "").c_str(), total <= capacity ? "fits" : "does not fit");
+}
+
+// ---- a chosen instance and layout ("infer") --------------------------------------------------
+
+void draw_infer(AppState& state) {
+    nlohmann::json& s = scenario_section(state, "infer");
+    edit_choice(state, s, "model", "model", model_names(), "llama-3-8b");
+    ImGui::SameLine();
+    std::vector<std::string> instances;
+    for (const Instance& i : state.catalog->instances)
+        if (i.accelerator_count && *i.accelerator_count >= 1 && i.accelerator_memory_gib_each) instances.push_back(i.name);
+    edit_choice(state, s, "instance", "instance", instances, "g6e.xlarge");
+    edit_choice(state, s, "dtype", "weights", {"bf16", "fp16", "fp8", "int8", "int4"}, "bf16");
+    ImGui::SameLine();
+    edit_choice(state, s, "kv_dtype", "KV cache", {"bf16", "fp16", "fp8"}, "bf16");
+    edit_number(state, s, "batch", "sequences decoded together", 1, 1, 65536);
+    ImGui::SameLine();
+    edit_number(state, s, "context", "context tokens", 8192, 1, 1 << 21);
+    ImGui::SameLine();
+    edit_number(state, s, "tensor", "tensor parallel", 1, 1, 64);
+
+    const nlohmann::json* r = find_json(state.results, {"infer"});
+    if (!r) return;
+    const nlohmann::json* fits = find_json(*r, {"fits"});
+    if (!fits || !fits->is_boolean() || !fits->get<bool>()) {
+        heading("Memory");
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(to_vec4(palette().bad), "%s", json_string(find_json(*r, {"memory_verdict"})).c_str());
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    const nlohmann::json* figures = find_json(*r, {"figures"});
+    const double tp = json_number(find_json(*r, {"serving", "tensor_parallel"})).value_or(1);
+    heading("Memory per GPU");
+    draw_memory_bar("infer_memory", figures, tp, json_string(find_json(*r, {"instance"})) + ", tensor parallel " + format_quantity(tp, ""));
+    heading("Tokens per second, latency and cost");
+    figure_table("infer_figures", figures,
+                 {{"Tokens/s per instance (expected)", "tokens_per_second_per_instance"},
+                  {"Tokens/s per GPU", "tokens_per_second_per_gpu"},
+                  {"Tokens/s, memory roofline at 100% bandwidth", "tokens_per_second"},
+                  {"Tokens/s, compute ceiling", "tokens_per_second_compute_ceiling"},
+                  {"Time to first token", "time_to_first_token_seconds"},
+                  {"USD per 1M tokens, on-demand", "usd_per_million_tokens_on_demand"},
+                  {"USD per 1M tokens, spot", "usd_per_million_tokens_spot"},
+                  {"Largest batch that fits", "max_batch"}});
+    note("Decode is memory-bound: each step reads every weight once plus every sequence's KV cache; the expected rate applies the "
+         "bandwidth efficiency and is capped by the compute ceiling (docs/models.md). Same figures as `gpuplan infer`.");
+}
+
+// ---- a throughput to serve ("recommend") -----------------------------------------------------
+
+void draw_recommend_controls(AppState& state) {
+    nlohmann::json& r = scenario_section(state, "recommend");
+    edit_choice(state, r, "model", "model", model_names(), "llama-3.1-70b");
     ImGui::SameLine();
     edit_choice(state, r, "dtype", "weights", {"bf16", "fp16", "fp8", "int8", "int4"}, "bf16");
     ImGui::SameLine();
@@ -61,38 +109,6 @@ void draw_controls(AppState& state) {
     edit_number(state, r, "tokens_per_second", "tokens/s to serve", 1000, 1, 1e9);
     ImGui::SameLine();
     edit_number(state, r, "max_instances", "max instances", 16, 1, 4096);
-}
-
-void draw_memory(const AppState& state) {
-    const ViewStates& vs = *state.views;
-    heading("Memory per GPU");
-    if (!vs.inference_memory || !vs.inference_candidate) {
-        if (!vs.inference_memory_error.empty()) ImGui::TextColored(to_vec4(palette().bad), "%s", vs.inference_memory_error.c_str());
-        else note("No fleet was kept, so there is no pick to break down (see the Recommend view for why options were dropped).");
-        return;
-    }
-    const InferenceMemory& m = *vs.inference_memory;
-    const Candidate& c = *vs.inference_candidate;
-    const double tp = std::max(1.0, c.tensor_parallel);
-    const Palette& pal = palette();
-    // The memory model reports all tensor-parallel GPUs together; per GPU is / tp.
-    const auto seg = [&](const char* label, const Figure& f, ImU32 colour) {
-        return Segment{label, f.value.value_or(0) / tp, colour, f.formula + " / tp " + format_quantity(tp, "") + "\n" + f.worked};
-    };
-    const std::vector<Segment> segments = {seg("weights", m.weights_gb, pal.series[0]), seg("KV cache", m.kv_cache_gb, pal.series[1]),
-                                           seg("overhead", m.overhead_gb, pal.series[5])};
-    const Instance* inst = state.catalog->find_instance(c.instance);
-    const double capacity_gb = inst && inst->accelerator_memory_gib_each ? *inst->accelerator_memory_gib_each * 1.073741824 : 0;
-    ImGui::Text("%s, %s (%s)", c.instance.c_str(), c.layout.c_str(), c.purchase.c_str());
-    stacked_bar("inference_memory", segments, capacity_gb, "GB", "GPU memory");
-    double total = 0;
-    for (const Segment& s : segments) total += s.value;
-    if (capacity_gb > 0)
-        ImGui::TextColored(to_vec4(total <= capacity_gb ? pal.good : pal.bad), "%s GB of %s GB per GPU (%s GiB): %s",
-                           format_quantity(total, "").c_str(), format_quantity(capacity_gb, "").c_str(),
-                           format_quantity(*inst->accelerator_memory_gib_each, "").c_str(), total <= capacity_gb ? "fits" : "does not fit");
-    else
-        ImGui::TextDisabled("GPU memory of %s unknown", c.instance.c_str());
 }
 
 void draw_picks(AppState& state) {
@@ -112,10 +128,7 @@ void draw_picks(AppState& state) {
         ImGui::TableNextRow();
         ImGui::PushID(k);
         ImGui::TableSetColumnIndex(0);
-        if (ImGui::RadioButton(kPickNames[k], state.views->inference_pick == k)) {
-            state.views->inference_pick = k;
-            state.views->inference_generation = -1;  // rebuild the breakdown for this pick
-        }
+        if (ImGui::RadioButton(kPickNames[k], state.views->inference_pick == k)) state.views->inference_pick = k;
         ImGui::TableSetColumnIndex(1);
         ImGui::TextUnformatted((json_string(find_json(*p, {"instance"})) + " (" + json_string(find_json(*p, {"purchase"})) + ")").c_str());
         ImGui::TableSetColumnIndex(2);
@@ -133,12 +146,31 @@ void draw_picks(AppState& state) {
     ImGui::EndTable();
 }
 
-void draw_throughput(const AppState& state) {
+void draw_pick(AppState& state) {
     const int k = std::clamp(state.views->inference_pick, 0, 2);
-    const nlohmann::json* f = find_json(state.results, {"recommend", "picks", kPickNames[k], "figures"});
-    if (!f) return;
+    const nlohmann::json* p = find_json(state.results, {"recommend", "picks", kPickNames[k]});
+    if (!p) return;
+    const double tp = json_number(find_json(*p, {"tensor_parallel"})).value_or(1);
+    if (const nlohmann::json* fit = find_json(*p, {"fit", "figures"})) {
+        heading("Memory per GPU");
+        draw_memory_bar("pick_memory", fit, tp,
+                        json_string(find_json(*p, {"instance"})) + ", " + json_string(find_json(*p, {"layout"})) + " (" +
+                            json_string(find_json(*p, {"purchase"})) + ")");
+    }
+    if (ImGui::Button("Plan this pick in detail")) {
+        // The pick as an "infer" section: the same instance, tensor parallel and batch.
+        const nlohmann::json& rec = state.scenario["recommend"];
+        nlohmann::json infer = {{"model", rec.value("model", "llama-3.1-70b")},
+                                {"instance", json_string(find_json(*p, {"instance"}))},
+                                {"tensor", number_json(tp)},
+                                {"batch", number_json(json_number(find_json(*p, {"batch"})).value_or(1))}};
+        for (const char* key : {"dtype", "kv_dtype", "context"})
+            if (rec.contains(key)) infer[key] = rec[key];
+        state.scenario["infer"] = infer;
+        scenario_edited(state);
+    }
     heading("Tokens per second");
-    figure_table("throughput", f,
+    figure_table("throughput", find_json(*p, {"figures"}),
                  {{"Bytes read per decode step (weights + KV)", "bytes_per_step"}, {"Decode steps per second", "steps_per_second"},
                   {"Tokens per second per replica", "tokens_per_second"}, {"Instances", "instances"},
                   {"USD per million tokens", "usd_per_million_tokens"}});
@@ -149,8 +181,10 @@ void draw_throughput(const AppState& state) {
 }  // namespace
 
 void draw_inference_view(AppState& state) {
-    if (!find_json(state.scenario, {"recommend"})) {
-        if (empty_state("This scenario serves no model (recommend section).", "Serve llama-3.1-70b at 2,000 tokens/s")) {
+    const bool has_infer = find_json(state.scenario, {"infer"}) != nullptr;
+    const bool has_recommend = find_json(state.scenario, {"recommend"}) != nullptr;
+    if (!has_infer && !has_recommend) {
+        if (empty_state("This scenario serves no model (an infer or recommend section).", "Serve llama-3.1-70b at 2,000 tokens/s")) {
             state.scenario["recommend"] = {{"model", "llama-3.1-70b"}, {"dtype", "fp8"}, {"kv_dtype", "bf16"}, {"context", 8192},
                                            {"tokens_per_second", 2000}, {"purchase", {"on_demand", "spot_typical"}}, {"max_instances", 8}};
             if (!state.scenario.contains("schema")) state.scenario["schema"] = "gpuplan.scenario/1";
@@ -158,11 +192,16 @@ void draw_inference_view(AppState& state) {
         }
         return;
     }
-    if (state.views->inference_generation != state.views->generation) rebuild(state);
-    draw_controls(state);
-    draw_picks(state);
-    draw_memory(state);
-    draw_throughput(state);
+    if (has_infer) {
+        heading("Serving on a chosen instance");
+        draw_infer(state);
+    }
+    if (has_recommend) {
+        heading("Fleets for a throughput to serve");
+        draw_recommend_controls(state);
+        draw_picks(state);
+        draw_pick(state);
+    }
 }
 
 }  // namespace gpuplan::ui

@@ -270,7 +270,7 @@ void draw_topology_view(AppState& state) {
         ImGui::TextColored(to_vec4(palette().bad), "%s", vs.topology_error.c_str());
         return;
     }
-    const nlohmann::json* traffic = trains ? find_json(state.results, {"train", "exposed_by_link"}) : nullptr;
+    const nlohmann::json* traffic = trains ? find_json(state.results, {"train", "figures"}) : nullptr;
     ImGui::SameLine();
     ImGui::TextDisabled("%s x %s, %s", format_quantity(vs.topology->gpus, "").c_str(), inst->accelerator.value_or("?").c_str(),
                         inst->interconnect ? std::string(to_string(*inst->interconnect)).c_str() : "interconnect unknown");

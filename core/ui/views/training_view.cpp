@@ -25,28 +25,10 @@ std::vector<std::string> model_names() {
 void rebuild(AppState& state) {
     ViewStates& vs = *state.views;
     vs.training_generation = vs.generation;
-    vs.training_memory.reset();
-    vs.training_memory_error.clear();
     vs.training_options = nlohmann::json::array();
     vs.training_options_error.clear();
     if (!vs.parsed || !vs.parsed->train) return;
-    const TrainingTimeRequest& t = *vs.parsed->train;
-    try {
-        TrainingMemoryRequest m;
-        m.model = t.model;
-        m.data_parallel = t.layout.data;
-        m.tensor_parallel = t.layout.tensor;
-        m.pipeline_parallel = t.layout.pipeline;
-        m.zero_stage = t.layout.zero_stage;
-        m.offload_optimizer = t.layout.offload_optimizer;
-        m.offload_parameters = t.layout.offload_parameters;
-        m.micro_batch = t.layout.micro_batch;
-        m.sequence = t.layout.sequence;
-        m.recompute = t.layout.recompute;
-        vs.training_memory = training_memory(m);
-    } catch (const std::exception& e) {
-        vs.training_memory_error = e.what();
-    }
+    const TrainingTimeRequest& t = vs.parsed->train->time;
     // Time x every purchase option: the job's hours on `nodes` instances.
     const auto hours = figure_value(find_json(state.results, {"train", "figures", "total_hours"}));
     if (!hours || !t.instance) return;
@@ -78,7 +60,9 @@ void draw_controls(AppState& state) {
         if (i.accelerator_count.value_or(0) >= 1) gpu_instances.push_back(i.name);
     edit_choice(state, train, "instance", "instance", gpu_instances, "p5.48xlarge");
     ImGui::SameLine();
-    edit_choice(state, train, "purchase", "purchase", {"on_demand", "spot_typical"}, "on_demand");
+    std::vector<std::string> price_kinds;
+    for (PriceKind k : kPriceKinds) price_kinds.emplace_back(to_string(k));
+    edit_choice(state, train, "purchase", "purchase", price_kinds, std::string(to_string(PriceKind::on_demand)));
     edit_number(state, train, "nodes", "nodes", 1, 1, 4096);
     ImGui::SameLine();
     edit_number(state, train, "tensor", "tensor parallel", 1, 1, 64);
@@ -94,34 +78,26 @@ void draw_controls(AppState& state) {
     edit_number(state, train, "tokens", "tokens to train", 1e10, 1, 1e15, "%.3g");
 }
 
+// Memory per GPU from the plan the core returned (results.train: model states, activations and
+// overhead against capacity, as `gpuplan train` shows them).
 void draw_memory(const AppState& state) {
-    const ViewStates& vs = *state.views;
     heading("Memory per GPU");
-    if (!vs.training_memory) {
-        if (!vs.training_memory_error.empty()) ImGui::TextColored(to_vec4(palette().bad), "%s", vs.training_memory_error.c_str());
-        return;
-    }
-    const TrainingMemory& m = *vs.training_memory;
+    const nlohmann::json* figures = find_json(state.results, {"train", "figures"});
+    if (!figures) return;
     const Palette& pal = palette();
-    const auto seg = [&](const char* label, const Figure& f, ImU32 c) {
-        return Segment{label, f.value.value_or(0), c, f.formula + (f.worked.empty() ? "" : "\n" + f.worked)};
+    const auto value = [&](const char* key) { return json_number(find_json(*figures, {key, "value"})).value_or(0); };
+    const auto seg = [&](const char* label, const char* key, ImU32 c) {
+        const nlohmann::json* f = find_json(*figures, {key});
+        return Segment{label, value(key), c, f ? json_string(find_json(*f, {"explain", "formula"})) + "\n" + json_string(find_json(*f, {"explain", "worked"})) : ""};
     };
-    std::vector<Segment> segments = {seg("weights", m.weights_gb, pal.series[0]), seg("gradients", m.gradients_gb, pal.series[1]),
-                                     seg("optimizer", m.optimizer_gb, pal.series[2]), seg("activations", m.activations_gb, pal.series[4]),
-                                     seg("overhead", m.overhead_gb, pal.series[5])};
-    const Instance* inst = vs.parsed && vs.parsed->train ? vs.parsed->train->instance : nullptr;
-    const double capacity_gb = inst && inst->accelerator_memory_gib_each ? *inst->accelerator_memory_gib_each * 1.073741824 : 0;
+    const std::vector<Segment> segments = {seg("model states", "model_states_gb", pal.series[0]), seg("activations", "activations_gb", pal.series[4]),
+                                           seg("overhead", "overhead_gb", pal.series[5])};
+    const double capacity_gb = value("capacity_per_gpu_gb"), total = value("total_per_gpu_gb");
     stacked_bar("train_memory", segments, capacity_gb, "GB", "GPU memory");
-    const double total = m.total_per_gpu_gb.value.value_or(0);
-    if (capacity_gb > 0) {
-        const bool fits = total <= capacity_gb;
-        ImGui::TextColored(to_vec4(fits ? pal.good : pal.bad), "%s GB of %s GB per GPU: %s", format_quantity(total, "").c_str(),
-                           format_quantity(capacity_gb, "").c_str(), fits ? "fits" : "does not fit");
-    } else {
-        ImGui::TextDisabled("GPU memory of the instance unknown");
-    }
-    if (m.host_per_gpu_gb.value.value_or(0) > 0)
-        ImGui::TextDisabled("offloaded to host: %s per GPU rank", format_quantity(*m.host_per_gpu_gb.value, "GB").c_str());
+    const bool fits = total <= capacity_gb;
+    ImGui::TextColored(to_vec4(fits ? pal.good : pal.bad), "%s GB of %s GB per GPU: %s", format_quantity(total, "").c_str(),
+                       format_quantity(capacity_gb, "").c_str(), fits ? "fits" : "does not fit");
+    if (value("host_per_gpu_gb") > 0) ImGui::TextDisabled("offloaded to host: %s per GPU rank", format_quantity(value("host_per_gpu_gb"), "GB").c_str());
 }
 
 void draw_step(const AppState& state) {

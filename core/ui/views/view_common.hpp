@@ -39,19 +39,13 @@ struct ViewStates {
     std::optional<NodeTopology> topology;
     std::string topology_error;
 
-    // Training: per-GPU memory from the train section.
+    // Training: the job's hours priced at every purchase option (memory comes with the result).
     long training_generation = -1;
-    std::optional<TrainingMemory> training_memory;
-    std::string training_memory_error;
     nlohmann::json training_options = nlohmann::json::array();  // per purchase option: label, rate, cost
     std::string training_options_error;
 
-    // Inference: per-GPU memory of the recommended pick.
-    long inference_generation = -1;
-    std::optional<InferenceMemory> inference_memory;
-    std::string inference_memory_error;
-    int inference_pick = 0;  // index into Recommendation::picks: 0 cheapest, 1 fastest, 2 balanced
-    std::optional<Candidate> inference_candidate;  // the pick, with its tensor-parallel degree and batch
+    // Inference: which recommended pick the view breaks down (its figures come with the result).
+    int inference_pick = 0;  // index into the picks: 0 cheapest, 1 fastest, 2 balanced
 
     int costs_months = 36;
     float decode_zoom_ms = 0;  // how much of the decode timeline the Gantt chart shows (0 = all)

@@ -1,0 +1,136 @@
+// training_plan.cpp — fit, step time, cost and sources of one training job (training_plan.hpp).
+#include "gpuplan/topology/training_plan.hpp"
+
+#include "gpuplan/input_error.hpp"
+#include "gpuplan/pricing/purchase_options.hpp"
+#include "gpuplan/text.hpp"
+
+namespace gpuplan {
+
+namespace {
+
+std::string n(double x) { return format_number(x); }
+
+// The numbers a step time rests on: the dense peak, the compute efficiency, the links the
+// layout uses (and those it does not, said so), GPU memory and the price.
+std::vector<PlanSource> plan_sources(const TrainingPlan& p, const TrainingTimeRequest& q) {
+    std::vector<PlanSource> sources;
+    for (const auto& in : p.time.compute_seconds.inputs)
+        if (in.name == "dense_peak_tflops")
+            sources.push_back({"dense_peak_tflops", "dense peak per GPU", n(in.value) + " TFLOPS", {in.value, in.origin, in.source}, false, "", ""});
+    sources.push_back({"compute_efficiency", "compute efficiency (MFU)", percent(q.compute_efficiency.value), q.compute_efficiency, false, "", ""});
+    const auto link_source = [&](const char* key, const char* what, const Link& l, const std::string& note) {
+        if (l.cls == LinkClass::none) return;
+        PlanSource s{key, what, "", l.gb_per_s, false, note, l.measured() ? "" : l.description};
+        s.value_text = l.known() ? n(l.gb_per_s.value) + " GB/s per GPU, " + std::string(link_words(l.cls)) : "unknown (" + l.unknown_reason + ")";
+        if (!l.known()) s.param.origin = InputOrigin::catalog, s.param.source = l.unknown_reason;
+        sources.push_back(std::move(s));
+    };
+    const NodeTopology& topo = p.time.topology;
+    link_source("intra_gb_per_s", "link inside a node", topo.intra, p.pool.gpus_per_node > 1 ? "" : "not used: one GPU per node");
+    link_source("inter_gb_per_s", "link between nodes", topo.inter, p.pool.nodes > 1 ? "" : "not used: one node");
+    if (q.layout.offload_optimizer || q.layout.offload_parameters) link_source("host_gb_per_s", "GPU-host link (offload)", topo.host, "");
+    sources.push_back({"accelerator_memory_gib_each", "GPU memory", n(p.pool.gib_each) + " GiB",
+                       {p.pool.gib_each, InputOrigin::catalog, p.pool.gib_each_input.source}, true, "", ""});
+    if (p.price)
+        sources.push_back({"usd_per_hour", "price per instance", rate(p.price->value) + "/h " + std::string(price_kind_words(p.purchase)), *p.price,
+                           true, "", ""});
+    return sources;
+}
+
+}  // namespace
+
+TrainingPlan plan_training(const Catalog& catalog, const TrainingPlanRequest& r) {
+    const TrainingTimeRequest& q0 = r.time;
+    TrainingPlan p;
+    p.region = r.region;
+    p.purchase = r.purchase;
+    p.token_budget = q0.token_budget;
+    p.layout = q0.layout;
+    p.pool = instance_pool(catalog, q0.instance->name, q0.nodes, "instance");
+    p.price = catalog_price(catalog, *q0.instance, r.region, r.purchase);
+    TrainingTimeRequest q = q0;
+    if (p.price) q.usd_per_hour = *p.price;
+
+    // The layout first (training_time names the field), then memory, then time.
+    p.time = training_time(catalog, q);
+    TrainingMemoryRequest mq = training_memory_request(q.model, q.layout);
+    if (r.overhead_gib) mq.runtime_overhead_gib = {*r.overhead_gib, InputOrigin::user, "--overhead-gib"};
+    p.fit = check_training_fit(mq, p.pool);
+    if (!p.price)  // the core multiplies by the price given; with no catalog price the cost is unknown
+        p.time.cost_usd = Figure{"cost_usd", std::nullopt, "USD", "total_hours x usd_per_hour x nodes", "", {},
+                                 price_unknown_reason(*q.instance, r.region, r.purchase)};
+
+    p.warnings = p.time.warnings;
+    if (p.fit.host_fits == false)
+        p.warnings.push_back("offloaded states need " + gb_text(*p.fit.host_per_node_gb.value) + " of host memory per node, more than the " +
+                             gb_text(*p.fit.host_ram_gb.value) + " of RAM of one " + q.instance->name);
+    p.notes = p.time.notes;
+    if (q.layout.expert > 1)
+        p.notes.push_back("the memory check does not split expert weights over --ep: model states per GPU are an upper bound");
+    p.sources = plan_sources(p, q);
+    return p;
+}
+
+std::vector<const Figure*> TrainingPlan::figures() const {
+    const TrainingMemory& m = fit.memory;
+    std::vector<const Figure*> out = {&m.model_states_gb, &m.activations_gb, &m.overhead_gb, &m.total_per_gpu_gb, &fit.capacity_gb, &fit.margin_gb};
+    if (fit.request.offload_optimizer || fit.request.offload_parameters) out.push_back(&m.host_per_gpu_gb);
+    for (const Figure* f : {&time.micro_batches, &time.compute_seconds, &time.data_parallel_comm_seconds, &time.data_parallel_exposed_seconds,
+                            &time.tensor_parallel_seconds, &time.pipeline_p2p_seconds, &time.expert_parallel_seconds, &time.bubble_seconds,
+                            &time.offload_seconds})
+        out.push_back(f);
+    for (const Figure& f : time.exposed_by_link) out.push_back(&f);
+    for (const Figure* f : {&time.step_seconds, &time.tokens_per_second, &time.total_seconds, &time.total_hours, &time.cost_usd}) out.push_back(f);
+    return out;
+}
+
+std::string_view source_kind(const PlanSource& s) {
+    if (s.catalog_record) return "catalog";
+    switch (s.param.origin) {
+    case InputOrigin::measured: return "measured";
+    case InputOrigin::catalog: return "datasheet";
+    case InputOrigin::assumption: return "assumption";
+    case InputOrigin::user: return "given";
+    case InputOrigin::derived: return "derived";
+    }
+    return "";
+}
+
+nlohmann::json to_json(const TrainingPlan& p) {
+    nlohmann::json figs = nlohmann::json::object();
+    for (const Figure* f : p.figures()) figs[f->name] = figure_json(*f);
+    nlohmann::json src = nlohmann::json::object();
+    for (const PlanSource& s : p.sources) {
+        nlohmann::json e = {{"what", s.what}, {"kind", source_kind(s)}, {"source", s.param.source}, {"value", s.param.value}};
+        if (!s.note.empty()) e["note"] = s.note;
+        if (!s.description.empty()) e["description"] = s.description;
+        src[s.key] = e;
+    }
+    nlohmann::json links = nlohmann::json::array();
+    for (const Figure& f : p.time.exposed_by_link) links.push_back(f.name);
+    const ParallelLayout& L = p.layout;
+    return {{"model", p.fit.request.model->name},
+            {"instance", p.pool.instance->name},
+            {"nodes", p.pool.nodes},
+            {"gpus", p.pool.gpus()},
+            {"region", p.region},
+            {"purchase", to_string(p.purchase)},
+            {"token_budget", p.token_budget},
+            {"layout",
+             {{"data_parallel", L.data}, {"tensor_parallel", L.tensor}, {"pipeline_parallel", L.pipeline}, {"expert_parallel", L.expert},
+              {"zero_stage", L.zero_stage}, {"micro_batch", L.micro_batch}, {"sequence", L.sequence},
+              {"global_batch_tokens", L.global_batch_tokens}, {"micro_batches", p.time.micro_batches.value.value_or(0)},
+              {"recompute", to_string(L.recompute)}, {"offload_optimizer", L.offload_optimizer}, {"offload_parameters", L.offload_parameters},
+              {"allow_cross_node_tensor_parallel", L.allow_cross_node_tensor_parallel}}},
+            {"fits", p.fit.fits},
+            {"memory_verdict", p.fit.verdict},
+            {"bottleneck", p.time.bottleneck},
+            {"warnings", p.warnings},
+            {"notes", p.notes},
+            {"exposed_by_link", links},
+            {"sources", src},
+            {"figures", figs}};
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,64 @@
+// training_plan.hpp — one training job planned whole: does the layout fit in GPU memory
+// (workload/fit.hpp), how long is a step and the run (training_time.hpp), what the hours cost
+// at a catalog price, which warnings apply, and where every number it rests on comes from
+// (datasheet, measured, default, given). `gpuplan train` and the scenario's `train` section
+// both ask here; `to_json` is the one serialiser of the answer.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/topology/training_time.hpp"
+#include "gpuplan/workload/fit.hpp"
+
+namespace gpuplan {
+
+struct TrainingPlanRequest {
+    TrainingTimeRequest time;                 // model, instance, nodes, layout, overrides, token budget
+    std::string region = "us-east-1";
+    PriceKind purchase = PriceKind::on_demand;  // whose catalog price the hours cost
+    std::optional<double> overhead_gib;       // replaces the default runtime overhead when given
+};
+
+// One number the plan rests on, and where it comes from.
+struct PlanSource {
+    std::string key;           // "compute_efficiency", "intra_gb_per_s", "usd_per_hour", ...
+    std::string what;          // "compute efficiency (MFU)"
+    std::string value_text;    // "40.00%", "450 GB/s per GPU, NVLink/NVSwitch"
+    Param param;
+    bool catalog_record = false;  // a catalog fact as such (a price, a memory size)
+    std::string note;          // "not used: one node"
+    std::string description;   // a link's description, when shorter than its source
+};
+
+struct TrainingPlan {
+    GpuPool pool;
+    TrainingFit fit;
+    TrainingTime time;                        // the cost is unknown (with the reason) without a price
+    std::optional<Param> price;
+    std::string region;
+    PriceKind purchase = PriceKind::on_demand;
+    double token_budget = 0;
+    ParallelLayout layout;
+    std::vector<std::string> warnings, notes;  // the step's and the plan's own
+    std::vector<PlanSource> sources;
+
+    std::vector<const Figure*> figures() const;  // memory, then time
+};
+
+// Throws InputError naming the field (layout.*, instance, region) for an invalid request. A
+// layout that does not fit comes back with fit.fits false; the step time is computed anyway
+// and a warning says it does not fit (a command refuses it with fit.refusal).
+TrainingPlan plan_training(const Catalog& catalog, const TrainingPlanRequest& request);
+
+// The `gpuplan train --format json` document.
+nlohmann::json to_json(const TrainingPlan& plan);
+
+// "measured", "datasheet", "assumption", "given", "derived": a source's kind in one word.
+std::string_view source_kind(const PlanSource& source);
+
+}  // namespace gpuplan

@@ -1,0 +1,90 @@
+// The inference estimate (core/gpuplan/workload/inference.hpp): the W3 decode roofline with its
+// efficiency, the compute ceiling, time to first token and $ per 1M tokens, each against hand
+// arithmetic on catalog facts; and the refusals `gpuplan infer` and the scenario share.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "gpuplan/catalog/catalog.hpp"
+#include "fixtures.hpp"
+#include "gpuplan/input_error.hpp"
+#include "gpuplan/workload/inference.hpp"
+
+using namespace gpuplan;
+
+namespace {
+const Catalog& catalog() { return test::builtin_catalog(); }
+const ModelSpec& model(const char* name) { return test::preset(name); }
+InferenceEstimateRequest w3(double batch, double context) {
+    InferenceEstimateRequest q;
+    q.serving.model = &model("llama-3-8b");
+    q.serving.batch = batch;
+    q.serving.context = context;
+    q.instance = "g6e.xlarge";
+    return q;
+}
+}  // namespace
+
+TEST_CASE("W3 on one L40S: memory-bound decode at 80% of 864 GB/s, the compute ceiling above it", "[inference]") {
+    const InferenceEstimate e = estimate_inference(catalog(), w3(32, 2048));
+    REQUIRE(e.fit.fits);
+    // W3: bytes per step = 16.06 GB weights + 32 x 2,048 x 131,072 B KV = 24.65 GB;
+    // 864 / 24.65 = 35.05 steps/s -> 1,121.6 tokens/s upper bound; 80% of it expected.
+    const double bytes = 2 * 8030261248.0 + 32 * 2048 * 131072.0;
+    CHECK(*e.roofline.bytes_per_step.value == Approx(bytes));
+    CHECK(std::round(*e.roofline.tokens_per_second.value * 10) / 10 == 1121.6);
+    CHECK(*e.roofline.tokens_per_second_expected.value == Approx(864e9 / bytes * 32 * 0.8));
+    // Compute ceiling: dense peak x 40% / (2 x 8.03e9 + 4 x 32 layers x 2,048 x 32 heads x 128).
+    const double peak = *catalog().find_accelerator("L40S")->dense_tflops.bf16;
+    const double ceiling = peak * 1e12 * 0.4 / (2 * 8030261248.0 + 4.0 * 32 * 2048 * 32 * 128);
+    CHECK(*e.compute_ceiling.value == Approx(ceiling));
+    CHECK_FALSE(e.compute_bound);  // the ceiling is far above 897 tokens/s
+    CHECK(*e.per_instance.value == Approx(*e.roofline.tokens_per_second_expected.value));
+    CHECK(e.replicas == 1);
+    // TTFT: prefill of 32 x 2,048 tokens at 40% of peak, never under one read of the weights
+    // (16.06 GB / (864 GB/s x 0.8) = 23.2 ms).
+    CHECK(*e.weight_read_seconds.value == Approx(2 * 8030261248.0 / (864e9 * 0.8)));
+    CHECK(*e.time_to_first_token_seconds.value == Approx(std::max(*e.prefill_seconds.value, *e.weight_read_seconds.value)));
+    // $ per 1M tokens at the catalog's us-east-1 on-demand price of a g6e.xlarge ($1.861/h).
+    CHECK(*e.usd_per_million_tokens_on_demand.value == Approx(1.861 / (*e.per_instance.value * 3600) * 1e6));
+    CHECK(e.per_instance.rests_on_assumption());  // the 80% default
+}
+
+TEST_CASE("a measured bandwidth replaces the datasheet and its efficiency is 1", "[inference]") {
+    InferenceEstimateRequest q = w3(1, 2048);
+    q.measured_bandwidth_gb_per_s = 700;
+    const InferenceEstimate e = estimate_inference(catalog(), q);
+    CHECK(e.bandwidth_measured);
+    CHECK(e.bandwidth_efficiency.value == 1);
+    CHECK(*e.roofline.tokens_per_second_expected.value == Approx(700e9 / (2 * 8030261248.0 + 2048 * 131072.0)));
+}
+
+TEST_CASE("tensor parallel on a 4-GPU node: replicas, per GPU and per instance", "[inference]") {
+    InferenceEstimateRequest q = w3(8, 4096);
+    q.instance = "g6e.12xlarge";
+    q.serving.tensor_parallel = 2;
+    const InferenceEstimate e = estimate_inference(catalog(), q);
+    CHECK(e.replicas == 2);
+    CHECK(*e.per_gpu.value == Approx(*e.per_replica.value / 2));
+    CHECK(*e.per_instance.value == Approx(*e.per_replica.value * 2));
+}
+
+TEST_CASE("inference refusals: a request that does not fit comes back unfit; bad fields are named", "[inference][bad-input]") {
+    InferenceEstimateRequest q = w3(1, 8192);
+    q.serving.model = &model("llama-3.1-70b");
+    const InferenceEstimate e = estimate_inference(catalog(), q);
+    CHECK_FALSE(e.fit.fits);
+    CHECK(e.fit.refusal.find("does not fit on 1 x L40S") != std::string::npos);
+    CHECK_FALSE(e.per_instance.value);  // nothing else computed
+
+    q = w3(1, 1024);
+    q.prompt_tokens = 2048;
+    CHECK_THROWS_WITH(estimate_inference(catalog(), q), Catch::Contains("prompt_tokens: got 2048; expected at most the context (1024)"));
+    q = w3(1, 1024);
+    q.region = "mars-1";
+    CHECK_THROWS_WITH(estimate_inference(catalog(), q), Catch::Contains("region: got 'mars-1'"));
+    q = w3(1, 1024);
+    q.instance = "g6e.12xlarge";
+    q.serving.tensor_parallel = 3;
+    CHECK_THROWS_WITH(estimate_inference(catalog(), q), Catch::Contains("tensor_parallel: got 3"));
+}
