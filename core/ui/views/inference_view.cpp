@@ -85,7 +85,7 @@ void draw_infer(AppState& state) {
     figure_table("infer_figures", figures,
                  {{"Tokens/s per instance (expected)", "tokens_per_second_per_instance"},
                   {"Tokens/s per GPU", "tokens_per_second_per_gpu"},
-                  {"Tokens/s, memory roofline at 100% bandwidth", "tokens_per_second"},
+                  {"Tokens/s, memory roofline at 100% bandwidth", "tokens_per_second_upper_bound"},
                   {"Tokens/s, compute ceiling", "tokens_per_second_compute_ceiling"},
                   {"Time to first token", "time_to_first_token_seconds"},
                   {"USD per 1M tokens, on-demand", "usd_per_million_tokens_on_demand"},
