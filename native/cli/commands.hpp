@@ -36,7 +36,7 @@ Command register_catalog(CLI::App& parent);
 Command register_show(CLI::App& parent);
 // price_cmd.cpp
 Command register_price(CLI::App& parent);
-// fleet_idle_cmd.cpp
+// fleet_cmd.cpp, idle_cmd.cpp
 Command register_fleet(CLI::App& parent);
 Command register_idle(CLI::App& parent);
 // eval_cmd.cpp
@@ -59,6 +59,15 @@ Command register_bench(CLI::App& parent);
 Command register_calibrate(CLI::App& parent);
 // native/gui/gui_cmd.cpp (`gui`: the planner's views in a desktop window)
 Command register_gui(CLI::App& parent);
+
+// ---- pricing helpers (common.cpp; fleet_cmd.cpp, idle_cmd.cpp) ------------------------------
+
+// A catalog on-demand price as a Param, or an InputError naming `flag`.
+Param catalog_on_demand(const Catalog& catalog, const Instance& inst, const std::string& region, const std::string& flag);
+// Label | value table (text/md) for summary figures; CSV writes every figure in full.
+std::string summary_table(const std::vector<std::pair<std::string, Cell>>& lines, Format format);
+// A figure's value from its JSON (the figures named always have one).
+double figure_value(const NamedFigures& figures, const std::string& name);
 
 // calibrate_cmd.cpp: "calibration from FILE (...)" and one line per measured figure, saying
 // which the prediction did not take because the user gave that figure (shared by `train`).

@@ -12,6 +12,9 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "gpuplan/pricing/purchase_options.hpp"
+
+#include <stdexcept>
 
 namespace gpuplan::cli {
 
@@ -194,6 +197,33 @@ void rethrow_for_flag(const InputError& error, const std::vector<std::pair<std::
     for (const auto& [path, flag] : path_to_flag)
         if (!error.where().empty() && error.where().rfind(path, 0) == 0) throw InputError(flag, error.value(), error.expected());
     throw error;
+}
+
+// ---- pricing helpers (fleet_cmd.cpp, idle_cmd.cpp) -----------------------------------------------
+
+// A catalog on-demand price as a Param, or an InputError naming `flag`.
+Param catalog_on_demand(const Catalog& catalog, const Instance& inst, const std::string& region, const std::string& flag) {
+    auto p = catalog_price(catalog, inst, region, PriceKind::on_demand);
+    if (!p) throw InputError(flag, "'" + inst.name + "' in " + region, "a type with a known on-demand price in the catalog for that region");
+    return *p;
+}
+
+// Label | value table (text/md) for summary figures; CSV writes every figure in full.
+std::string summary_table(const std::vector<std::pair<std::string, Cell>>& lines, Format format) {
+    Table t{{{"figure", "figure", false}, {"value", "value", true}}, {}};
+    for (const auto& [label, cell] : lines) t.rows.push_back({text_cell(label), cell});
+    return format == Format::md ? render_markdown_table(t) : render_key_values([&] {
+        std::vector<KeyValue> kv;
+        for (const auto& [label, cell] : lines) kv.push_back({label, cell.text});
+        return kv;
+    }(), "");
+}
+
+// A figure's value from its JSON (the figures below always have one).
+double figure_value(const NamedFigures& figures, const std::string& name) {
+    for (const auto& [n, f] : figures)
+        if (n == name) return f.at("value").get<double>();
+    throw std::logic_error("no figure " + name);
 }
 
 }  // namespace gpuplan::cli

@@ -1,5 +1,5 @@
-// fleet_idle_cmd.cpp — `gpuplan fleet` (a blended rate over purchase tiers) and `gpuplan idle`
-// (always-on versus ephemeral development instances).
+// fleet_cmd.cpp — `gpuplan fleet`: a blended $/GPU-hour over purchase tiers (explicit tiers, or
+// a usage profile split into a committed baseline and a burst), from the core's evaluate_fleet.
 #include <cmath>
 #include <cstdlib>
 #include <memory>
@@ -16,31 +16,6 @@
 namespace gpuplan::cli {
 
 namespace {
-
-// A catalog on-demand price as a Param, or an InputError naming `flag`.
-Param catalog_on_demand(const Catalog& catalog, const Instance& inst, const std::string& region, const std::string& flag) {
-    auto p = catalog_price(catalog, inst, region, PriceKind::on_demand);
-    if (!p) throw InputError(flag, "'" + inst.name + "' in " + region, "a type with a known on-demand price in the catalog for that region");
-    return *p;
-}
-
-// Label | value table (text/md) for summary figures; CSV writes every figure in full.
-std::string summary(const std::vector<std::pair<std::string, Cell>>& lines, Format format) {
-    Table t{{{"figure", "figure", false}, {"value", "value", true}}, {}};
-    for (const auto& [label, cell] : lines) t.rows.push_back({text_cell(label), cell});
-    return format == Format::md ? render_markdown_table(t) : render_key_values([&] {
-        std::vector<KeyValue> kv;
-        for (const auto& [label, cell] : lines) kv.push_back({label, cell.text});
-        return kv;
-    }(), "");
-}
-
-// A figure's value from its JSON (the figures below always have one).
-double value_of(const NamedFigures& figures, const std::string& name) {
-    for (const auto& [n, f] : figures)
-        if (n == name) return f.at("value").get<double>();
-    throw std::logic_error("no figure " + name);
-}
 
 // ---- fleet --------------------------------------------------------------------------------
 
@@ -172,80 +147,17 @@ std::string run_fleet(const Catalog& catalog, const FleetOptions& o) {
     std::string out = "Fleet over " + quantity(req.hours) + " h, against on-demand at " + rate(od.value) + "/GPU-h" +
                       (od.source.empty() ? "" : " (" + od.source + ")") + "\n\n";
     out += render_table(tiers, o.format) + "\n";
-    out += summary({{"total cost", figure_cell(r.total_cost_usd, money, false)},
+    out += summary_table({{"total cost", figure_cell(r.total_cost_usd, money, false)},
                     {"used GPU-hours", figure_cell(r.used_gpu_hours, quantity, false)},
                     {"blended rate", {rate(*r.blended_usd_per_gpu_hour.value) + "/GPU-h", ""}},
                     {"all on-demand cost", figure_cell(r.all_on_demand_cost_usd, money, false)},
-                    {"saving vs all on-demand", {money(value_of(all, "saving_usd")) + " (" + percent(*r.saving_vs_on_demand.value) + ")", ""}}},
+                    {"saving vs all on-demand", {money(figure_value(all, "saving_usd")) + " (" + percent(*r.saving_vs_on_demand.value) + ")", ""}}},
                    o.format);
     std::string after = "\nA committed tier (reserved*, *savings-plan*) is billed every hour; the others only for the hours used.\n"
                         "break-even util.: below this share of the hours in use, that committed tier costs more than on-demand.\n";
     if (o.explain) after += explain_all(all);
     out += notes_block(after, o.format);
     return out;
-}
-
-// ---- idle ---------------------------------------------------------------------------------
-
-struct IdleOptions {
-    std::string instance, region = "us-east-1";
-    double usd_per_hour = 0, storage_usd_per_gb_month = 0;
-    IdleRequest req;  // holds the defaults and the parsed values
-    bool explain = false;
-    Format format = Format::table;
-    CLI::App* app = nullptr;
-};
-
-std::string run_idle(const Catalog& catalog, const IdleOptions& o) {
-    IdleRequest req = o.req;
-    const bool by_price = o.app->count("--usd-per-hour") > 0, by_instance = o.app->count("--instance") > 0;
-    if (!by_price && !by_instance) throw InputError("--usd-per-hour / --instance", "neither", "one of them: the instance's $/h");
-    std::string what = "the given price";
-    if (by_instance) {
-        const Instance& inst = require_instance(catalog, o.instance, "--instance");
-        require_region(catalog, o.region, "--region");
-        req.usd_per_hour = catalog_on_demand(catalog, inst, o.region, "--instance");
-        what = inst.name + " on-demand in " + o.region;
-    } else {
-        req.usd_per_hour = {o.usd_per_hour, InputOrigin::user, ""};
-    }
-    req.storage_usd_per_gb_month = default_storage_rates().ebs_gp3_usd_per_gb_month;
-    if (o.app->count("--storage-usd-per-gb-month")) req.storage_usd_per_gb_month = {o.storage_usd_per_gb_month, InputOrigin::user, ""};
-    IdleResult r;
-    try {
-        r = evaluate_idle_cost(req);
-    } catch (const InputError& e) {
-        rethrow_for_flag(e, {{"idle.active_hours_per_day", "--active-hours-per-day"}, {"idle.workdays_per_month", "--workdays"}});
-    }
-    const nlohmann::json j = to_json(r);
-    if (o.format == Format::json) return dump_json(j);
-    NamedFigures all;
-    for (const Figure* f : {&r.always_on_usd_per_instance, &r.always_on_usd_total, &r.ephemeral_hours_per_instance, &r.ephemeral_usd_per_instance,
-                            &r.ephemeral_usd_total, &r.storage_usd_total, &r.saving_fraction_compute})
-        all.emplace_back(f->name, j.at("figures").at(f->name));
-    if (o.format == Format::csv) return figures_csv(all);
-
-    const std::string n = quantity(req.engineers);
-    // The volume's rate only matters when there is a volume.
-    const bool storage_assumed = r.storage_usd_total.rests_on_assumption() && req.storage_gb > 0;
-    std::string out = n + " engineer" + (req.engineers == 1 ? "" : "s") + ", one instance each at " + rate(req.usd_per_hour.value) + "/h (" + what +
-                      "), a month of " + quantity(req.hours_per_month) + " h;\nephemeral: " + quantity(req.workdays_per_month) + " workdays x (" +
-                      quantity(req.active_hours_per_day) + " active h + " + quantity(req.boot_setup_minutes) + " min boot/set-up + " +
-                      quantity(req.idle_shutdown_minutes) + " min before idle shutdown)\n\n";
-    out += summary({{"always on, per instance", figure_cell(r.always_on_usd_per_instance, money, false)},
-                    {"always on, " + n + " instances", figure_cell(r.always_on_usd_total, money, false)},
-                    {"ephemeral hours per instance", {decimals(*r.ephemeral_hours_per_instance.value, 2) + " h", ""}},
-                    {"ephemeral, per instance", figure_cell(r.ephemeral_usd_per_instance, money, false)},
-                    {"ephemeral, " + n + " instances", figure_cell(r.ephemeral_usd_total, money, false)},
-                    {"saving (compute only)", figure_cell(r.saving_fraction_compute, percent, false)},
-                    {"storage kept while stopped (both cases)", figure_cell(r.storage_usd_total, money, storage_assumed)}},
-                   o.format);
-    std::string after;
-    if (storage_assumed)
-        after += assumption_footnote({{"--storage-usd-per-gb-month", format_number(req.storage_usd_per_gb_month.value) + "  " +
-                                                                       req.storage_usd_per_gb_month.source}});
-    if (o.explain) after += explain_all(all);
-    return out + notes_block(after, o.format);
 }
 
 }  // namespace
@@ -282,40 +194,6 @@ Examples:
   gpuplan fleet --instance p5.48xlarge --tier reserved-1y:16:2.50 --tier spot:8:3.00:0.7 --format json
   gpuplan fleet --on-demand-usd-per-gpu-hour 1.60 --profile 4:8:12 --commit reserved-3y:0.96 --burst spot:0.80)");
     return {app, [o](const Catalog& c) { return run_fleet(c, *o); }};
-}
-
-Command register_idle(CLI::App& parent) {
-    auto o = std::make_shared<IdleOptions>();
-    CLI::App* app = parent.add_subcommand("idle", "Always-on versus ephemeral (stopped when not in use) development instances");
-    o->app = app;
-    IdleRequest& q = o->req;
-    auto* price = app->add_option("--usd-per-hour", o->usd_per_hour, "Instance price, $/h")->check(number_rule(NumberRule::positive));
-    auto* inst = app->add_option("--instance", o->instance, "Take the price from this catalog instance's on-demand price");
-    price->excludes(inst);
-    add_region_option(*app, o->region);
-    const auto num = [&](const char* flag, double& slot, const char* help, NumberRule rule) {
-        app->add_option(flag, slot, help)->capture_default_str()->check(number_rule(rule));
-    };
-    num("--engineers", q.engineers, "Engineers, one instance each", NumberRule::positive);
-    num("--active-hours-per-day", q.active_hours_per_day, "Hours of real use per workday", NumberRule::non_negative);
-    num("--workdays", q.workdays_per_month, "Workdays per month", NumberRule::non_negative);
-    num("--boot-minutes", q.boot_setup_minutes, "Minutes of boot and set-up per workday", NumberRule::non_negative);
-    num("--idle-shutdown-minutes", q.idle_shutdown_minutes, "Minutes an instance keeps running after the last activity, per day",
-        NumberRule::non_negative);
-    num("--storage-gb", q.storage_gb, "EBS volume kept while stopped, GB per engineer (its own line, paid in both cases)", NumberRule::non_negative);
-    num("--hours-per-month", q.hours_per_month, "Hours in a month (AWS: 8760 / 12)", NumberRule::positive);
-    app->add_option("--storage-usd-per-gb-month", o->storage_usd_per_gb_month,
-                    "Volume price, $/GB-month (default " + format_number(default_storage_rates().ebs_gp3_usd_per_gb_month.value) +
-                        ", EBS gp3, docs/pricing.md)")
-        ->check(number_rule(NumberRule::non_negative));
-    app->add_flag("--explain", o->explain, "Show each figure's formula, worked line and inputs");
-    add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
-    app->footer(R"(always on = hours per month x price; ephemeral = workdays x (active hours + (boot + idle-shutdown
-minutes) / 60) x price; saving = 1 - ephemeral / always on (compute only).
-Examples:
-  gpuplan idle --instance g6.2xlarge --engineers 3
-  gpuplan idle --usd-per-hour 0.9776 --engineers 3 --storage-gb 200 --format md)");
-    return {app, [o](const Catalog& c) { return run_idle(c, *o); }};
 }
 
 }  // namespace gpuplan::cli
