@@ -88,13 +88,14 @@ BenchResults parse_bench_results(std::string_view text, const std::string& origi
 BenchResults read_bench_results(const Json& document, const std::string& path);
 
 // What a bench file gives the fit: the shape of the video, the measurements, and a measured
-// D2H bandwidth when the asynchronous record timed its copies.
+// D2H bandwidth when the run timed its copies (the pinned synchronous copies, which run alone;
+// else the asynchronous record's).
 struct DecodeBenchCalibration {
     const DecodeBenchRecord* sync = nullptr;   // decode.sync_pinned, else decode.sync_pageable
     const DecodeBenchRecord* async = nullptr;  // decode.async, else the first decode.ring
     Param chunks, frames_per_chunk, height, width, channels, dtype_bytes, buffers;
     DecodeMeasurement measurement;
-    std::optional<Param> measured_link_gb_per_s;  // chunk bytes / async chunk_d2h_ms
+    std::optional<Param> measured_link_gb_per_s;  // chunk bytes / chunk_d2h_ms of sync_pinned, else of async
     std::optional<double> sync_rtf;               // the sync record's stats.rtf, if any
     std::vector<std::string> notes;
 };
