@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Regenerate gpuplan's catalog JSON from the reference CSVs.
 
-Reads   <reference>/accelerators.csv and <reference>/aws-gpu-instances.csv
+Reads   <reference>/accelerators.csv, <reference>/aws-gpu-instances.csv and
+        <reference>/regional-prices.csv (prices in the other 23 regions)
 Writes  <out>/accelerators.json and <out>/instances.json  (schema gpuplan.catalog/1)
 
 The JSON files are the source of truth that the C++ loader reads; this script is
@@ -16,16 +17,20 @@ import csv
 import json
 import re
 import sys
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 
 SCHEMA = "gpuplan.catalog/1"
 EXPECTED_ACCELERATORS = 17
 EXPECTED_INSTANCES = 67
+EXPECTED_REGIONAL_ROWS = 853
 
 ON_DEMAND_AS_OF = "2026-07-20"  # Karpenter pricing file stamped 2026-07-20T13:44:30Z
 SPOT_AS_OF = "2026-07"          # SkyPilot snapshot is undated; about mid-2026
 REGION = "us-east-1"
+# regional-prices.csv (SkyPilot commit 3e9a175) is undated too; like the 2c3d7ea snapshot it lists
+# G7e and P6-B300 but not G7 (GA 2026-06-18), so it is about mid-2026 (reference README, "Dates").
+REGIONAL_AS_OF = "2026-07"
 
 # --------------------------------------------------------------------------
 # Sources, as listed in the reference README ("Sources" section, plus the
@@ -54,6 +59,12 @@ SOURCES = {
     "SKY": {
         "title": "skypilot-org/skypilot-catalog: catalogs/v9/aws/vms.csv (per-AZ spot and on-demand; "
                  "commit 2c3d7ea7d76bf84cf80d382e946c1609571485fd; undated, about mid-2026)",
+        "url": None,
+    },
+    "SKY-REGIONS": {
+        "title": "skypilot-org/skypilot-catalog: catalogs/v9/aws/vms.csv (per-region on-demand Price and "
+                 "per-AZ SpotPrice; commit 3e9a1751b1edfb3592877f242c2f8dc10fc1fc6e; undated, about mid-2026), "
+                 "summarised per region in the reference sheet regional-prices.csv (method in regional-prices.md)",
         "url": None,
     },
     "NCCL": {
@@ -475,7 +486,51 @@ def gpudirect(cell, notes, w):
     sys.exit(f"error: {w}: unexpected gpudirect_rdma {cell!r}")
 
 
-def build_instance(row, accel_by_name):
+def spot_zone_note(r):
+    n = int(r["spot_zone_count"])
+    spread = (f"{r['spot_usd_per_hour_min']}" if r["spot_usd_per_hour_min"] == r["spot_usd_per_hour_max"]
+              else f"{r['spot_usd_per_hour_min']}-{r['spot_usd_per_hour_max']}")
+    # Local Zones filed under the region count among its AZs (regional-prices.md).
+    return f"median of {n} {r['region']} AZ{'s' if n != 1 else ''} {spread}; one snapshot"
+
+
+def add_regional_prices(name, prices, unknown, regional, w):
+    """On-demand and typical spot in every region of regional-prices.csv except us-east-1 (whose
+    on-demand price comes from the dated AWS price list). A region the sheet does not list for
+    this type gets no entry: the type is not offered there."""
+    have = {(p["region"], p["option"]): p for p in prices}
+    for (inst, region), r in sorted(regional.items()):
+        if inst != name or region == REGION:
+            continue
+        od = num(r["on_demand_usd_per_hour"], f"{w} {region}")
+        spot = num(r["spot_usd_per_hour_median"], f"{w} {region}")
+        spot_note = spot_zone_note(r) if spot is not None else "no spot price"
+        if spot is not None and od is not None and Decimal(spot) > Decimal(od):
+            # Six rows: the zones' spot price is the on-demand price rounded to 4 places (SkyPilot
+            # writes SpotPrice with 4 decimals), i.e. spot costs what on-demand does there.
+            if Decimal(spot) != Decimal(od).quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP):
+                sys.exit(f"error: {w}: {region} spot {spot} above on-demand {od}")
+            spot_note += f"; the snapshot's {spot} is the on-demand price rounded to 4 places, taken as {od}"
+            spot = od
+        for option, value, note in (
+                ("on_demand", od, "Linux on-demand price"),
+                ("spot_typical", spot, spot_note)):
+            if (region, option) in have:
+                if value is None or Decimal(have[(region, option)]["usd_per_hour"]) != Decimal(value):
+                    sys.exit(f"error: {w}: {region} {option} {have[(region, option)]['usd_per_hour']} "
+                             f"disagrees with regional-prices.csv {value}")
+                continue
+            if value is None:
+                unknown[f"prices[{len(prices)}].usd_per_hour"] = (
+                    f"the SkyPilot snapshot lists {name} in {region} but gives no on-demand price there"
+                    if option == "on_demand" else
+                    f"the SkyPilot snapshot lists {name} in {region} ({r['zones'].replace(';', ', ')}) "
+                    "but no AZ there has a spot price")
+            prices.append({"region": region, "option": option, "usd_per_hour": value,
+                           "as_of": REGIONAL_AS_OF, "source": "SKY-REGIONS", "note": note})
+
+
+def build_instance(row, accel_by_name, regional):
     name = row["instance_type"].strip()
     w = f"aws-gpu-instances.csv {name}"
     notes = row["source_notes"].strip()
@@ -572,12 +627,20 @@ def build_instance(row, accel_by_name):
             reason = ("not read: the SkyPilot snapshot lists this type but its spot rows were not read "
                       "(reference README, Known gaps)")
         unknown["prices[1].usd_per_hour"] = reason
+    spot_source, spot_as_of = "SKY", SPOT_AS_OF
+    here = regional.get((name, REGION))
+    if spot is None and reason.startswith("not read") and here and here["spot_usd_per_hour_median"]:
+        # The sheet's spot rows were never read; the regional snapshot has them.
+        spot, spot_source, spot_as_of = num(here["spot_usd_per_hour_median"], w), "SKY-REGIONS", REGIONAL_AS_OF
+        spot_note = spot_zone_note(here)
+        del unknown["prices[1].usd_per_hour"]
     prices.append({"region": REGION, "option": "spot_typical", "usd_per_hour": spot,
-                   "as_of": SPOT_AS_OF, "source": "SKY", "note": spot_note})
+                   "as_of": spot_as_of, "source": spot_source, "note": spot_note})
     for extra in EXTRA_PRICES.get(name, []):
         prices.append({"region": extra["region"], "option": extra["option"],
                        "usd_per_hour": Num(extra["price"]), "as_of": extra["as_of"],
                        "source": extra["source"], "note": extra["note"]})
+    add_regional_prices(name, prices, unknown, regional, w)
 
     rec = {
         "name": name,
@@ -643,7 +706,18 @@ def main():
     if unused_reasons:
         sys.exit(f"error: reasons for unknown accelerators {sorted(unused_reasons)}")
 
-    instances = [build_instance(r, by_name) for r in inst_rows]
+    regional = {}
+    for r in read_csv(args.reference / "regional-prices.csv"):
+        key = (r["instance_type"], r["region"])
+        if key in regional:
+            sys.exit(f"error: regional-prices.csv: two rows for {key}")
+        regional[key] = r
+    if len(regional) != EXPECTED_REGIONAL_ROWS:
+        sys.exit(f"error: expected {EXPECTED_REGIONAL_ROWS} regional price rows, got {len(regional)}")
+    instances = [build_instance(r, by_name, regional) for r in inst_rows]
+    names = {i["name"] for i in instances}
+    # Types the sheet prices but the catalog lacks (dl1, dl2q, g4ad, g5g, inf1: no specs yet).
+    skipped = sorted({t for t, _ in regional} - names)
     if len({i["name"] for i in instances}) != len(instances):
         sys.exit("error: duplicate instance names")
     if set(CORRECTIONS) - {i["name"] for i in instances}:
@@ -668,7 +742,9 @@ def main():
         json.loads(text)  # must parse
         (args.out / fname).write_text(text, encoding="utf-8")
         print(f"wrote {args.out / fname}")
-    print(f"{len(accelerators)} accelerators, {len(instances)} instances")
+    print(f"{len(accelerators)} accelerators, {len(instances)} instances, "
+          f"{sum(len(i['prices']) for i in instances)} prices in {len({p['region'] for i in instances for p in i['prices']})} regions")
+    print(f"regional prices not used (type not in the catalog): {', '.join(skipped)}")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@
 #include "gpuplan/input_error.hpp"
 #include "table_export.hpp"
 #include "ui/app_options.hpp"
+#include "ui/views/view_common.hpp"
 
 namespace gpuplan::web {
 
@@ -42,7 +43,16 @@ std::string state_query(const Page& page) {
     return query;
 }
 
-json state_json(const Page& page) {
+// The catalog table as the Catalog view last drew it: its price region and its rows in
+// instance order (null before the first frame).
+json catalog_table_json(Page& page) {
+    if (!page.catalog || !page.state.views) return nullptr;
+    ui::CatalogTableState& table = page.state.views->catalog;
+    return {{"region", table.price_region},
+            {"rows", ui::catalog_rows(*page.catalog, table, ui::CatalogColumn::instance, false)}};
+}
+
+json state_json(Page& page) {
     const ui::AppState& s = page.state;
     json views = json::array();
     for (ui::View v : ui::kAllViews) views.push_back(ui::view_name(v));
@@ -59,6 +69,7 @@ json state_json(const Page& page) {
         {"bench_source", s.bench ? s.bench_source : ""},
         {"bench_error", s.bench_error},
         {"instances", page.catalog ? page.catalog->instances.size() : 0},
+        {"catalog_table", catalog_table_json(page)},
         {"accelerators", page.catalog ? page.catalog->accelerators.size() : 0},
         {"query", state_query(page)},
         {"frames_drawn", page.frames_drawn},

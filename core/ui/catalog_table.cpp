@@ -117,6 +117,7 @@ bool matches_text(const Instance& row, std::string_view filter) {
 }
 
 bool matches_filter(const Instance& row, const CatalogTableState& state) {
+    if (!row.offered_in(state.price_region)) return false;  // counted under the table as "not offered"
     if (!matches_text(row, state.filter)) return false;
     if (!state.family.empty() && row.family != state.family) return false;
     if (!state.accelerator.empty() && row.accelerator.value_or("") != state.accelerator) return false;
@@ -262,8 +263,11 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
     // Counted here rather than taken from row_order, which is only rebuilt inside the table.
     const auto shown = std::count_if(catalog.instances.begin(), catalog.instances.end(),
                                      [&](const Instance& row) { return matches_filter(row, state); });
-    ImGui::TextDisabled("%d of %d instance types | tick up to %d to compare | click a name to plan with it", static_cast<int>(shown),
-                        static_cast<int>(catalog.instances.size()), static_cast<int>(kMaxCompare));
+    const auto offered = std::count_if(catalog.instances.begin(), catalog.instances.end(),
+                                       [&](const Instance& row) { return row.offered_in(state.price_region); });
+    ImGui::TextDisabled("%d of the %d instance types offered in %s (%d not offered there) | tick up to %d to compare | click a name to plan with it",
+                        static_cast<int>(shown), static_cast<int>(offered), state.price_region.c_str(),
+                        static_cast<int>(catalog.instances.size() - offered), static_cast<int>(kMaxCompare));
 
     // ScrollX as well as ScrollY: the columns do not fit a phone or a narrow window, and
     // without horizontal scrolling ImGui would squeeze them unreadable instead.

@@ -70,6 +70,7 @@ std::vector<InstanceView> select_instances(const Catalog& catalog, const Catalog
     const auto want_accels = match_names(o.accelerators, accelerators, "--accelerator", "an accelerator in the catalog");
     std::vector<InstanceView> views;
     for (const auto& i : catalog.instances) {
+        if (!i.offered_in(o.region)) continue;  // listed under "not offered there" (not_offered_in)
         InstanceView v = make_view(catalog, i, o.region);
         if (!want_families.empty() && !contains(want_families, i.family)) continue;
         if (!want_accels.empty() && !(i.accelerator && contains(want_accels, *i.accelerator))) continue;
@@ -95,6 +96,14 @@ std::vector<InstanceView> select_instances(const Catalog& catalog, const Catalog
     return views;
 }
 
+// The types the price snapshot does not list in `region`: `catalog` leaves them out and says so.
+std::vector<std::string> not_offered_in(const Catalog& catalog, const std::string& region) {
+    std::vector<std::string> names;
+    for (const auto& i : catalog.instances)
+        if (!i.offered_in(region)) names.push_back(i.name);
+    return names;
+}
+
 std::string run_catalog(const Catalog& catalog, const CatalogOptions& o) {
     require_region(catalog, o.region, "--region");
     std::vector<InstanceView> views;
@@ -106,7 +115,9 @@ std::string run_catalog(const Catalog& catalog, const CatalogOptions& o) {
     if (o.format == Format::json) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto& v : views) list.push_back(view_json(v));
-        return dump_json({{"region", o.region}, {"count", views.size()}, {"instances", list}});
+        nlohmann::json out = {{"region", o.region}, {"count", views.size()}, {"instances", list}};
+        if (o.compare.empty()) out["not_offered"] = not_offered_in(catalog, o.region);
+        return dump_json(out);
     }
     Table t;
     if (!o.compare.empty()) {
@@ -131,7 +142,9 @@ std::string run_catalog(const Catalog& catalog, const CatalogOptions& o) {
     }
     std::string out = render_table(t, o.format);
     if (o.format == Format::csv) return out;
-    const std::string count = std::to_string(views.size()) + " instance type" + (views.size() == 1 ? "" : "s") + ", prices for " + o.region + ".";
+    std::string count = std::to_string(views.size()) + " instance type" + (views.size() == 1 ? "" : "s") + ", prices for " + o.region + ".";
+    if (const auto absent = not_offered_in(catalog, o.region); o.compare.empty() && !absent.empty())
+        count += "\nNot offered in " + o.region + " (" + std::to_string(absent.size()) + "): " + join(absent, ", ") + ".";
     return out + "\n" + count + "\n" + (o.compare.empty() ? kLegend : kUnknownHint);
 }
 

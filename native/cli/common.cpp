@@ -188,9 +188,7 @@ const Instance& require_instance(const Catalog& catalog, const std::string& name
 }
 
 void require_region(const Catalog& catalog, const std::string& region, const std::string& where) {
-    const auto regions = catalog.regions();
-    if (std::find(regions.begin(), regions.end(), region) == regions.end())
-        throw InputError(where, "'" + region + "'", "a region with catalog prices: " + join(regions, ", "));
+    gpuplan::require_region(catalog, region, where, "'" + region + "'");
 }
 
 void rethrow_for_flag(const InputError& error, const std::vector<std::pair<std::string, std::string>>& path_to_flag) {

@@ -69,6 +69,13 @@ struct PriceColumn {
     std::string (*format)(double);
 };
 
+// "8.33%": the share of the billed term hours the usage fills (the core's term_utilization).
+std::string term_share(const std::vector<Quote>& quotes, Term term) {
+    for (const Quote& quote : quotes)
+        if (quote.available && quote.option.term == term && quote.term_utilization) return percent(*quote.term_utilization->value);
+    return "-";
+}
+
 std::string run_price(const Catalog& catalog, const PriceOptions& o) {
     const Instance& inst = require_instance(catalog, o.instance, "INSTANCE");
     require_region(catalog, o.region, "--region");
@@ -101,6 +108,7 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
                                      {"upfront_usd", "upfront $", money},
                                      {"recurring_usd_per_hour", "recurring $/h", rate},
                                      {"cost_usd", "cost " + format_number(q.hours) + " h x " + format_number(q.count), money},
+                                     {"attributable_cost_usd", "if term shared $", money},
                                      {"saving_vs_on_demand", "saving", percent},
                                      {"break_even_utilization", "break-even util.", percent},
                                      {"spot_usd_per_useful_hour", "$/useful-h", rate}};
@@ -155,8 +163,11 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
     out += render_table(t, o.format);
     std::string after = "\n" + notes;
     const CheckpointPlan plan = plan_checkpoints(q.spot_risk);
-    after += "break-even util.: a commitment is billed every hour of its term; used less than this share of the hours,\n"
-             "  on-demand would cost less.\n";
+    after += "cost: what is billed. A commitment is billed every hour of its term (1-year: 8,760 h; 3-year: 26,280 h),\n"
+             "  renewed while the hours need more; " + format_number(q.hours) + " h fill " + term_share(quotes, Term::one_year) +
+             " of the 1-year terms they need and " + term_share(quotes, Term::three_year) + " of the 3-year.\n"
+             "if term shared $: a commitment's cost for the hours used alone, if other work uses the rest of its term.\n"
+             "break-even util.: used less than this share of the term's hours, on-demand would cost less.\n";
     const bool spot_priced =
         std::any_of(quotes.begin(), quotes.end(), [](const Quote& x) { return x.option.kind == PurchaseKind::spot && x.available; });
     if (spot_priced)

@@ -95,7 +95,9 @@ TEST_CASE("every instance row of aws-gpu-instances.csv is in the catalog with th
         const Price* od = i->find_price("us-east-1", PriceKind::on_demand);
         const Price* spot = i->find_price("us-east-1", PriceKind::spot_typical);
         check_number(name + " on-demand", row.at("price_on_demand_usd_hr_us_east_1"), od ? od->usd_per_hour : std::nullopt);
-        check_number(name + " spot", row.at("price_spot_typical_usd_hr_us_east_1"), spot ? spot->usd_per_hour : std::nullopt);
+        // Spot rows the sheet did not read come from regional-prices.csv (checked below).
+        if (!(row.at("price_spot_typical_usd_hr_us_east_1").empty() && spot && spot->source == "SKY-REGIONS"))
+            check_number(name + " spot", row.at("price_spot_typical_usd_hr_us_east_1"), spot ? spot->usd_per_hour : std::nullopt);
         CHECK(i->source_notes == row.at("source_notes"));
     }
 }
@@ -126,4 +128,46 @@ TEST_CASE("every accelerator row of accelerators.csv is in the catalog with the 
         check_number(name + " tdp", row.at("tdp_w"), a->tdp_w);
         CHECK(a->flops_basis == row.at("flops_basis"));
     }
+}
+
+TEST_CASE("regional-prices.csv: every region of every catalog type, and no other", "[reference]") {
+    const Catalog catalog = load_builtin_catalog();
+    std::map<std::pair<std::string, std::string>, std::map<std::string, std::string>> sheet;
+    for (const auto& row : read_csv(GPUPLAN_REFERENCE_DIR "/regional-prices.csv")) sheet[{row.at("instance_type"), row.at("region")}] = row;
+    CHECK(sheet.size() == 853);
+    std::size_t checked = 0;
+    for (const Instance& i : catalog.instances) {
+        for (const std::string& region : i.offered_regions()) {
+            INFO(i.name << " in " << region);
+            const auto it = sheet.find({i.name, region});
+            if (region == "us-east-1") {  // from aws-gpu-instances.csv, except spot rows it did not read
+                const Price* spot = i.find_price(region, PriceKind::spot_typical);
+                if (spot && spot->source == "SKY-REGIONS") {
+                    REQUIRE(it != sheet.end());
+                    check_number(i.name + " us-east-1 spot", it->second.at("spot_usd_per_hour_median"), spot->usd_per_hour);
+                }
+                continue;
+            }
+            REQUIRE(it != sheet.end());  // offered only where the sheet lists the type
+            const std::map<std::string, std::string>& row = it->second;
+            const Price* od = i.find_price(region, PriceKind::on_demand);
+            const Price* spot = i.find_price(region, PriceKind::spot_typical);
+            REQUIRE(od);
+            REQUIRE(spot);
+            check_number(i.name + " on-demand", row.at("on_demand_usd_per_hour"), od->usd_per_hour);
+            const std::string median = row.at("spot_usd_per_hour_median");
+            if (od->usd_per_hour && !median.empty() && std::stod(median) > *od->usd_per_hour) {
+                // SkyPilot rounds SpotPrice to 4 places: a zone whose spot is the on-demand price.
+                CHECK(std::fabs(std::stod(median) - *od->usd_per_hour) < 0.00005 + 1e-12);
+                CHECK(spot->usd_per_hour == od->usd_per_hour);
+            } else {
+                check_number(i.name + " spot", median, spot->usd_per_hour);
+            }
+            ++checked;
+        }
+        // And the other way: a type the sheet lists in a region is offered there.
+        for (const auto& [key, row] : sheet)
+            if (key.first == i.name) CHECK(i.offered_in(key.second));
+    }
+    CHECK(checked == 692 - 61);  // the catalog types' rows, less their 61 us-east-1 rows
 }

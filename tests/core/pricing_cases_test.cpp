@@ -2,6 +2,7 @@
 // decimals (rates). Expected values are the case's own figures, not outputs of this code.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "gpuplan/input_error.hpp"
@@ -17,6 +18,22 @@ using namespace gpuplan;
 namespace {
 Param p(double v) { return {v, InputOrigin::user, ""}; }
 double cents(double usd) { return std::round(usd * 100.0) / 100.0; }
+
+// Every purchase option of a built-in catalog type in us-east-1.
+std::vector<Quote> catalog_quotes(const std::string& instance, double hours, double count = 1) {
+    QuoteRequest q;
+    q.instance = instance;
+    q.hours = hours;
+    q.count = count;
+    return quote_purchase_options(load_builtin_catalog(), q);
+}
+
+const Quote& quote_named(const std::vector<Quote>& quotes, const std::string& key) {
+    for (const auto& x : quotes)
+        if (x.key == key) return x;
+    FAIL("no quote " << key);
+    return quotes.front();
+}
 double dp4(double x) { return std::round(x * 1e4) / 1e4; }
 
 const nlohmann::json& figure(const nlohmann::json& section, const char* name) { return section.at("figures").at(name); }
@@ -128,17 +145,8 @@ TEST_CASE("P6 unit cost of decoded video", "[pricing][P6]") {
 }
 
 TEST_CASE("purchase options for a catalog instance", "[pricing]") {
-    const Catalog catalog = load_builtin_catalog();
-    QuoteRequest q;
-    q.instance = "p5.48xlarge";
-    q.hours = 100;
-    const auto quotes = quote_purchase_options(catalog, q);
-    auto find = [&](const std::string& key) -> const Quote& {
-        for (const auto& x : quotes)
-            if (x.key == key) return x;
-        FAIL("no quote " << key);
-        return quotes.front();
-    };
+    const auto quotes = catalog_quotes("p5.48xlarge", 100);
+    const auto find = [&](const std::string& key) -> const Quote& { return quote_named(quotes, key); };
     // On-demand is the catalog price (p5.48xlarge us-east-1, $55.04/h, 2026-07-20).
     CHECK(*find("on-demand").effective_usd_per_hour.value == 55.04);
     CHECK(cents(*find("on-demand").cost_usd.value) == 5504.00);
@@ -166,12 +174,12 @@ TEST_CASE("spot without a catalog price falls back to the catalog median discoun
     CHECK(*median.value > 0.0);
     CHECK(*median.value < 1.0);
     QuoteRequest q;
-    q.instance = "g5.xlarge";  // no spot price in the reference (README "Known gaps")
+    q.instance = "p6-b300.48xlarge";  // no us-east-1 spot in either SkyPilot snapshot (only us-west-2)
     const auto quotes = quote_purchase_options(catalog, q);
     const Quote& spot = quotes[quotes.size() - 2];
     REQUIRE(spot.key == "spot");
     CHECK(spot.effective_usd_per_hour.rests_on_assumption());
-    CHECK(std::fabs(*spot.effective_usd_per_hour.value - 1.006 * (1 - *median.value)) < 1e-12);
+    CHECK(std::fabs(*spot.effective_usd_per_hour.value - 142.416 * (1 - *median.value)) < 1e-12);
     // p6e-gb200 has no Spot at all (AWS), so spot is marked unavailable, not estimated.
     const Instance* gb200 = catalog.find_instance("p6e-gb200.36xlarge");
     REQUIRE(gb200);
@@ -209,10 +217,15 @@ TEST_CASE("fleet from a usage profile", "[pricing][fleet]") {
 }
 
 TEST_CASE("spot with no price and no regional median is unknown, not on-demand", "[pricing]") {
-    const Catalog catalog = load_builtin_catalog();
+    // A region with on-demand prices but no spot price at all: us-east-2 with its spot removed.
+    Catalog catalog = load_builtin_catalog();
+    for (Instance& i : catalog.instances)
+        i.prices.erase(std::remove_if(i.prices.begin(), i.prices.end(),
+                                      [](const Price& p) { return p.region == "us-east-2" && p.option == PriceKind::spot_typical; }),
+                       i.prices.end());
     QuoteRequest q;
     q.instance = "g7e.2xlarge";
-    q.region = "us-east-2";  // the catalog has one on-demand price there and no spot prices
+    q.region = "us-east-2";
     const auto quotes = quote_purchase_options(catalog, q);
     const Quote* spot = nullptr;
     for (const auto& x : quotes)
@@ -224,4 +237,53 @@ TEST_CASE("spot with no price and no regional median is unknown, not on-demand",
     q.assumptions.spot_discount = Param{0.5, InputOrigin::user, ""};
     for (const auto& x : quote_purchase_options(catalog, q))
         if (x.key == "spot") CHECK(*x.effective_usd_per_hour.value == Approx(3.36312 * 0.5));
+}
+
+// A commitment is billed every hour of its term (AWS: "you pay for the entire term"). The
+// issue's example: g6.xlarge (us-east-1 on-demand $0.8048/h) for a 106-hour run.
+TEST_CASE("commitments cost their whole term; the attributable share is separate", "[pricing][term]") {
+    const auto quotes = catalog_quotes("g6.xlarge", 106);
+    const auto find = [&](const std::string& key) -> const Quote& { return quote_named(quotes, key); };
+    // 1-year reserved at the default 30%: 0.8048 x 0.7 = 0.56336 $/h, billed 8,760 h.
+    const Quote& r1 = find("reserved-1y-no-upfront");
+    CHECK(cents(*r1.cost_usd.value) == 4935.03);  // 0.56336 x 8760 = 4935.0336
+    REQUIRE(r1.attributable_cost_usd);
+    CHECK(cents(*r1.attributable_cost_usd->value) == 59.72);  // 0.56336 x 106 = 59.71616
+    REQUIRE(r1.term_utilization);
+    CHECK(*r1.term_utilization->value == Approx(106.0 / 8760));
+    // Paid all upfront, the term's cost is the upfront: 0.56336 x 8760 again.
+    CHECK(cents(*find("reserved-1y-all-upfront").upfront_usd.value) == 4935.03);
+    // 3-year at 40%: 0.8048 x 0.6 = 0.48288 $/h x 26,280 h = 12,690.0864.
+    CHECK(cents(*find("reserved-3y-no-upfront").cost_usd.value) == 12690.09);
+    // On-demand and spot bill the hours used: 0.8048 x 106 = 85.3088.
+    CHECK(cents(*find("on-demand").cost_usd.value) == 85.31);
+    CHECK_FALSE(find("on-demand").attributable_cost_usd);
+
+    // Two instances for 20,000 h: three 1-year terms each (26,280 h), one 3-year term.
+    const auto longer = catalog_quotes("g6.xlarge", 20000, 2);
+    for (const auto& x : longer) {
+        if (x.key == "reserved-1y-no-upfront") {
+            CHECK(cents(*x.cost_usd.value) == 29610.20);  // 0.56336 x 8760 x 3 x 2 = 29610.2016
+            CHECK(*x.term_utilization->value == Approx(20000.0 / 26280));
+        }
+        if (x.key == "reserved-3y-no-upfront") CHECK(cents(*x.cost_usd.value) == 25380.17);  // 0.48288 x 26280 x 2 = 25380.1728
+    }
+}
+
+TEST_CASE("cumulative cost: commitments bill their term and renew", "[pricing][term]") {
+    const PurchaseOption on_demand{PurchaseKind::on_demand, std::nullopt, std::nullopt};
+    const PurchaseOption r1_all{PurchaseKind::reserved, Term::one_year, Payment::all_upfront};
+    const PurchaseOption r3_all{PurchaseKind::reserved, Term::three_year, Payment::all_upfront};
+    const PurchaseOption r1_none{PurchaseKind::reserved, Term::one_year, Payment::no_upfront};
+    // On-demand: 2 instances x $1/h x 100 h a month x 5 months.
+    CHECK(cumulative_cost_usd(on_demand, 0, 1.0, 100, 5, 2) == Approx(1000));
+    // 1-year all upfront $6,132 (0.7 x 8760): once for months 0-12, renewed after 12 and 24.
+    CHECK(cumulative_cost_usd(r1_all, 6132, 0, 100, 12, 1) == Approx(6132));
+    CHECK(cumulative_cost_usd(r1_all, 6132, 0, 100, 12.1, 1) == Approx(2 * 6132));
+    CHECK(cumulative_cost_usd(r1_all, 6132, 0, 100, 36, 1) == Approx(3 * 6132));
+    // 3-year all upfront $15,768 (0.6 x 26,280): flat to month 36, so cheaper than 1-year renewed.
+    CHECK(cumulative_cost_usd(r3_all, 15768, 0, 100, 36, 1) == Approx(15768));
+    CHECK(cumulative_cost_usd(r3_all, 15768, 0, 100, 30, 1) < cumulative_cost_usd(r1_all, 6132, 0, 100, 30, 1));
+    // No upfront: every calendar hour at $0.70, used or not: 730 x 3 x 0.7 = 1,533 after 3 months.
+    CHECK(cumulative_cost_usd(r1_none, 0, 0.7, 100, 3, 1) == Approx(1533));
 }

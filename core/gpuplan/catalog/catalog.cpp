@@ -51,6 +51,18 @@ const Price* Instance::find_price(std::string_view region, PriceKind option) con
     return nullptr;
 }
 
+bool Instance::offered_in(std::string_view region) const {
+    for (const auto& p : prices)
+        if (p.region == region) return true;
+    return false;
+}
+
+std::vector<std::string> Instance::offered_regions() const {
+    std::set<std::string> found;
+    for (const auto& p : prices) found.insert(p.region);
+    return {found.begin(), found.end()};
+}
+
 std::string Instance::null_price_reason(std::string_view region, PriceKind option) const {
     const Price* p = find_price(region, option);
     if (!p || p->usd_per_hour) return "";
@@ -79,6 +91,14 @@ std::vector<std::string> Catalog::regions() const {
     for (const auto& i : instances)
         for (const auto& p : i.prices) found.insert(p.region);
     return {found.begin(), found.end()};
+}
+
+void require_region(const Catalog& catalog, const std::string& region, const std::string& where, const std::string& shown_value) {
+    const auto regions = catalog.regions();
+    if (std::find(regions.begin(), regions.end(), region) != regions.end()) return;
+    std::string list;
+    for (const auto& r : regions) list += (list.empty() ? "" : ", ") + r;
+    throw InputError(where, shown_value, "a region with catalog prices: " + list);
 }
 
 namespace {

@@ -93,6 +93,10 @@ struct Instance {
     // Accelerator memory of the whole instance (a fractional slice's memory is its own).
     std::optional<double> total_accelerator_memory_gib() const;
     const Price* find_price(std::string_view region, PriceKind option) const;
+    // Whether the catalog has any price entry (known or null) for this type in `region`: a type
+    // the price snapshot does not list in a region is not offered there.
+    bool offered_in(std::string_view region) const;
+    std::vector<std::string> offered_regions() const;  // sorted
     // The catalog's reason for a null price of that kind in that region; "" when the price is
     // known or the catalog has no entry for it.
     std::string null_price_reason(std::string_view region, PriceKind option) const;
@@ -116,6 +120,10 @@ struct Catalog {
     const Instance* find_instance(std::string_view name) const;
     std::vector<std::string> regions() const;  // every region with at least one price
 };
+
+// Throws InputError(where, shown_value, "a region with catalog prices: …") for a region with
+// no price in the catalog. shown_value is the value as the user wrote it (quoted JSON or flag).
+void require_region(const Catalog& catalog, const std::string& region, const std::string& where, const std::string& shown_value);
 
 // A named JSON text: the built-in files, or a user's file.
 struct CatalogDocument {

@@ -36,8 +36,7 @@ Figure per_capacity(const std::string& name, const std::string& unit, const std:
 InstanceMetrics instance_metrics(const Catalog& catalog, const Instance& inst, const std::string& region) {
     InstanceMetrics m;
     const auto price = catalog_price(catalog, inst, region, PriceKind::on_demand);
-    std::string price_why = inst.null_price_reason(region, PriceKind::on_demand);
-    if (price_why.empty()) price_why = "no on-demand price for " + region + " in the catalog";
+    const std::string price_why = price_unknown_reason(inst, region, PriceKind::on_demand);
     if (price)
         m.on_demand_usd_per_hour = {"on_demand_usd_per_hour", price->value, "USD/h", "catalog price", format_number(price->value),
                                     {input("on_demand_usd_per_hour", "USD/h", *price)}, ""};

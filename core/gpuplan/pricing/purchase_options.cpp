@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/pricing/unit_cost.hpp"
+#include "gpuplan/text.hpp"
 
 namespace gpuplan {
 
@@ -37,6 +39,9 @@ std::optional<Param> catalog_price(const Catalog&, const Instance& instance, con
 }
 
 std::string price_unknown_reason(const Instance& instance, const std::string& region, PriceKind option) {
+    if (!instance.offered_in(region))
+        return "not offered in " + region + ": the catalog's price snapshot lists no " + instance.name + " there (offered in " +
+               join(instance.offered_regions(), ", ") + ")";
     const std::string why = instance.null_price_reason(region, option);
     return !why.empty() ? why : "no " + std::string(to_string(option)) + " price for " + instance.name + " in " + region + " in the catalog";
 }
@@ -92,11 +97,33 @@ void finish_quote(Quote& q, const Context& ctx) {
     const FigureInput in_od = input("on_demand_usd_per_hour", "USD/h", ctx.on_demand);
     const FigureInput in_hours = input("hours", "h", {ctx.request.hours, InputOrigin::user, ""});
     const FigureInput in_count = input("instances", "", {ctx.request.count, InputOrigin::user, ""});
-    const double cost = eff * ctx.request.hours * ctx.request.count;
-    q.cost_usd = money("cost_usd", cost, "USD", "effective_usd_per_hour x hours x instances",
+    const double used = eff * ctx.request.hours * ctx.request.count;
+    q.cost_usd = money("cost_usd", used, "USD", "effective_usd_per_hour x hours x instances",
                        format_number(eff) + " x " + format_number(ctx.request.hours) + " x " + format_number(ctx.request.count) +
-                           " = " + format_number(cost),
+                           " = " + format_number(used),
                        {in_eff, in_hours, in_count});
+    if (is_commitment(q.option.kind) && q.option.term) {
+        // AWS bills a Reserved Instance or Savings Plan for every hour of its term, used or not
+        // (EC2 User Guide, "Reserved Instances": "you pay for the entire term"); usage longer
+        // than one term needs the commitment renewed.
+        const double term = term_hours(*q.option.term);
+        const double terms = std::max(1.0, std::ceil(ctx.request.hours / term - 1e-9));
+        const FigureInput in_term = input("term_hours", "h", {term, InputOrigin::derived, "AWS term: 8760 h a year"});
+        const FigureInput in_terms = input("terms", "", {terms, InputOrigin::derived, "ceil(hours / term_hours), at least 1"});
+        q.attributable_cost_usd = q.cost_usd;
+        q.attributable_cost_usd->name = "attributable_cost_usd";
+        q.attributable_cost_usd->formula += ", if other work uses the rest of the term";
+        const double billed = eff * term * terms * ctx.request.count;
+        q.cost_usd = money("cost_usd", billed, "USD", "effective_usd_per_hour x term_hours x terms x instances",
+                           format_number(eff) + " x " + format_number(term) + " x " + format_number(terms) + " x " +
+                               format_number(ctx.request.count) + " = " + format_number(billed),
+                           {in_eff, in_term, in_terms, in_count});
+        const double filled = ctx.request.hours / (term * terms);
+        q.term_utilization = money("term_utilization", filled, "fraction of term hours", "hours / (term_hours x terms)",
+                                   format_number(ctx.request.hours) + " / (" + format_number(term) + " x " + format_number(terms) +
+                                       ") = " + format_number(filled),
+                                   {in_hours, in_term, in_terms});
+    }
     const double saving = 1.0 - eff / od;
     q.saving_vs_on_demand = money("saving_vs_on_demand", saving, "fraction", "1 - effective_usd_per_hour / on_demand_usd_per_hour",
                                   "1 - " + format_number(eff) + " / " + format_number(od) + " = " + format_number(saving),
@@ -212,19 +239,16 @@ Quote spot_quote(const Catalog& catalog, const Context& ctx, const Param& od) {
 std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteRequest& request) {
     const Instance* instance = catalog.find_instance(request.instance);
     if (!instance) throw InputError("instance", "\"" + request.instance + "\"", "an instance type in the catalog (see `gpuplan catalog`)");
-    const auto regions = catalog.regions();
-    if (std::find(regions.begin(), regions.end(), request.region) == regions.end()) {
-        std::string list;
-        for (const auto& r : regions) list += (list.empty() ? "" : ", ") + r;
-        throw InputError("region", "\"" + request.region + "\"", "a region with catalog prices: " + list);
-    }
-    const auto od = catalog_price(catalog, *instance, request.region, PriceKind::on_demand);
-    if (!od) {
-        std::string why = instance->null_price_reason(request.region, PriceKind::on_demand);
-        if (why.empty()) why = "no on-demand price in the catalog";
+    require_region(catalog, request.region, "region", "\"" + request.region + "\"");
+    if (!instance->offered_in(request.region))
         throw InputError("instance", "\"" + request.instance + "\" in " + request.region,
-                         "a type with a known on-demand price (unknown: " + why + "); give one in a user catalog file");
-    }
+                         "a type offered in " + request.region + " (the catalog's price snapshot lists " + request.instance + " in " +
+                             join(instance->offered_regions(), ", ") + ")");
+    const auto od = catalog_price(catalog, *instance, request.region, PriceKind::on_demand);
+    if (!od)
+        throw InputError("instance", "\"" + request.instance + "\" in " + request.region,
+                         "a type with a known on-demand price (unknown: " + price_unknown_reason(*instance, request.region, PriceKind::on_demand) +
+                             "); give one in a user catalog file");
     const Context ctx{*instance, request, *od};
     const PricingAssumptions& a = request.assumptions;
     std::vector<Quote> quotes;
@@ -250,6 +274,41 @@ std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteReq
                                 format_number(od->value) + " x (1 - " + format_number(a.capacity_block_discount.value) + ") = " + format_number(cb),
                                 {input("on_demand_usd_per_hour", "USD/h", *od), input("capacity_block_discount", "fraction", a.capacity_block_discount)}));
     return quotes;
+}
+
+double cumulative_cost_usd(const PurchaseOption& option, double upfront_usd, double recurring_usd_per_hour, double used_hours_per_month,
+                           double months, double instances) {
+    if (!is_commitment(option.kind) || !option.term) return instances * recurring_usd_per_hour * used_hours_per_month * months;
+    constexpr double kHoursPerMonth = kHoursPerYear / 12;  // 730
+    const double elapsed_hours = kHoursPerMonth * months;
+    // Terms started by now: the first at month 0, then a renewal whenever use goes on past the
+    // end of a term (so 12 months of use is one 1-year term, 12.1 months two).
+    const double terms_started = std::max(1.0, std::ceil(elapsed_hours / term_hours(*option.term) - 1e-9));
+    return instances * (upfront_usd * terms_started + recurring_usd_per_hour * elapsed_hours);
+}
+
+nlohmann::json to_json(const Quote& q, const UnitCostOptions& units, double instances) {
+    const auto given = [](double v) { return Param{v, InputOrigin::user, ""}; };
+    nlohmann::json j = {{"key", q.key}, {"label", q.label}, {"available", q.available}};
+    if (!q.available) {
+        j["unavailable_reason"] = q.unavailable_reason;
+        return j;
+    }
+    std::vector<Figure> figures = {q.effective_usd_per_hour, q.upfront_usd, q.recurring_usd_per_hour, q.cost_usd, q.saving_vs_on_demand};
+    if (q.break_even_utilization) figures.push_back(*q.break_even_utilization);
+    if (q.attributable_cost_usd) figures.push_back(*q.attributable_cost_usd);
+    if (q.term_utilization) figures.push_back(*q.term_utilization);
+    if (q.spot_effective_usd_per_useful_hour) figures.push_back(*q.spot_effective_usd_per_useful_hour);
+    // Unit costs use the price of the whole fleet of `instances` per hour.
+    const Param fleet_hourly{*q.effective_usd_per_hour.value * instances, InputOrigin::derived,
+                             "effective_usd_per_hour x " + format_number(instances) + " instances"};
+    if (units.tokens_per_second) figures.push_back(usd_per_million_tokens(fleet_hourly, given(*units.tokens_per_second)));
+    if (units.real_time_factor) figures.push_back(usd_per_video_hour(fleet_hourly, given(*units.real_time_factor)));
+    if (units.training_hours)
+        figures.push_back(training_run_usd({*q.effective_usd_per_hour.value, InputOrigin::derived, "effective_usd_per_hour"},
+                                           given(*units.training_hours), given(instances)));
+    j["figures"] = to_json(figures);
+    return j;
 }
 
 }  // namespace gpuplan

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
 #include "gpuplan/pricing/purchase_option.hpp"
@@ -46,9 +48,14 @@ struct Quote {
     Figure effective_usd_per_hour;   // amortised price of one instance-hour
     Figure upfront_usd;              // paid at purchase, per instance (commitments)
     Figure recurring_usd_per_hour;   // billed every hour of the term, per instance
-    Figure cost_usd;                 // for the requested hours and instance count
+    // For the requested hours and instance count. A commitment is billed every hour of its
+    // term, so its cost is whole terms: as many as the hours need (renewed back to back).
+    Figure cost_usd;
     Figure saving_vs_on_demand;      // fraction
     std::optional<Figure> break_even_utilization;  // commitments: below this, on-demand is cheaper
+    // Commitments: the share of cost_usd this usage carries if other work uses the rest of the
+    // term (effective rate x hours x instances), and the share of the billed hours it fills.
+    std::optional<Figure> attributable_cost_usd, term_utilization;
     std::optional<Figure> spot_effective_usd_per_useful_hour;  // spot: price x (1 + rework)
 };
 
@@ -70,5 +77,24 @@ std::optional<Param> catalog_price(const Catalog& catalog, const Instance& insta
 // Why catalog_price has nothing: the catalog's reason for a null price, or "no <option> price
 // for <type> in <region> in the catalog" when there is no entry at all.
 std::string price_unknown_reason(const Instance& instance, const std::string& region, PriceKind option);
+
+// What is billed after `months` months of use at `used_hours_per_month`, for `instances`
+// instances bought as `option` (upfront and recurring as its Quote gives them). On-demand,
+// spot and Capacity Blocks bill the hours used. A commitment bills every hour of its term
+// (a month is 730 h), used or not, and its upfront at the start of each term; a 1-year
+// commitment still in use after month 12 is renewed, upfront again. Term length: 8760 h.
+double cumulative_cost_usd(const PurchaseOption& option, double upfront_usd, double recurring_usd_per_hour, double used_hours_per_month,
+                           double months, double instances);
+
+// Unit costs computed for every purchase option (price --tokens-per-second etc., the
+// scenario's price section).
+struct UnitCostOptions {
+    std::optional<double> tokens_per_second;
+    std::optional<double> real_time_factor;
+    std::optional<double> training_hours;
+};
+
+// {key, label, available, figures | unavailable_reason}: one serialiser for every shell.
+nlohmann::json to_json(const Quote& quote, const UnitCostOptions& units, double instances);
 
 }  // namespace gpuplan

@@ -190,7 +190,8 @@ Recommendation recommend_inference(const Catalog& catalog, const InferenceRecomm
                 c.seconds_per_token = 1.0 / layout.steps_per_second;
                 if (!price || !price->usd_per_hour) {
                     c.kept = false;
-                    c.dropped_because = "no " + std::string(to_string(option)) + " price in " + q.region;
+                    c.dropped_because = inst.offered_in(q.region) ? "no " + std::string(to_string(option)) + " price in " + q.region
+                                                                  : "not offered in " + q.region;
                 } else {
                     c.usd_per_hour = c.instances * *price->usd_per_hour;
                     // The fleet is paid for every hour; the workload uses the target throughput.

@@ -383,12 +383,7 @@ Scenario parse_scenario(std::string_view text, const std::string& origin, const 
     Scenario s;
     s.name = root.optional_string("name").value_or("");
     if (auto region = root.optional_string("region")) {
-        const auto regions = catalog.regions();
-        if (std::find(regions.begin(), regions.end(), *region) == regions.end()) {
-            std::string list;
-            for (const auto& r : regions) list += (list.empty() ? "" : ", ") + r;
-            throw InputError(root.child_path("region"), "\"" + *region + "\"", "a region with catalog prices: " + list);
-        }
+        require_region(catalog, *region, root.child_path("region"), "\"" + *region + "\"");
         s.region = *region;
     }
     const PricingAssumptions assumptions = parse_assumptions(root);
@@ -407,27 +402,6 @@ Scenario parse_scenario(std::string_view text, const std::string& origin, const 
     s.infer = parse_infer_section(root, catalog, s.region);
     root.finish();
     return s;
-}
-
-nlohmann::json to_json(const Quote& q, const UnitCostOptions& units, double instances) {
-    nlohmann::json j = {{"key", q.key}, {"label", q.label}, {"available", q.available}};
-    if (!q.available) {
-        j["unavailable_reason"] = q.unavailable_reason;
-        return j;
-    }
-    std::vector<Figure> figures = {q.effective_usd_per_hour, q.upfront_usd, q.recurring_usd_per_hour, q.cost_usd, q.saving_vs_on_demand};
-    if (q.break_even_utilization) figures.push_back(*q.break_even_utilization);
-    if (q.spot_effective_usd_per_useful_hour) figures.push_back(*q.spot_effective_usd_per_useful_hour);
-    // Unit costs use the price of the whole fleet of `instances` per hour.
-    const Param fleet_hourly{*q.effective_usd_per_hour.value * instances, InputOrigin::derived,
-                             "effective_usd_per_hour x " + format_number(instances) + " instances"};
-    if (units.tokens_per_second) figures.push_back(usd_per_million_tokens(fleet_hourly, user_param(*units.tokens_per_second)));
-    if (units.real_time_factor) figures.push_back(usd_per_video_hour(fleet_hourly, user_param(*units.real_time_factor)));
-    if (units.training_hours)
-        figures.push_back(training_run_usd({*q.effective_usd_per_hour.value, InputOrigin::derived, "effective_usd_per_hour"},
-                                           user_param(*units.training_hours), user_param(instances)));
-    j["figures"] = to_json(figures);
-    return j;
 }
 
 nlohmann::json to_json(const FleetResult& r, const FleetRequest& request) {

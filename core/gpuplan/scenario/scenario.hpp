@@ -26,13 +26,6 @@ namespace gpuplan {
 struct TokenCostRequest { Param usd_per_hour; Param tokens_per_second; };
 struct VideoCostRequest { Param usd_per_hour; Param decode_seconds_a, decode_seconds_b, rtf_a; };
 
-// Unit costs applied to every purchase option of a `price` section.
-struct UnitCostOptions {
-    std::optional<double> tokens_per_second;
-    std::optional<double> real_time_factor;
-    std::optional<double> training_hours;
-};
-
 struct Scenario {
     std::string name;
     std::string region = "us-east-1";
@@ -62,7 +55,6 @@ nlohmann::json evaluate_scenario(const Scenario& scenario, const Catalog& catalo
 const std::vector<CatalogDocument>& builtin_scenario_documents();
 
 // Serialisers shared by the CLI and the web shell.
-nlohmann::json to_json(const Quote& quote, const UnitCostOptions& units, double instances);
 nlohmann::json to_json(const FleetResult& result, const FleetRequest& request);
 nlohmann::json to_json(const IdleResult& result);
 nlohmann::json to_json(const StorageResult& result);

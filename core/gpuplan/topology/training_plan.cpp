@@ -69,6 +69,18 @@ TrainingPlan plan_training(const Catalog& catalog, const TrainingPlanRequest& r)
     if (q.layout.expert > 1)
         p.notes.push_back("the memory check does not split expert weights over --ep: model states per GPU are an upper bound");
     p.sources = plan_sources(p, q);
+    if (!p.time.total_hours.value) {
+        p.run_quotes_unavailable = "the run's hours are unknown: " + p.time.total_hours.unknown_reason;
+    } else if (!catalog_price(catalog, *q.instance, r.region, PriceKind::on_demand)) {
+        p.run_quotes_unavailable = price_unknown_reason(*q.instance, r.region, PriceKind::on_demand);
+    } else {
+        QuoteRequest run;
+        run.instance = q.instance->name;
+        run.region = r.region;
+        run.hours = *p.time.total_hours.value;
+        run.count = q.nodes;
+        p.run_quotes = quote_purchase_options(catalog, run);
+    }
     return p;
 }
 
@@ -110,6 +122,10 @@ nlohmann::json to_json(const TrainingPlan& p) {
     nlohmann::json links = nlohmann::json::array();
     for (const Figure& f : p.time.exposed_by_link) links.push_back(f.name);
     const ParallelLayout& L = p.layout;
+    nlohmann::json options = nlohmann::json::array();
+    for (const Quote& quote : p.run_quotes) options.push_back(to_json(quote, UnitCostOptions{}, p.pool.nodes));
+    nlohmann::json purchase_options = {{"options", options}};
+    if (!p.run_quotes_unavailable.empty()) purchase_options["unavailable_reason"] = p.run_quotes_unavailable;
     return {{"model", p.fit.request.model->name},
             {"instance", p.pool.instance->name},
             {"nodes", p.pool.nodes},
@@ -130,7 +146,8 @@ nlohmann::json to_json(const TrainingPlan& p) {
             {"notes", p.notes},
             {"exposed_by_link", links},
             {"sources", src},
-            {"figures", figs}};
+            {"figures", figs},
+            {"purchase_options", purchase_options}};
 }
 
 }  // namespace gpuplan

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/topology/training_time.hpp"
 #include "gpuplan/workload/fit.hpp"
 
@@ -46,6 +47,11 @@ struct TrainingPlan {
     ParallelLayout layout;
     std::vector<std::string> warnings, notes;  // the step's and the plan's own
     std::vector<PlanSource> sources;
+    // The run's hours on its nodes under every way to buy them (pricing/purchase_options.hpp):
+    // commitments cost their whole term. Empty, with the reason, when the run's hours or the
+    // type's on-demand price are unknown.
+    std::vector<Quote> run_quotes;
+    std::string run_quotes_unavailable;
 
     std::vector<const Figure*> figures() const;  // memory, then time
 };

@@ -45,9 +45,7 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
     e.region = q.region;
     e.pool = instance_pool(catalog, q.instance, 1, "instance");
     const GpuPool& pool = e.pool;
-    const std::vector<std::string> regions = catalog.regions();
-    if (std::find(regions.begin(), regions.end(), q.region) == regions.end())
-        throw InputError("region", "'" + q.region + "'", "a region with catalog prices: " + join(regions, ", "));
+    require_region(catalog, q.region, "region", "'" + q.region + "'");
     const double tp = q.serving.tensor_parallel.value_or(pool.gpus_per_node);
     check_tensor_parallel(tp, pool, "tensor_parallel");
     e.tensor_parallel = tp;

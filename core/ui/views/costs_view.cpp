@@ -2,10 +2,12 @@
 // cost over months with the reserved break-even points, the fleet mix (baseline / on-demand /
 // spot) with its blended rate, always-on versus ephemeral, and storage and transfer.
 // Every number comes from the scenario's results (gpuplan.result/1); the chart's lines are
-// upfront_usd + recurring_usd_per_hour x hours, from those same figures (hover says so).
+// what each option has billed by each month (cumulative_cost_usd, pricing/purchase_options.hpp),
+// from those same figures: commitments bill their whole term and renew.
 #include <algorithm>
 #include <cmath>
 
+#include "gpuplan/pricing/purchase_options.hpp"
 #include "imgui.h"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
@@ -32,10 +34,12 @@ void draw_options_table(const nlohmann::json& options) {
     constexpr ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
                                       ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
     const float height = table_height(options.size(), 20);
-    if (!ImGui::BeginTable("options", 8, flags, ImVec2(0, height))) return;
+    if (!ImGui::BeginTable("options", 9, flags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("purchase option", ImGuiTableColumnFlags_WidthFixed, em(19));
-    for (const char* h : {"effective $/h", "upfront", "recurring $/h", "cost", "saving", "break-even use", "unit cost"})
+    // "cost" is what is billed (a commitment: its whole term); "if the term is shared" is the
+    // hours' part of it when other work uses the rest of the term.
+    for (const char* h : {"effective $/h", "upfront", "recurring $/h", "cost", "if the term is shared", "saving", "break-even use", "unit cost"})
         ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     for (const auto& o : options) {
@@ -53,15 +57,15 @@ void draw_options_table(const nlohmann::json& options) {
         ImGui::TextUnformatted(label.c_str());
         const nlohmann::json* f = find_json(o, {"figures"});
         if (!f) continue;
-        const char* keys[] = {"effective_usd_per_hour", "upfront_usd", "recurring_usd_per_hour", "cost_usd", "saving_vs_on_demand",
-                              "break_even_utilization"};
-        for (int k = 0; k < 6; ++k) {
+        const char* keys[] = {"effective_usd_per_hour", "upfront_usd", "recurring_usd_per_hour", "cost_usd", "attributable_cost_usd",
+                              "saving_vs_on_demand", "break_even_utilization"};
+        for (int k = 0; k < 7; ++k) {
             ImGui::TableSetColumnIndex(k + 1);
             ImGui::PushID(k);
             figure_value_text(find_json(*f, {keys[k]}), true, false);
             ImGui::PopID();
         }
-        ImGui::TableSetColumnIndex(7);
+        ImGui::TableSetColumnIndex(8);
         for (const char* unit_key : {"usd_per_million_tokens", "usd_per_video_hour", "training_run_usd"})
             if (const nlohmann::json* u = find_json(*f, {unit_key})) figure_value_text(u);
     }
@@ -82,41 +86,52 @@ void draw_cumulative_chart(const nlohmann::json& price, int& months) {
     const char* shown[] = {"on-demand", "spot", "reserved-1y-no-upfront", "reserved-1y-all-upfront", "reserved-3y-no-upfront",
                            "reserved-3y-all-upfront"};
     std::vector<double> xs;
-    for (int m = 0; m <= months; ++m) xs.push_back(m);
-    struct Line { std::string label; std::vector<double> ys; double upfront, recurring; };
+    // Twenty points a month, so a renewal shows as a step rather than a month-long ramp.
+    for (int k = 0; k <= months * 20; ++k) xs.push_back(k / 20.0);
+    struct Line { std::string label; std::vector<double> ys; PurchaseOption option; double upfront, recurring; };
+    const auto billed = [&](const Line& line, double month) {  // pricing/purchase_options.hpp
+        return cumulative_cost_usd(line.option, line.upfront, line.recurring, hours_per_month, month, instances);
+    };
     std::vector<Line> lines;
-    std::optional<double> on_demand_rate;
+    const Line* on_demand = nullptr;
     for (const char* key : shown) {
         for (const auto& o : *options) {
             if (json_string(find_json(o, {"key"})) != key) continue;
             const auto upfront = figure_value(find_json(o, {"figures", "upfront_usd"}));
             const auto recurring = figure_value(find_json(o, {"figures", "recurring_usd_per_hour"}));
-            if (!upfront || !recurring) continue;
-            Line line{json_string(find_json(o, {"label"}), key), {}, *upfront, *recurring};
-            if (std::string(key) == "on-demand") on_demand_rate = *recurring;
-            for (double m : xs) line.ys.push_back(instances * (*upfront + *recurring * hours_per_month * m));
+            const auto option = purchase_option_named(key);
+            if (!upfront || !recurring || !option) continue;
+            Line line{json_string(find_json(o, {"label"}), key), {}, *option, *upfront, *recurring};
+            for (double m : xs) line.ys.push_back(billed(line, m));
             lines.push_back(std::move(line));
         }
     }
+    for (const Line& line : lines)
+        if (line.option.kind == PurchaseKind::on_demand) on_demand = &line;
     if (lines.empty()) return;
     if (plot::BeginPlot("##cumulative", ImVec2(-1, em(17)))) {
         plot::SetupAxes("months of use", "cumulative USD");
         plot::SetupAxisFormat("%g", "$%.0f");
         for (std::size_t k = 0; k < lines.size(); ++k)
             plot::PlotLine(lines[k].label.c_str(), xs.data(), lines[k].ys.data(), static_cast<int>(xs.size()), palette().series[k % 6]);
-        // Break-even: the month where on-demand's running cost passes an upfront commitment's.
-        if (on_demand_rate) {
+        // Break-even: the first month (to a tenth) by which on-demand has been billed as much
+        // as a commitment, renewals included.
+        if (on_demand) {
             for (const Line& line : lines) {
-                if (line.upfront <= 0 || *on_demand_rate <= line.recurring) continue;
-                const double month = line.upfront / ((*on_demand_rate - line.recurring) * hours_per_month);
-                if (month <= months) plot::PlotVLine(("break-even " + line.label).c_str(), month);
+                if (!is_commitment(line.option.kind) || line.upfront <= 0) continue;  // no upfront: cheaper from the start, or never
+                for (double month = 0.1; month <= months; month += 0.1)
+                    if (billed(*on_demand, month) >= billed(line, month)) {
+                        plot::PlotVLine(("break-even " + line.label).c_str(), month);
+                        break;
+                    }
             }
         }
         plot::EndPlot();
     }
-    note("Each line is instances x (upfront_usd + recurring_usd_per_hour x hours used per month x months), from the "
-         "option's figures above. A vertical line marks the month at which on-demand has cost as much as that "
-         "upfront commitment: upfront_usd / ((on-demand $/h - recurring $/h) x hours per month).");
+    note("Each line is what has been billed by that month, from the option's figures above. On-demand and spot bill "
+         "the hours used. A commitment bills every hour of its term (730 h a month, used or not) and its upfront at "
+         "the start of each term: a 1-year commitment in use after month 12 or 24 renews, upfront again. A vertical "
+         "line marks the first month by which on-demand has been billed as much as an upfront commitment.");
 }
 
 void draw_fleet(AppState& state) {

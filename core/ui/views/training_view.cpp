@@ -2,11 +2,10 @@
 // tensor / pipeline parallel, ZeRO stage, micro-batch, recompute) and nodes → memory per GPU
 // (weights, gradients, optimizer, activations, overhead against the GPU's capacity), the
 // step-time breakdown, and time and cost for every purchase option of the instance.
-// The layout lives in the scenario's "train" section; memory comes from
-// gpuplan/workload/memory.hpp with the same layout the step-time model used.
+// The layout lives in the scenario's "train" section; every figure shown comes from the
+// training plan in the results (results.train, topology/training_plan.hpp).
 #include <algorithm>
 
-#include "gpuplan/pricing/purchase_options.hpp"
 #include "imgui.h"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
@@ -20,35 +19,6 @@ std::vector<std::string> model_names() {
     std::vector<std::string> names;
     for (const ModelSpec& m : builtin_models()) names.push_back(m.name);
     return names;
-}
-
-void rebuild(AppState& state) {
-    ViewStates& vs = *state.views;
-    vs.training_generation = vs.generation;
-    vs.training_options = nlohmann::json::array();
-    vs.training_options_error.clear();
-    if (!vs.parsed || !vs.parsed->train) return;
-    const TrainingTimeRequest& t = vs.parsed->train->time;
-    // Time x every purchase option: the job's hours on `nodes` instances.
-    const auto hours = figure_value(find_json(state.results, {"train", "figures", "total_hours"}));
-    if (!hours || !t.instance) return;
-    try {
-        QuoteRequest q;
-        q.instance = t.instance->name;
-        q.region = vs.parsed->region;
-        q.hours = *hours;
-        q.count = t.nodes;
-        for (const Quote& quote : quote_purchase_options(*state.catalog, q)) {
-            nlohmann::json row = {{"label", quote.label}, {"available", quote.available}, {"reason", quote.unavailable_reason}};
-            if (quote.available) {
-                row["cost"] = to_json(quote.cost_usd);
-                row["rate"] = to_json(quote.effective_usd_per_hour);
-            }
-            vs.training_options.push_back(row);
-        }
-    } catch (const std::exception& e) {
-        vs.training_options_error = e.what();
-    }
 }
 
 void draw_controls(AppState& state) {
@@ -140,16 +110,24 @@ void draw_step(const AppState& state) {
                 }
 }
 
-void draw_options(const ViewStates& vs) {
+// Every purchase option for the run's hours, as the training plan priced them
+// (results.train.purchase_options): a commitment costs its whole term, and the share the run
+// would carry if other work used the rest of the term is shown beside it.
+void draw_options(const AppState& state) {
     heading("Time and cost per purchase option");
-    if (!vs.training_options_error.empty()) ImGui::TextColored(to_vec4(palette().warn), "%s", vs.training_options_error.c_str());
-    if (vs.training_options.empty() || !ImGui::BeginTable("train_options", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
-                                                                             ImGuiTableFlags_SizingStretchProp))
+    const nlohmann::json* priced = find_json(state.results, {"train", "purchase_options"});
+    if (!priced) return;
+    if (const nlohmann::json* why = find_json(*priced, {"unavailable_reason"}))
+        ImGui::TextColored(to_vec4(palette().warn), "Not priced: %s", json_string(why).c_str());
+    const nlohmann::json* options = find_json(*priced, {"options"});
+    if (!options || options->empty() ||
+        !ImGui::BeginTable("train_options", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp))
         return;
-    for (const char* h : {"purchase option", "$/h per instance", "cost of the run"}) ImGui::TableSetupColumn(h);
+    for (const char* h : {"purchase option", "$/h per instance", "billed for the run", "if the rest of the term is used", "run's share of the term"})
+        ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
-    for (std::size_t k = 0; k < vs.training_options.size(); ++k) {
-        const auto& o = vs.training_options[k];
+    for (std::size_t k = 0; k < options->size(); ++k) {
+        const auto& o = (*options)[k];
         ImGui::TableNextRow();
         ImGui::PushID(static_cast<int>(k));
         ImGui::TableSetColumnIndex(0);
@@ -157,18 +135,21 @@ void draw_options(const ViewStates& vs) {
         if (!o.value("available", false)) {
             ImGui::TableSetColumnIndex(1);
             ImGui::TextDisabled("unavailable");
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", json_string(find_json(o, {"reason"})).c_str());
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", json_string(find_json(o, {"unavailable_reason"})).c_str());
         } else {
-            ImGui::TableSetColumnIndex(1);
-            figure_value_text(find_json(o, {"rate"}), true, false);
-            ImGui::TableSetColumnIndex(2);
-            figure_value_text(find_json(o, {"cost"}));
+            const char* keys[] = {"effective_usd_per_hour", "cost_usd", "attributable_cost_usd", "term_utilization"};
+            for (int c = 0; c < 4; ++c) {
+                ImGui::TableSetColumnIndex(c + 1);
+                if (const nlohmann::json* f = find_json(o, {"figures", keys[c]})) figure_value_text(f, true, c != 0);
+                else ImGui::TextDisabled("-");
+            }
         }
         ImGui::PopID();
     }
     ImGui::EndTable();
-    note("Spot prices assume the run survives interruptions at no extra cost; the Costs view's spot option shows the "
-         "checkpoint-rework rate (spot_usd_per_useful_hour).");
+    note("A Reserved Instance or Savings Plan is billed every hour of its term (1 or 3 years), used or not: a run shorter "
+         "than the term pays for all of it unless other work uses the rest. Spot prices assume the run survives "
+         "interruptions at no extra cost; the Costs view's spot option shows the checkpoint-rework rate.");
 }
 
 }  // namespace
@@ -183,11 +164,10 @@ void draw_training_view(AppState& state) {
         }
         return;
     }
-    if (state.views->training_generation != state.views->generation) rebuild(state);
     draw_controls(state);
     draw_memory(state);
     draw_step(state);
-    draw_options(*state.views);
+    draw_options(state);
 }
 
 }  // namespace gpuplan::ui

@@ -40,9 +40,6 @@ struct ViewStates {
     std::string topology_error;
 
     // Training: the job's hours priced at every purchase option (memory comes with the result).
-    long training_generation = -1;
-    nlohmann::json training_options = nlohmann::json::array();  // per purchase option: label, rate, cost
-    std::string training_options_error;
 
     // Inference: which recommended pick the view breaks down (its figures come with the result).
     int inference_pick = 0;  // index into the picks: 0 cheapest, 1 fastest, 2 balanced
