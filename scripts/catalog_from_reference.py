@@ -282,6 +282,70 @@ CORRECTIONS = {
     ],
 }
 
+# Facts checked after the reference sheets were written (reference README, "Facts found since
+# this sheet was written"): each replaces the sheet's cell, and the record keeps the sheet's
+# value and the reason in its "corrections" so nothing changes silently. (record, CSV column,
+# catalog field, corrected cell text, source and reason).
+_SHEET = "reference sheet"
+SHEET_CORRECTIONS = {
+    "g7e.8xlarge": [
+        ("gpudirect_rdma", "gpudirect_rdma", "no",
+         "AWS G7e page: GPUDirect RDMA is supported on the multi-GPU G7e sizes only; g7e.8xlarge has one GPU"),
+    ],
+    "trn1n.32xlarge": [
+        ("gpu_p2p_gbps_per_gpu", "peer_gbit_per_s_per_accelerator", "6144",
+         "AWS Neuron docs (Trn1/Trn1n architecture): Trn1n has 768 GB/s device-to-device against "
+         "Trn1's 384 GB/s; 768 GB/s = 6,144 Gbit/s"),
+    ],
+    "trn2u.48xlarge": [
+        ("accelerator_count", "accelerator_count", "16",
+         "AWS Neuron docs (Trn2 architecture): a Trn2u.48xlarge node is 16 Trainium2 chips"),
+        ("accelerator_memory_gib_each", "accelerator_memory_gib_each", "96",
+         "AWS Neuron docs (Trn2 architecture): 96 GiB of HBM per Trainium2"),
+        ("gpu_interconnect", "interconnect", "neuronlink",
+         "AWS Neuron docs (Trn2 architecture): the node's chips are joined by NeuronLink-v3"),
+    ],
+    "B300": [
+        ("fp4_tflops_dense", "dense_tflops.fp4", "13125",
+         "HGX B300 (8 GPUs) is 105 PFLOPS dense FP4 per NVIDIA's HGX platform figures: 105,000 / 8 = 13,125 per "
+         "GPU; 15,000 is the GB300 (Grace Blackwell Ultra) chip figure at a higher power level"),
+    ],
+    "A10G": [
+        ("bf16_tflops_dense", "dense_tflops.bf16", "70",
+         "NVIDIA publishes no A10G datasheet; from the GA102 tensor cores: 80 SMs x 512 dense BF16 FLOP per clock "
+         "per SM x 1.71 GHz boost = 70.0 TFLOPS"),
+    ],
+}
+# Why a field the corrections leave null is unknown (the sheet's own reason no longer applies).
+CORRECTED_NULL_REASONS = {
+    ("trn2u.48xlarge", "peer_gbit_per_s_per_accelerator"):
+        "AWS Neuron docs give 1,024 GB/s per device inside a Trn2 instance; the figure for the Trn2u node "
+        "(part of a 64-chip UltraServer) is not stated",
+}
+
+
+def apply_sheet_corrections(name, row):
+    """The row with SHEET_CORRECTIONS applied, and the corrections to record."""
+    row = dict(row)
+    out = []
+    for column, field, value, why in SHEET_CORRECTIONS.get(name, []):
+        claimed = row[column].strip()
+        if claimed == value:
+            sys.exit(f"error: {name}: correction of {column} to {value!r} is already in the sheet")
+        row[column] = value
+        out.append((field, claimed, value, why))
+    return row, out
+
+
+def correction_value(text):
+    """A corrected or claimed cell as JSON: a number, a bool for yes/no, a string, or null."""
+    if text == "":
+        return None
+    if text in ("yes", "no"):
+        return text == "yes"
+    return Num(text) if NUM_RE.match(text) else text
+
+
 # README "Where the seed figures disagree with AWS": g7e.2xlarge $3.36312/h in us-east-1 and us-east-2.
 EXTRA_PRICES = {
     "g7e.2xlarge": [{
@@ -361,7 +425,7 @@ def null_paths(obj, prefix=""):
     out = []
     if isinstance(obj, dict):
         for k, v in obj.items():
-            if k == "unknown":
+            if k in ("unknown", "corrections"):  # a correction's claimed value may be the sheet's empty cell
                 continue
             p = f"{prefix}.{k}" if prefix else k
             if v is None:
@@ -400,6 +464,7 @@ def read_csv(path):
 # --------------------------------------------------------------------------
 def build_accelerator(row):
     name = row["accelerator"].strip()
+    row, corrected = apply_sheet_corrections(name, row)
     vendor = row["vendor"].strip()
     if vendor == "NVIDIA":
         kind = "gpu"
@@ -446,9 +511,12 @@ def build_accelerator(row):
     rec["tdp_w"] = num(row["tdp_w"], w)
     rec["families"] = [f.strip() for f in row["used_in_families"].split(";") if f.strip()]
     rec["source_notes"] = notes
+    if corrected:
+        rec["corrections"] = [_corr(f, correction_value(c), correction_value(v), _SHEET + " accelerators.csv", why)
+                              for f, c, v, why in corrected]
 
     nulls = null_paths(rec)
-    table = ACCEL_REASONS.get(name, {})
+    table = {k: v for k, v in ACCEL_REASONS.get(name, {}).items() if k not in {f for f, *_ in corrected}}
     unknown = {}
     for p in nulls:
         if p not in table:
@@ -486,6 +554,16 @@ def gpudirect(cell, notes, w):
     sys.exit(f"error: {w}: unexpected gpudirect_rdma {cell!r}")
 
 
+def zone_stats(r, cap=None):
+    """{count, min, max} of a regional-prices.csv row's zone spot prices; `cap` is the on-demand
+    price when the snapshot's rounding put a zone above it (see add_regional_prices)."""
+    lo, hi = Num(r["spot_usd_per_hour_min"]), Num(r["spot_usd_per_hour_max"])
+    if cap is not None:
+        lo = cap if Decimal(lo) > Decimal(cap) else lo
+        hi = cap if Decimal(hi) > Decimal(cap) else hi
+    return {"count": Num(r["spot_zone_count"]), "min_usd_per_hour": lo, "max_usd_per_hour": hi}
+
+
 def spot_zone_note(r):
     n = int(r["spot_zone_count"])
     spread = (f"{r['spot_usd_per_hour_min']}" if r["spot_usd_per_hour_min"] == r["spot_usd_per_hour_max"]
@@ -505,13 +583,14 @@ def add_regional_prices(name, prices, unknown, regional, w):
         od = num(r["on_demand_usd_per_hour"], f"{w} {region}")
         spot = num(r["spot_usd_per_hour_median"], f"{w} {region}")
         spot_note = spot_zone_note(r) if spot is not None else "no spot price"
+        capped = False
         if spot is not None and od is not None and Decimal(spot) > Decimal(od):
             # Six rows: the zones' spot price is the on-demand price rounded to 4 places (SkyPilot
             # writes SpotPrice with 4 decimals), i.e. spot costs what on-demand does there.
             if Decimal(spot) != Decimal(od).quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP):
                 sys.exit(f"error: {w}: {region} spot {spot} above on-demand {od}")
             spot_note += f"; the snapshot's {spot} is the on-demand price rounded to 4 places, taken as {od}"
-            spot = od
+            spot, capped = od, True
         for option, value, note in (
                 ("on_demand", od, "Linux on-demand price"),
                 ("spot_typical", spot, spot_note)):
@@ -526,12 +605,16 @@ def add_regional_prices(name, prices, unknown, regional, w):
                     if option == "on_demand" else
                     f"the SkyPilot snapshot lists {name} in {region} ({r['zones'].replace(';', ', ')}) "
                     "but no AZ there has a spot price")
-            prices.append({"region": region, "option": option, "usd_per_hour": value,
-                           "as_of": REGIONAL_AS_OF, "source": "SKY-REGIONS", "note": note})
+            entry = {"region": region, "option": option, "usd_per_hour": value,
+                     "as_of": REGIONAL_AS_OF, "source": "SKY-REGIONS", "note": note}
+            if option == "spot_typical" and value is not None:
+                entry["zones"] = zone_stats(r, cap=od if capped else None)
+            prices.append(entry)
 
 
 def build_instance(row, accel_by_name, regional):
     name = row["instance_type"].strip()
+    row, corrected = apply_sheet_corrections(name, row)
     w = f"aws-gpu-instances.csv {name}"
     notes = row["source_notes"].strip()
     unknown = {}
@@ -584,6 +667,8 @@ def build_instance(row, accel_by_name, regional):
             unknown["peer_gbit_per_s_per_accelerator"] = "AWS publishes no PCIe peer-to-peer figure"
         elif ic is None:
             unknown["peer_gbit_per_s_per_accelerator"] = no_accel_list
+        elif (name, "peer_gbit_per_s_per_accelerator") in CORRECTED_NULL_REASONS:
+            unknown["peer_gbit_per_s_per_accelerator"] = CORRECTED_NULL_REASONS[(name, "peer_gbit_per_s_per_accelerator")]
         else:
             sys.exit(f"error: {w}: empty p2p for interconnect {ic}")
 
@@ -603,6 +688,7 @@ def build_instance(row, accel_by_name, regional):
         unknown["prices[0].usd_per_hour"] = reason
 
     spot = num(row["price_spot_typical_usd_hr_us_east_1"], w)
+    zones = None
     m = SPOT_RE.search(notes)
     if spot is not None:
         if not m:
@@ -610,6 +696,7 @@ def build_instance(row, accel_by_name, regional):
         n, lo, hi = m.groups()
         spot_note = (f"median of {n} us-east-1 AZ{'s' if n != '1' else ''} {lo}-{hi}; "
                      "undated snapshot, about mid-2026")
+        zones = {"count": Num(n), "min_usd_per_hour": Num(lo), "max_usd_per_hour": Num(hi)}
     else:
         if m:
             sys.exit(f"error: {w}: spot note without a spot price")
@@ -633,9 +720,12 @@ def build_instance(row, accel_by_name, regional):
         # The sheet's spot rows were never read; the regional snapshot has them.
         spot, spot_source, spot_as_of = num(here["spot_usd_per_hour_median"], w), "SKY-REGIONS", REGIONAL_AS_OF
         spot_note = spot_zone_note(here)
+        zones = zone_stats(here)
         del unknown["prices[1].usd_per_hour"]
     prices.append({"region": REGION, "option": "spot_typical", "usd_per_hour": spot,
                    "as_of": spot_as_of, "source": spot_source, "note": spot_note})
+    if zones:
+        prices[-1]["zones"] = zones
     for extra in EXTRA_PRICES.get(name, []):
         prices.append({"region": extra["region"], "option": extra["option"],
                        "usd_per_hour": Num(extra["price"]), "as_of": extra["as_of"],
@@ -672,6 +762,9 @@ def build_instance(row, accel_by_name, regional):
                 sys.exit(f"error: {w}: correction against a null {field}")
             corrs.append(_corr(field, Num(claimed), aws, by, verdict))
         rec["corrections"] = corrs
+    if corrected:
+        rec.setdefault("corrections", []).extend(
+            _corr(f, correction_value(c), correction_value(v), _SHEET + " aws-gpu-instances.csv", why) for f, c, v, why in corrected)
 
     # Order unknown by field order in the record.
     order = null_paths(rec)
@@ -728,7 +821,7 @@ def main():
     for rec in instances:
         check_unknown(rec, f"instance {rec['name']}")
         for p in rec["prices"]:
-            if set(p) != {"region", "option", "usd_per_hour", "as_of", "source", "note"}:
+            if set(p) - {"zones"} != {"region", "option", "usd_per_hour", "as_of", "source", "note"}:
                 sys.exit(f"error: instance {rec['name']}: bad price keys")
             if p["source"] not in SOURCES:
                 sys.exit(f"error: instance {rec['name']}: unknown source {p['source']}")

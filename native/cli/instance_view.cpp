@@ -218,8 +218,16 @@ std::vector<Section> show_sections(const Catalog& c, const InstanceView& v, bool
         s.push_back(acc);
     }
 
-    Section prices{"Prices", {}, ""};
+    // The region asked for; the others are one line (the JSON has every price).
+    Section prices{"Prices in " + v.region, {}, ""};
+    std::vector<std::string> elsewhere;
+    for (const std::string& r : i.offered_regions())
+        if (r != v.region) elsewhere.push_back(r);
+    if (!i.offered_in(v.region)) prices.lines.push_back({"not offered", "the catalog's price snapshot lists no " + i.name + " in " + v.region});
+    if (!elsewhere.empty())
+        prices.lines.push_back({"other regions", std::to_string(elsewhere.size()) + " (" + join(elsewhere, ", ") + "): --region R"});
     for (const auto& p : i.prices) {
+        if (p.region != v.region) continue;
         const PriceFact f = price_fact(i, p.region, p.option);
         prices.lines.push_back({p.region + " " + std::string(to_string(p.option)), (f.usd_per_hour ? rate(*f.usd_per_hour) + "/h" : missing(f.reason)) + "; as of " +
                                                                p.as_of + "; source " + source_text(c, p.source) +
@@ -227,10 +235,16 @@ std::vector<Section> show_sections(const Catalog& c, const InstanceView& v, bool
     }
     s.push_back(prices);
 
-    if (!i.corrections.empty()) {
-        Section corr{"Corrections (figures in circulation that AWS contradicts; the catalog keeps AWS's)", {}, ""};
-        for (const auto& k : i.corrections)
-            corr.lines.push_back({k.field, "claimed " + k.claimed + ", AWS " + k.aws + "; claimed by " + k.claimed_by + "; " + k.verdict});
+    std::vector<std::pair<std::string, const Correction*>> corrections;
+    for (const auto& k : i.corrections) corrections.emplace_back(k.field, &k);
+    if (v.accelerator)
+        for (const auto& k : v.accelerator->corrections) corrections.emplace_back(v.accelerator->name + " " + k.field, &k);
+    if (!corrections.empty()) {
+        Section corr{"Corrections (figures in circulation or in the reference sheets that a checked source contradicts; the catalog "
+                     "keeps the checked one)",
+                     {}, ""};
+        for (const auto& [field, k] : corrections)
+            corr.lines.push_back({field, "claimed " + k->claimed + ", checked " + k->aws + "; claimed by " + k->claimed_by + "; " + k->verdict});
         s.push_back(corr);
     }
 
@@ -243,6 +257,18 @@ std::vector<Section> show_sections(const Catalog& c, const InstanceView& v, bool
     s.push_back(metrics);
     return s;
 }
+
+namespace {
+
+nlohmann::json corrections_json(const std::vector<Correction>& corrections) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& k : corrections)
+        out.push_back({{"field", k.field}, {"claimed", nlohmann::json::parse(k.claimed)}, {"aws", nlohmann::json::parse(k.aws)},
+                       {"claimed_by", k.claimed_by}, {"verdict", k.verdict}});
+    return out;
+}
+
+}  // namespace
 
 nlohmann::json show_json(const Catalog& c, const InstanceView& v) {
     const Instance& i = *v.instance;
@@ -262,11 +288,7 @@ nlohmann::json show_json(const Catalog& c, const InstanceView& v) {
         prices.push_back(e);
     }
     j["prices"] = prices;
-    nlohmann::json corrections = nlohmann::json::array();
-    for (const auto& k : i.corrections)
-        corrections.push_back({{"field", k.field}, {"claimed", nlohmann::json::parse(k.claimed)}, {"aws", nlohmann::json::parse(k.aws)},
-                               {"claimed_by", k.claimed_by}, {"verdict", k.verdict}});
-    j["corrections"] = corrections;
+    j["corrections"] = corrections_json(i.corrections);
     nlohmann::json acc = nullptr;
     if (const Accelerator* a = v.accelerator) {
         auto opt = [](const std::optional<double>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); };
@@ -279,7 +301,7 @@ nlohmann::json show_json(const Catalog& c, const InstanceView& v) {
                {"flops_basis", a->flops_basis}, {"peer_link", a->peer_link ? nlohmann::json(*a->peer_link) : nlohmann::json(nullptr)},
                {"peer_link_gb_per_s", opt(a->peer_link_gb_per_s)}, {"pcie_gen", opt(a->pcie_gen)}, {"pcie_lanes", opt(a->pcie_lanes)},
                {"tdp_w", opt(a->tdp_w)}, {"families", a->families}, {"source_notes", a->source_notes},
-               {"unknown", nlohmann::json(a->unknown)}, {"origin", a->origin}};
+               {"unknown", nlohmann::json(a->unknown)}, {"corrections", corrections_json(a->corrections)}, {"origin", a->origin}};
     }
     return {{"region", v.region}, {"instance", j}, {"accelerator", acc}, {"metrics", to_json(v.metrics.all())}};
 }

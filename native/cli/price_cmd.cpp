@@ -101,8 +101,16 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
     }
     nlohmann::json options = nlohmann::json::array();
     for (const auto& quote : quotes) options.push_back(to_json(quote, units, q.count));
-    if (o.format == Format::json)
-        return dump_json({{"instance", q.instance}, {"region", q.region}, {"hours", q.hours}, {"instances", q.count}, {"options", options}});
+    // The zones behind the typical spot price (a catalog fact, shown as it is).
+    const Price* spot_price = inst.find_price(q.region, PriceKind::spot_typical);
+    const std::optional<SpotZones> zones = spot_price && spot_price->usd_per_hour ? spot_price->zones : std::nullopt;
+    if (o.format == Format::json) {
+        nlohmann::json doc = {{"instance", q.instance}, {"region", q.region}, {"hours", q.hours}, {"instances", q.count}, {"options", options}};
+        if (zones)
+            doc["spot_zones"] = {{"count", zones->count}, {"min_usd_per_hour", zones->min_usd_per_hour}, {"max_usd_per_hour", zones->max_usd_per_hour},
+                                 {"median_usd_per_hour", *spot_price->usd_per_hour}};
+        return dump_json(doc);
+    }
 
     std::vector<PriceColumn> cols = {{"effective_usd_per_hour", "$/h effective", rate},
                                      {"upfront_usd", "upfront $", money},
@@ -170,6 +178,10 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
              "break-even util.: used less than this share of the term's hours, on-demand would cost less.\n";
     const bool spot_priced =
         std::any_of(quotes.begin(), quotes.end(), [](const Quote& x) { return x.option.kind == PurchaseKind::spot && x.available; });
+    if (zones)
+        after += "Spot (typical): the median over " + format_number(zones->count) + " " + q.region + " zone" + (zones->count == 1 ? "" : "s") +
+                 " in one snapshot; the cheapest zone " + rate(zones->min_usd_per_hour) + "/h, the dearest " + rate(zones->max_usd_per_hour) +
+                 "/h (spot moves hourly: request the cheapest zone, or several).\n";
     if (spot_priced)
         after += "$/useful-h: spot price x (1 + " + percent(*plan.overhead_fraction.value) + " rework):\n  checkpoints every " +
                  decimals(*plan.interval_hours.value, 4) + " h, interruptions every " +

@@ -9,6 +9,8 @@
 #include <map>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "gpuplan/catalog/catalog.hpp"
 
 using namespace gpuplan;
@@ -64,6 +66,35 @@ void check_number(const std::string& what, const std::string& cell, const std::o
     }
 }
 
+// A sheet cell as the JSON a correction records it with: "" is null, yes/no are booleans,
+// numbers are numbers, anything else a string.
+std::string cell_json(const std::string& cell) {
+    if (cell.empty()) return "null";
+    if (cell == "yes" || cell == "no") return cell == "yes" ? "true" : "false";
+    char* end = nullptr;
+    const double v = std::strtod(cell.c_str(), &end);
+    if (end && *end == '\0') return nlohmann::json(v).dump();
+    return nlohmann::json(cell).dump();
+}
+
+// The cell the catalog must agree with: the sheet's, unless the record corrects that field
+// (scripts/catalog_from_reference.py SHEET_CORRECTIONS), in which case the correction must
+// name the sheet's cell as the claimed value, and its checked value is what the catalog holds.
+std::string expected_cell(const std::vector<Correction>& corrections, const std::string& field, const std::string& cell) {
+    for (const Correction& c : corrections) {
+        if (c.field != field || c.claimed_by.rfind("reference sheet", 0) != 0) continue;
+        INFO(field << " corrected: claimed " << c.claimed << ", sheet cell '" << cell << "'");
+        CHECK(nlohmann::json::parse(c.claimed) == nlohmann::json::parse(cell_json(cell)));
+        CHECK_FALSE(c.verdict.empty());
+        const nlohmann::json v = nlohmann::json::parse(c.aws);
+        if (v.is_null()) return "";
+        if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
+        if (v.is_string()) return v.get<std::string>();
+        return v.dump();
+    }
+    return cell;
+}
+
 }  // namespace
 
 TEST_CASE("every instance row of aws-gpu-instances.csv is in the catalog with the same facts", "[reference]") {
@@ -75,23 +106,25 @@ TEST_CASE("every instance row of aws-gpu-instances.csv is in the catalog with th
         INFO(name);
         const Instance* i = catalog.find_instance(name);
         REQUIRE(i);
+        const auto cell = [&](const char* column, const char* field) { return expected_cell(i->corrections, field, row.at(column)); };
         CHECK(i->family == row.at("family"));
         if (!row.at("accelerator").empty()) CHECK(i->accelerator == row.at("accelerator"));
-        check_number(name + " accelerator_count", row.at("accelerator_count"), i->accelerator_count);
-        check_number(name + " accelerator_memory_gib_each", row.at("accelerator_memory_gib_each"), i->accelerator_memory_gib_each);
+        check_number(name + " accelerator_count", cell("accelerator_count", "accelerator_count"), i->accelerator_count);
+        check_number(name + " accelerator_memory_gib_each", cell("accelerator_memory_gib_each", "accelerator_memory_gib_each"), i->accelerator_memory_gib_each);
         check_number(name + " vcpus", row.at("vcpus"), i->vcpus);
         check_number(name + " memory_gib", row.at("memory_gib"), i->memory_gib);
         check_number(name + " network", row.at("network_gbps"), i->network_gbit_per_s);
         check_number(name + " efa", row.at("efa_interfaces"), i->efa_interfaces);
-        check_number(name + " p2p", row.at("gpu_p2p_gbps_per_gpu"), i->peer_gbit_per_s_per_accelerator);
+        check_number(name + " p2p", cell("gpu_p2p_gbps_per_gpu", "peer_gbit_per_s_per_accelerator"), i->peer_gbit_per_s_per_accelerator);
         check_number(name + " nvme", row.at("local_nvme_gb"), i->local_nvme_gb);
         check_number(name + " ebs", row.at("ebs_gbps"), i->ebs_gbit_per_s);
-        const std::string rdma = row.at("gpudirect_rdma");
+        const std::string rdma = cell("gpudirect_rdma", "gpudirect_rdma");
         if (rdma == "yes") CHECK(i->gpudirect_rdma == true);
         else if (rdma == "no") CHECK(i->gpudirect_rdma == false);
         else CHECK_FALSE(i->gpudirect_rdma.has_value());
-        if (row.at("gpu_interconnect").empty()) CHECK_FALSE(i->interconnect.has_value());
-        else CHECK(std::string(to_string(*i->interconnect)) == row.at("gpu_interconnect"));
+        const std::string interconnect = cell("gpu_interconnect", "interconnect");
+        if (interconnect.empty()) CHECK_FALSE(i->interconnect.has_value());
+        else CHECK(std::string(to_string(*i->interconnect)) == interconnect);
         const Price* od = i->find_price("us-east-1", PriceKind::on_demand);
         const Price* spot = i->find_price("us-east-1", PriceKind::spot_typical);
         check_number(name + " on-demand", row.at("price_on_demand_usd_hr_us_east_1"), od ? od->usd_per_hour : std::nullopt);
@@ -111,6 +144,7 @@ TEST_CASE("every accelerator row of accelerators.csv is in the catalog with the 
         INFO(name);
         const Accelerator* a = catalog.find_accelerator(name);
         REQUIRE(a);
+        const auto cell = [&](const char* column, const char* field) { return expected_cell(a->corrections, field, row.at(column)); };
         CHECK(a->vendor == row.at("vendor"));
         CHECK(a->architecture == row.at("architecture"));
         if (row.at("compute_capability").empty()) CHECK_FALSE(a->compute_capability.has_value());
@@ -119,10 +153,10 @@ TEST_CASE("every accelerator row of accelerators.csv is in the catalog with the 
         check_number(name + " bandwidth", row.at("memory_bandwidth_gb_s"), a->memory_bandwidth_gb_per_s);
         check_number(name + " fp32", row.at("fp32_tflops"), a->dense_tflops.fp32);
         check_number(name + " tf32", row.at("tf32_tflops_dense"), a->dense_tflops.tf32);
-        check_number(name + " bf16", row.at("bf16_tflops_dense"), a->dense_tflops.bf16);
+        check_number(name + " bf16", cell("bf16_tflops_dense", "dense_tflops.bf16"), a->dense_tflops.bf16);
         check_number(name + " fp16", row.at("fp16_tflops_dense"), a->dense_tflops.fp16);
         check_number(name + " fp8", row.at("fp8_tflops_dense"), a->dense_tflops.fp8);
-        check_number(name + " fp4", row.at("fp4_tflops_dense"), a->dense_tflops.fp4);
+        check_number(name + " fp4", cell("fp4_tflops_dense", "dense_tflops.fp4"), a->dense_tflops.fp4);
         check_number(name + " link", row.at("nvlink_gb_s_per_gpu"), a->peer_link_gb_per_s);
         check_number(name + " pcie gen", row.at("pcie_gen"), a->pcie_gen);
         check_number(name + " tdp", row.at("tdp_w"), a->tdp_w);
@@ -160,8 +194,16 @@ TEST_CASE("regional-prices.csv: every region of every catalog type, and no other
                 // SkyPilot rounds SpotPrice to 4 places: a zone whose spot is the on-demand price.
                 CHECK(std::fabs(std::stod(median) - *od->usd_per_hour) < 0.00005 + 1e-12);
                 CHECK(spot->usd_per_hour == od->usd_per_hour);
+                REQUIRE(spot->zones);
+                CHECK(spot->zones->max_usd_per_hour == od->usd_per_hour);
             } else {
                 check_number(i.name + " spot", median, spot->usd_per_hour);
+                if (spot->usd_per_hour) {  // and the zones around the median
+                    REQUIRE(spot->zones);
+                    CHECK(spot->zones->count == std::stod(row.at("spot_zone_count")));
+                    CHECK(spot->zones->min_usd_per_hour == std::stod(row.at("spot_usd_per_hour_min")));
+                    CHECK(spot->zones->max_usd_per_hour == std::stod(row.at("spot_usd_per_hour_max")));
+                }
             }
             ++checked;
         }

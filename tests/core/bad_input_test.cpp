@@ -95,6 +95,16 @@ TEST_CASE("catalog: each kind of bad input is named", "[bad-input][catalog]") {
                Contains("MY-GUESS") && Contains("sources"));
     CHECK_THAT(catalog_error(user_doc(replace(v, "\"interconnect\": \"none\"", "\"interconnect\": \"infiniband\""))),
                Contains("interconnect") && Contains("infiniband"));
+    // Spot zones: only on a spot price, whole counts, and around the typical price.
+    const std::string spot = R"(, {"region": "us-east-1", "option": "spot_typical", "usd_per_hour": 0.4, "as_of": "2026-07",
+        "source": "SKY", "zones": {"count": 3, "min_usd_per_hour": 0.35, "max_usd_per_hour": 0.45}}])";
+    CHECK(catalog_error(user_doc(replace(v, "}], \"source_notes\"", "}" + spot + ", \"source_notes\""))) == "(no error)");
+    CHECK_THAT(catalog_error(user_doc(replace(v, "}], \"source_notes\"", "}" + replace(spot, "0.35", "0.41") + ", \"source_notes\""))),
+               Contains("prices[1].zones") && Contains("min_usd_per_hour <= the typical price (0.4) <= max_usd_per_hour"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "}], \"source_notes\"", "}" + replace(spot, "\"count\": 3", "\"count\": 2.5") + ", \"source_notes\""))),
+               Contains("prices[1].zones.count") && Contains("whole number"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"source\": \"KARP-PRICE\"}", "\"source\": \"KARP-PRICE\", \"zones\": {}}"))),
+               Contains("prices[0].zones") && Contains("only on a spot_typical price"));
 }
 
 TEST_CASE("catalog: a 50 MB document is refused before parsing", "[bad-input][catalog]") {

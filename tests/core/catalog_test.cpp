@@ -87,9 +87,14 @@ TEST_CASE("derived metrics per instance", "[catalog][metrics]") {
     const InstanceMetrics p5e = instance_metrics(c, *c.find_instance("p5e.48xlarge"), "us-east-1");
     CHECK_FALSE(p5e.usd_per_accelerator_hour.value);
     CHECK(p5e.usd_per_accelerator_hour.unknown_reason.find("price") != std::string::npos);
-    const InstanceMetrics g5 = instance_metrics(c, *c.find_instance("g5.xlarge"), "us-east-1");  // A10G: no datasheet
-    CHECK_FALSE(g5.usd_per_dense_bf16_pflop_hour.value);
-    CHECK(g5.usd_per_tb_per_s_hour.value);
+    // RTX PRO 6000 Server Edition: NVIDIA's datasheet omits dense tensor figures.
+    const InstanceMetrics g7e = instance_metrics(c, *c.find_instance("g7e.2xlarge"), "us-east-1");
+    CHECK_FALSE(g7e.usd_per_dense_bf16_pflop_hour.value);
+    CHECK(g7e.usd_per_tb_per_s_hour.value);
+    // A10G: 70 dense BF16 TFLOPS derived from its SMs and clock (a sheet correction, docs/catalog.md):
+    // $1.006/h / 0.070 PFLOPS = $14.3714 per PFLOP/s-hour.
+    const InstanceMetrics g5 = instance_metrics(c, *c.find_instance("g5.xlarge"), "us-east-1");
+    CHECK(*g5.usd_per_dense_bf16_pflop_hour.value == Approx(1.006 / 0.070).epsilon(1e-12));
 }
 
 TEST_CASE("a user's catalog file extends and overrides the built-in one", "[catalog]") {

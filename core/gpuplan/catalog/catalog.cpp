@@ -172,6 +172,18 @@ std::vector<std::string> parse_string_list(ObjectReader& r, const char* key) {
     return out;
 }
 
+Correction parse_correction(const Json& j, const std::string& path);  // below, beside the instance reader
+
+// The optional "corrections" array of an accelerator or instance record.
+std::vector<Correction> parse_corrections(ObjectReader& r) {
+    std::vector<Correction> out;
+    if (const Json* c = r.optional_value("corrections")) {
+        if (!c->is_array()) throw InputError(r.child_path("corrections"), json_preview(*c), "an array");
+        for (std::size_t k = 0; k < c->size(); ++k) out.push_back(parse_correction((*c)[k], index_path(r.child_path("corrections"), k)));
+    }
+    return out;
+}
+
 Accelerator parse_accelerator(const Json& j, const std::string& path, const std::string& origin) {
     ObjectReader r(j, path);
     NullTracker nulls(path);
@@ -208,6 +220,7 @@ Accelerator parse_accelerator(const Json& j, const std::string& path, const std:
     a.tdp_w = nulls.number(r, "tdp_w", "tdp_w", NumberRule::positive);
     a.families = parse_string_list(r, "families");
     a.source_notes = r.string("source_notes");
+    a.corrections = parse_corrections(r);
     a.unknown = nulls.reasons(r);
     r.finish();
     return a;
@@ -259,6 +272,23 @@ Price parse_price(const Json& j, const std::string& path, std::size_t index, Nul
         throw InputError(r.child_path("as_of"), "\"" + p.as_of + "\"", "a date \"YYYY-MM-DD\" or \"YYYY-MM\"");
     p.source = r.string("source");
     p.note = r.optional_string("note").value_or("");
+    if (r.has("zones")) {
+        if (p.option != PriceKind::spot_typical)
+            throw InputError(r.child_path("zones"), "zones on an " + option + " price", "zones only on a spot_typical price");
+        ObjectReader z = r.object("zones");
+        SpotZones zones;
+        zones.count = z.number("count", NumberRule::positive);
+        zones.min_usd_per_hour = z.number("min_usd_per_hour", NumberRule::positive);
+        zones.max_usd_per_hour = z.number("max_usd_per_hour", NumberRule::positive);
+        z.finish();
+        if (zones.count != std::floor(zones.count))
+            throw InputError(z.child_path("count"), json_preview(j["zones"]["count"]), "a whole number of zones");
+        const double typical = p.usd_per_hour.value_or(zones.min_usd_per_hour);
+        if (!(zones.min_usd_per_hour <= typical && typical <= zones.max_usd_per_hour))
+            throw InputError(z.path(), json_preview(j["zones"]),
+                             "min_usd_per_hour <= the typical price (" + json_preview(j["usd_per_hour"]) + ") <= max_usd_per_hour");
+        p.zones = zones;
+    }
     r.finish();
     return p;
 }
@@ -315,11 +345,7 @@ Instance parse_instance(const Json& j, const std::string& path, const std::strin
         i.prices.push_back(std::move(p));
     }
     i.source_notes = r.string("source_notes");
-    if (const Json* c = r.optional_value("corrections")) {
-        if (!c->is_array()) throw InputError(r.child_path("corrections"), json_preview(*c), "an array");
-        for (std::size_t k = 0; k < c->size(); ++k)
-            i.corrections.push_back(parse_correction((*c)[k], index_path(r.child_path("corrections"), k)));
-    }
+    i.corrections = parse_corrections(r);
     i.unknown = nulls.reasons(r);
     r.finish();
 

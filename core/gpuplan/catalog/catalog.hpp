@@ -28,6 +28,13 @@ struct DenseTflops {
     std::optional<double> fp32, tf32, bf16, fp16, fp8, fp4;
 };
 
+// A figure in circulation (or in the reference sheet the catalog is built from) that a checked
+// source contradicts; the catalog holds the checked value (`aws`), this keeps the other one
+// and why, to show users why checked facts matter.
+struct Correction {
+    std::string field, claimed, aws, claimed_by, verdict;
+};
+
 struct Accelerator {
     std::string name;  // "H100-SXM"; instances refer to it by this name
     AcceleratorKind kind = AcceleratorKind::gpu;
@@ -44,6 +51,7 @@ struct Accelerator {
     std::optional<double> tdp_w;
     std::vector<std::string> families;
     std::string source_notes;
+    std::vector<Correction> corrections;
     UnknownReasons unknown;
     std::string origin;  // file the record came from
 };
@@ -58,18 +66,21 @@ std::string_view price_kind_words(PriceKind kind);  // "on-demand", "spot (typic
 std::optional<PriceKind> price_kind_named(std::string_view key);
 std::string price_kind_keys();                      // "\"on_demand\" or \"spot_typical\"", for error messages
 
+// A typical spot price is the median over a region's availability zones in one snapshot;
+// the zones themselves spread around it (the cheapest zone is the one to ask for).
+struct SpotZones {
+    double count = 0;                 // zones with a spot price in the snapshot
+    double min_usd_per_hour = 0, max_usd_per_hour = 0;
+};
+
 struct Price {
     std::string region;  // "us-east-1"
     PriceKind option = PriceKind::on_demand;
     std::optional<double> usd_per_hour;
+    std::optional<SpotZones> zones;  // spot_typical only, when the source lists its zones
     std::string as_of;   // "2026-07-20" or "2026-07"
     std::string source;  // a key of Catalog::sources
     std::string note;
-};
-
-// A figure in circulation that AWS contradicts; kept to show users why checked facts matter.
-struct Correction {
-    std::string field, claimed, aws, claimed_by, verdict;
 };
 
 struct Instance {

@@ -32,7 +32,10 @@ void draw_controls(AppState& state) {
     ImGui::SameLine();
     std::vector<std::string> price_kinds;
     for (PriceKind k : kPriceKinds) price_kinds.emplace_back(to_string(k));
-    edit_choice(state, train, "purchase", "purchase", price_kinds, std::string(to_string(PriceKind::on_demand)));
+    edit_choice(state, train, "purchase", "purchase", price_kinds, std::string(to_string(PriceKind::on_demand)), [](const std::string& key) {
+        const auto kind = price_kind_named(key);
+        return kind ? std::string(price_kind_words(*kind)) : key;
+    });
     edit_number(state, train, "nodes", "nodes", 1, 1, 4096);
     ImGui::SameLine();
     edit_number(state, train, "tensor", "tensor parallel", 1, 1, 64);

@@ -61,13 +61,14 @@ bool edit_number(AppState& state, nlohmann::json& section, const char* key, cons
 }
 
 bool edit_choice(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::vector<std::string>& options,
-                 const std::string& fallback) {
+                 const std::string& fallback, std::string (*words)(const std::string&)) {
     const std::string current = json_string(find_json(section, {key}), fallback);
+    const auto shown = [&](const std::string& o) { return words ? words(o) : o; };
     bool changed = false;
     ImGui::SetNextItemWidth(em(11));
-    if (ImGui::BeginCombo(label, current.c_str())) {
+    if (ImGui::BeginCombo(label, shown(current).c_str())) {
         for (const std::string& o : options)
-            if (ImGui::Selectable(o.c_str(), o == current) && o != current) {
+            if (ImGui::Selectable((shown(o) + "##" + o).c_str(), o == current) && o != current) {
                 section[key] = o;
                 scenario_edited(state);
                 changed = true;

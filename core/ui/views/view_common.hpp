@@ -68,8 +68,9 @@ nlohmann::json number_json(double value);
 // Number editors bound to a scenario key; return true when the user changed the value.
 bool edit_number(AppState& state, nlohmann::json& section, const char* key, const char* label, double fallback, double min,
                  double max, const char* format = "%.0f");
+// `words` shows a stored key in words ("on_demand" -> "on-demand"); the scenario keeps the key.
 bool edit_choice(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::vector<std::string>& options,
-                 const std::string& fallback);
+                 const std::string& fallback, std::string (*words)(const std::string&) = nullptr);
 
 void draw_catalog_view(AppState& state);
 void draw_costs_view(AppState& state);
