@@ -12,6 +12,7 @@
 #include <SDL.h>
 
 #include <cstdio>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,7 @@ void apply_options(Page& page, const std::vector<std::string>& args) {
 void load_catalog(Page& page) {
     try {
         page.catalog = gpuplan::load_builtin_catalog();
+        page.catalog->today = gpuplan::utc_date(static_cast<std::int64_t>(std::time(nullptr)));  // prices older than 180 days are flagged
         page.state.catalog = &*page.catalog;
     } catch (const gpuplan::InputError& error) {
         // Bad data must not abort the page: draw_app shows the message instead of the views.

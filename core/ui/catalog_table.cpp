@@ -421,16 +421,20 @@ std::vector<std::string> catalog_rows(const Catalog& catalog, CatalogTableState&
 
 std::string describe_price_dates(const Catalog& catalog, const std::string& region) {
     std::set<std::string> on_demand, spot;
+    const Price* oldest = nullptr;  // flagged below when older than kStalePriceDays
     for (const Instance& row : catalog.instances)
         for (const Price& price : row.prices)
-            if (price.region == region && !price.as_of.empty())
+            if (price.region == region && !price.as_of.empty()) {
                 (price.option == PriceKind::on_demand ? on_demand : spot).insert(price.as_of);
+                if (!oldest || price_age_days(price.as_of, catalog.today) > price_age_days(oldest->as_of, catalog.today)) oldest = &price;
+            }
+    const std::string stale = oldest ? stale_price_note(catalog, *oldest) : "";
     const auto join = [](const std::set<std::string>& dates) {
         std::string text;
         for (const std::string& date : dates) text += (text.empty() ? "" : ", ") + date;
         return text.empty() ? std::string("no date") : text;
     };
-    return region + " prices: on-demand as of " + join(on_demand) + ", spot as of " + join(spot);
+    return region + " prices: on-demand as of " + join(on_demand) + ", spot as of " + join(spot) + stale;
 }
 
 }  // namespace gpuplan::ui

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 
@@ -158,7 +159,16 @@ std::string read_input_file(const std::string& path, const std::string& where) {
 Catalog load_catalog_with_files(const std::vector<std::string>& files) {
     std::vector<CatalogDocument> docs = builtin_catalog_documents();
     for (const auto& f : files) docs.push_back({f, read_input_file(f, "--catalog")});
-    return load_catalog(docs);
+    Catalog catalog = load_catalog(docs);
+    // Prices are judged fresh against today (UTC), or GPUPLAN_TODAY for reproducible output.
+    if (const char* fixed = std::getenv("GPUPLAN_TODAY")) {
+        if (!price_age_days(fixed, fixed) || std::string_view(fixed).size() != 10)
+            throw InputError("GPUPLAN_TODAY (environment)", std::string("'") + fixed + "'", "a date YYYY-MM-DD");
+        catalog.today = fixed;
+    } else {
+        catalog.today = utc_date(static_cast<std::int64_t>(std::time(nullptr)));
+    }
+    return catalog;
 }
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {

@@ -230,7 +230,7 @@ std::vector<Section> show_sections(const Catalog& c, const InstanceView& v, bool
         if (p.region != v.region) continue;
         const PriceFact f = price_fact(i, p.region, p.option);
         prices.lines.push_back({p.region + " " + std::string(to_string(p.option)), (f.usd_per_hour ? rate(*f.usd_per_hour) + "/h" : missing(f.reason)) + "; as of " +
-                                                               p.as_of + "; source " + source_text(c, p.source) +
+                                                               p.as_of + stale_price_note(c, p) + "; source " + source_text(c, p.source) +
                                                                (p.note.empty() ? "" : "; " + p.note)});
     }
     s.push_back(prices);

@@ -69,7 +69,9 @@ def golden_cases():
         checks = case.checks
         big = [checks[i + 1:i + 3] for i, c in enumerate(checks) if c == "--big-file"]
         empty = [checks[i + 1] for i, c in enumerate(checks) if c == "--empty-file"]
+        envs = [checks[i + 1] for i, c in enumerate(checks) if c == "--env"]
         setup = f"{big[0][1]} zero bytes in @WORK@/{big[0][0]}" if big else (f"empty file @WORK@/{empty[0]}" if empty else "")
+        setup = f"environment {envs[0]}" if envs else setup
         cases.append(("cli", setup, " ".join(case.args), case.args))
     return cases
 
@@ -87,7 +89,11 @@ def run(gpuplan, args, setup, file_text):
             with open(os.path.join(work, "input.json"), "w", encoding="utf-8") as f:
                 f.write(file_text)
         argv = [a.replace("@FILE@", "@WORK@/input.json").replace("@WORK@", work) for a in args]
-        p = subprocess.run([gpuplan] + argv, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        env = dict(os.environ)
+        m = re.match(r"environment (\w+)=(.*)", setup)
+        if m:
+            env[m.group(1)] = m.group(2)
+        p = subprocess.run([gpuplan] + argv, cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
         err = p.stderr.replace(work, "@WORK@")
         return p.returncode, p.stdout, err
 

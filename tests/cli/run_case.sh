@@ -13,6 +13,7 @@
 #                           parsed document, `close(a, b, tol)` compares numbers); repeatable
 #   --empty-file NAME       create an empty file @WORK@/NAME first
 #   --big-file NAME BYTES   create @WORK@/NAME holding BYTES zero bytes first
+#   --env NAME=VALUE        run gpuplan with this environment variable set; repeatable
 # "@WORK@" in the arguments is replaced by a temporary folder, removed afterwards.
 # Environment: PYTHON (default python3) for --json.
 set -u
@@ -24,7 +25,7 @@ trap 'rm -rf "$work"' EXIT
 
 rc_want=0
 outs=() out_res=() not_outs=() errs=() jsons=()
-empty_out=0 one_line_err=0
+empty_out=0 one_line_err=0 envs=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   case $1 in
     --rc) rc_want=$2; shift 2 ;;
@@ -37,6 +38,7 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     --json) jsons+=("$2"); shift 2 ;;
     --empty-file) : > "$work/$2"; shift 2 ;;
     --big-file) head -c "$3" /dev/zero > "$work/$2"; shift 3 ;;
+    --env) envs+=("$2"); shift 2 ;;
     *) echo "run_case.sh: unknown check '$1'" >&2; exit 2 ;;
   esac
 done
@@ -45,7 +47,7 @@ done
 args=()
 for a in "$@"; do args+=("${a//@WORK@/$work}"); done
 
-"$gpuplan" "${args[@]}" > "$work/stdout" 2> "$work/stderr"
+env ${envs[@]+"${envs[@]}"} "$gpuplan" "${args[@]}" > "$work/stdout" 2> "$work/stderr"
 rc=$?
 
 failures=0

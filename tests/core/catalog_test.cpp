@@ -6,6 +6,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/catalog/catalog_metrics.hpp"
+#include "gpuplan/pricing/purchase_options.hpp"
 
 using namespace gpuplan;
 
@@ -112,4 +113,30 @@ TEST_CASE("a user's catalog file extends and overrides the built-in one", "[cata
     CHECK(c.find_instance("g6.2xlarge")->find_price("eu-west-1", PriceKind::on_demand)->usd_per_hour == 1.1);
     const auto regions = c.regions();
     CHECK(std::find(regions.begin(), regions.end(), "eu-west-1") != regions.end());
+}
+
+// Ages counted by hand (and with Python's datetime): 2026-07-20 -> 2026-11-24 is 11 + 31 + 30
+// + 31 + 24 = 127 days; a month-dated snapshot counts from the month's last day.
+TEST_CASE("price ages and the 180-day flag", "[catalog][freshness]") {
+    CHECK(price_age_days("2026-07-20", "2026-11-24") == 127);
+    CHECK(price_age_days("2026-07", "2026-11-24") == 116);     // from 2026-07-31
+    CHECK(price_age_days("2026-12", "2027-01-01") == 1);       // from 2026-12-31
+    CHECK(price_age_days("2024-02-28", "2024-03-01") == 2);    // a leap year
+    CHECK(price_age_days("2026-07-20", "2027-03-01") == 224);
+    CHECK_FALSE(price_age_days("2026-13", "2026-11-24"));
+    CHECK_FALSE(price_age_days("July", "2026-11-24"));
+    CHECK_FALSE(price_age_days("2026-07-20", ""));
+    CHECK(utc_date(0) == "1970-01-01");
+    CHECK(utc_date(1795525500) == "2026-11-24");  // 2026-11-24T13:05:00Z
+    CHECK(utc_date(951782400) == "2000-02-29");
+
+    Catalog c = load_builtin_catalog();
+    const Price& p5 = *c.find_instance("p5.48xlarge")->find_price("us-east-1", PriceKind::on_demand);  // as of 2026-07-20
+    CHECK(stale_price_note(c, p5).empty());  // no date to judge by
+    c.today = "2027-01-16";                   // 180 days: not yet
+    CHECK(stale_price_note(c, p5).empty());
+    c.today = "2027-01-17";                   // 181 days
+    CHECK(stale_price_note(c, p5) == "; 181 days old on 2027-01-17 (gpuplan flags prices over 180 days: check the current one)");
+    CHECK(catalog_price(c, *c.find_instance("p5.48xlarge"), "us-east-1", PriceKind::on_demand)->source.find("181 days old") !=
+          std::string::npos);
 }

@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <new>
 #include <optional>
 #include <string>
@@ -25,9 +26,14 @@ namespace {
 
 using nlohmann::json;
 
-// The built-in catalog, parsed once on first use (about 120 KB of JSON).
+// The built-in catalog, parsed once on first use (about 500 KB of JSON), with today's date
+// (UTC) to flag prices older than 180 days, as the CLI does.
 const gpuplan::Catalog& catalog() {
-    static const gpuplan::Catalog parsed = gpuplan::load_builtin_catalog();
+    static const gpuplan::Catalog parsed = [] {
+        gpuplan::Catalog c = gpuplan::load_builtin_catalog();
+        c.today = gpuplan::utc_date(static_cast<std::int64_t>(std::time(nullptr)));
+        return c;
+    }();
     return parsed;
 }
 

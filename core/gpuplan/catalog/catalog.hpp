@@ -7,6 +7,7 @@
 // A reason starting with "n/a: " means the feature does not exist on that hardware.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -120,7 +121,13 @@ struct Source {
     std::optional<std::string> url;
 };
 
+// Prices move: one older than this on the shell's date is flagged wherever it is cited.
+inline constexpr int kStalePriceDays = 180;
+
 struct Catalog {
+    // The date ("YYYY-MM-DD") prices are judged fresh against: set by the shell from its clock
+    // (the CLI honours GPUPLAN_TODAY); "" = not judged. The core reads no clock.
+    std::string today;
     std::map<std::string, Source, std::less<>> sources;
     std::vector<Accelerator> accelerators;
     std::vector<Instance> instances;
@@ -131,6 +138,16 @@ struct Catalog {
     const Instance* find_instance(std::string_view name) const;
     std::vector<std::string> regions() const;  // every region with at least one price
 };
+
+// Days from a price's as_of date to `today` ("YYYY-MM-DD"). An as_of of "YYYY-MM" (a snapshot
+// dated to the month) counts from the month's last day, so a price is never called older
+// than it can be. nullopt when either date is malformed or today is "".
+std::optional<int> price_age_days(std::string_view as_of, std::string_view today);
+// "; 212 days old on 2027-02-17 (gpuplan flags prices over 180 days: check the current one)",
+// or "" when the price is fresh or the catalog has no date to judge by.
+std::string stale_price_note(const Catalog& catalog, const Price& price);
+// "2026-11-24": the UTC date of a clock reading, for a shell to put in Catalog::today.
+std::string utc_date(std::int64_t seconds_since_epoch);
 
 // Throws InputError(where, shown_value, "a region with catalog prices: …") for a region with
 // no price in the catalog. shown_value is the value as the user wrote it (quoted JSON or flag).

@@ -31,11 +31,12 @@ PricingAssumptions default_pricing_assumptions() {
     return p;
 }
 
-std::optional<Param> catalog_price(const Catalog&, const Instance& instance, const std::string& region, PriceKind option) {
+std::optional<Param> catalog_price(const Catalog& catalog, const Instance& instance, const std::string& region, PriceKind option) {
     const Price* p = instance.find_price(region, option);
     if (!p || !p->usd_per_hour) return std::nullopt;
     return Param{*p->usd_per_hour, InputOrigin::catalog,
-                 "catalog " + instance.name + " " + region + " " + std::string(to_string(option)) + ", source " + p->source + ", as of " + p->as_of};
+                 "catalog " + instance.name + " " + region + " " + std::string(to_string(option)) + ", source " + p->source + ", as of " + p->as_of +
+                     stale_price_note(catalog, *p)};
 }
 
 std::string price_unknown_reason(const Instance& instance, const std::string& region, PriceKind option) {
