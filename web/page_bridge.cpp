@@ -43,16 +43,18 @@ std::string state_query(const Page& page) {
     return query;
 }
 
-// The catalog table as the Catalog view last drew it: its price region and its rows in
-// instance order (null before the first frame).
-json catalog_table_json(Page& page) {
+// The catalog table as the Catalog view last drew it: its price region and its rows in the
+// order shown (null before the first frame). Read only: a state query must not re-sort or
+// mark the table for rebuilding.
+json catalog_table_json(const Page& page) {
     if (!page.catalog || !page.state.views) return nullptr;
-    ui::CatalogTableState& table = page.state.views->catalog;
-    return {{"region", table.price_region},
-            {"rows", ui::catalog_rows(*page.catalog, table, ui::CatalogColumn::instance, false)}};
+    const ui::CatalogTableState& table = page.state.views->catalog;
+    json rows = json::array();
+    for (std::size_t i : table.row_order) rows.push_back(page.catalog->instances[i].name);
+    return {{"region", table.price_region}, {"rows", rows}};
 }
 
-json state_json(Page& page) {
+json state_json(const Page& page) {
     const ui::AppState& s = page.state;
     json views = json::array();
     for (ui::View v : ui::kAllViews) views.push_back(ui::view_name(v));
