@@ -57,6 +57,10 @@ Command register_simulate(CLI::App& parent);
 Command register_bench(CLI::App& parent);
 // calibrate_cmd.cpp (`calibrate RESULTS [train ...]`: measured figures in a prediction)
 Command register_calibrate(CLI::App& parent);
+// collective_cmd.cpp (`collective`: one bare collective with nccl-tests' bandwidths)
+Command register_collective(CLI::App& parent);
+// validate_cmd.cpp (`validate`: predictions against the published measurements of assets/validation/)
+Command register_validate(CLI::App& parent);
 // native/gui/gui_cmd.cpp (`gui`: the planner's views in a desktop window)
 Command register_gui(CLI::App& parent);
 

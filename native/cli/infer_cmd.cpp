@@ -17,6 +17,7 @@ namespace gpuplan::cli {
 namespace {
 
 std::string n(double x) { return format_number(x); }
+double val_or0(const Figure& f) { return f.value.value_or(0); }
 
 std::string two(double x) { return decimals(x, 2); }
 std::string seconds(double s) {
@@ -28,8 +29,9 @@ std::string gigabytes(double bytes) { return decimals(bytes / kBytesPerGB, 2) + 
 struct InferOptions {
     std::string model, instance, region = "us-east-1", dtype = "bf16", kv_dtype = "bf16";
     std::vector<std::string> models_files;
-    double batch = 1, context = 8192, prompt_tokens = 0, tp = 0, overhead_gib = 0;
-    double bandwidth_efficiency = 0, compute_efficiency = 0, measured_bandwidth = 0;
+    double batch = 1, context = 8192, prompt_tokens = 0, output_tokens = 0, tp = 0, overhead_gib = 0;
+    std::string concurrency;
+    double bandwidth_efficiency = 0, compute_efficiency = 0, measured_bandwidth = 0, step_overhead_ms = 0;
     bool explain = false;
     Format format = Format::table;
     CLI::App* app = nullptr;
@@ -40,6 +42,16 @@ struct InferOptions {
 // Core request fields named as the flags that set them.
 const std::vector<std::pair<std::string, std::string>> kFlagOf = {
     {"tensor_parallel", "--tp"}, {"prompt_tokens", "--prompt-tokens"}, {"instance", "--instance"}, {"region", "--region"}};
+
+// --concurrency N|max: N requests in flight, or as many as fit (nullopt).
+std::optional<double> concurrency_of(const std::string& text) {
+    if (text == "max") return std::nullopt;
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(v >= 1) || std::floor(v) != v || v > 1e9)
+        throw InputError("--concurrency", "'" + text + "'", "a whole number of requests in flight >= 1, or max (as many as fit in memory)");
+    return v;
+}
 
 std::string run_infer(const Catalog& catalog, const InferOptions& o) {
     const std::vector<ModelSpec> models = load_models_with_files(o.models_files);
@@ -57,7 +69,18 @@ std::string run_infer(const Catalog& catalog, const InferOptions& o) {
     q.bandwidth_efficiency = o.if_given("--bandwidth-efficiency", o.bandwidth_efficiency);
     q.compute_efficiency = o.if_given("--compute-efficiency", o.compute_efficiency);
     q.measured_bandwidth_gb_per_s = o.if_given("--measured-bandwidth-gb-per-s", o.measured_bandwidth);
-    if (o.given("--prompt-tokens") && o.prompt_tokens > o.context)
+    if (o.given("--step-overhead-ms")) q.step_overhead_seconds = o.step_overhead_ms / 1e3;
+    if (o.given("--output-tokens")) {
+        for (const char* flag : {"--batch", "--context"})
+            if (o.given(flag))
+                throw InputError(std::string(flag) + ": not with --output-tokens (under load the batch is --concurrency and the context --prompt-tokens + --output-tokens)");
+        if (!o.given("--prompt-tokens")) throw InputError("--prompt-tokens: required with --output-tokens (serving under load)");
+        q.output_tokens = o.output_tokens;
+        q.concurrency = concurrency_of(o.concurrency.empty() ? std::string("1") : o.concurrency);
+    } else if (o.given("--concurrency")) {
+        throw InputError("--concurrency: needs --output-tokens and --prompt-tokens (serving under load)");
+    }
+    if (!o.given("--output-tokens") && o.given("--prompt-tokens") && o.prompt_tokens > o.context)
         throw InputError("--prompt-tokens", n(o.prompt_tokens), "at most --context (" + n(o.context) + "): the prompt is part of the context");
     InferenceEstimate e;
     try {
@@ -69,7 +92,7 @@ std::string run_infer(const Catalog& catalog, const InferOptions& o) {
     const double tp = e.tensor_parallel, prompt = e.prompt_tokens;
     if (!e.fit.fits)
         throw InputError(e.fit.refusal + " (details: gpuplan fit --model " + q.serving.model->name + " --mode inference --instance " + pool.instance->name + " --tp " +
-                         n(tp) + " --dtype " + o.dtype + " --kv-dtype " + o.kv_dtype + " --batch " + n(o.batch) + " --context " + n(o.context) + ")");
+                         n(tp) + " --dtype " + o.dtype + " --kv-dtype " + o.kv_dtype + " --batch " + n(e.fit.serving.batch) + " --context " + n(e.fit.serving.context) + ")");
 
     NamedFigures named;
     for (const auto& [name, f] : e.figures()) named.emplace_back(name, figure_json(*f));
@@ -94,16 +117,30 @@ std::string run_infer(const Catalog& catalog, const InferOptions& o) {
     if (e.replicas > 1 || tp > 1) t.rows.push_back(row("tokens/s expected per replica (tp " + n(tp) + ")", e.per_replica, two));
     t.rows.push_back(row("tokens/s expected per GPU", e.per_gpu, two));
     t.rows.push_back(row("tokens/s expected per instance", e.per_instance, two));
-    t.rows.push_back(row("time to first token (" + quantity(o.batch) + " x " + quantity(prompt) + "-token prompt" + (o.batch == 1 ? "" : "s") + ")",
-                         e.time_to_first_token_seconds, seconds));
+    if (e.under_load) {
+        t.rows.push_back(row("decode step, " + quantity(e.concurrency) + " requests at " + quantity(e.decode_context) + " tokens (average)", e.decode_step_seconds, seconds));
+        t.rows.push_back(row("share of time in prefills of arriving requests", e.prefill_share, [](double x) { return percent(x); }));
+        t.rows.push_back(row("inter-token latency under load", e.inter_token_latency_seconds, seconds));
+        t.rows.push_back(row("time to first token under load (" + quantity(prompt) + "-token prompt)", e.time_to_first_token_seconds, seconds));
+        t.rows.push_back(row("request time (first token + " + quantity(e.output_tokens) + " output tokens)", e.request_seconds, seconds));
+        t.rows.push_back(row("output tokens/s per instance, prefills included", e.output_tokens_per_second, two));
+    } else {
+        t.rows.push_back(row("inter-token latency (one decode step)", e.inter_token_latency_seconds, seconds));
+        t.rows.push_back(row("time to first token (" + quantity(o.batch) + " x " + quantity(prompt) + "-token prompt" + (o.batch == 1 ? "" : "s") + ")",
+                             e.time_to_first_token_seconds, seconds));
+    }
     t.rows.push_back(row("$ per 1M tokens, on-demand", e.usd_per_million_tokens_on_demand, rate));
     t.rows.push_back(row("$ per 1M tokens, spot (typical)", e.usd_per_million_tokens_spot, rate));
 
     const std::string bw_text = n(e.bandwidth.value) + " GB/s per GPU" + (pool.slice < 1 ? " (x " + n(pool.slice) + " slice)" : "") +
                                 (e.bandwidth_measured ? " (measured, --measured-bandwidth-gb-per-s)" : " (" + pool.accelerator_name + " datasheet, catalog)");
     std::string out = q.serving.model->name + " on " + pool.label + " in " + o.region + "\n";
-    out += "serving: " + o.dtype + " weights, " + o.kv_dtype + " KV cache, batch " + quantity(o.batch) + " x context " + quantity(o.context) + " token" +
-           (o.context == 1 ? "" : "s") + ", tensor parallel " + n(tp) + ", " + n(e.replicas) + " replica" + (e.replicas == 1 ? "" : "s") + " per instance\n";
+    if (e.under_load)
+        out += "serving under load: " + quantity(e.concurrency) + " request" + (e.concurrency == 1 ? "" : "s") + " in flight" +
+               (o.concurrency == "max" ? " (as many as fit)" : "") + ", each " + quantity(prompt) + " prompt + " + quantity(e.output_tokens) +
+               " output tokens (continuous batching, docs/models.md)\n";
+    out += "serving: " + o.dtype + " weights, " + o.kv_dtype + " KV cache, batch " + quantity(e.fit.serving.batch) + " x context " + quantity(e.fit.serving.context) + " token" +
+           (e.fit.serving.context == 1 ? "" : "s") + ", tensor parallel " + n(tp) + ", " + n(e.replicas) + " replica" + (e.replicas == 1 ? "" : "s") + " per instance\n";
     out += "memory bandwidth " + bw_text + "; dense " +
            (e.peak.tflops ? e.peak.basis + " " + n(e.peak.tflops->value) + " TFLOPS per GPU (catalog)" : "peak unknown") + "\n\n";
     out += render_table(t, o.format);
@@ -127,6 +164,8 @@ std::string run_infer(const Catalog& catalog, const InferOptions& o) {
     };
     note_default("--bandwidth-efficiency", e.bandwidth_efficiency);
     note_default("--compute-efficiency", e.compute_efficiency);
+    if (!o.given("--step-overhead-ms") && e.step_overhead_seconds.rests_on_assumption())
+        used.push_back({"--step-overhead-ms", fmt::format("{:<9} {}", n(val_or0(e.step_overhead_seconds) * 1e3), "default fixed cost per decode step (fitted on the calibration case V-I1, docs/accuracy.md)")});
     note_default("--overhead-gib", e.fit.request.runtime_overhead_gib);
     bool any_star = false;
     for (const auto& [name, f] : e.figures()) any_star = any_star || f->rests_on_assumption();
@@ -151,6 +190,12 @@ Command register_infer(CLI::App& parent) {
     app->add_option("--batch", o->batch, "Concurrent sequences decoded together")->capture_default_str()->check(whole_rule(1));
     app->add_option("--context", o->context, "Tokens of KV cache per sequence (prompt + output so far)")->capture_default_str()->check(whole_rule(1));
     app->add_option("--prompt-tokens", o->prompt_tokens, "Prompt length for time to first token (default: the whole --context)")->check(whole_rule(1));
+    app->add_option("--output-tokens", o->output_tokens,
+                    "Serving under load: tokens generated per request; with --prompt-tokens and --concurrency, latencies and throughput "
+                    "come from the continuous-batching model (prefills of arriving requests interleave with decode)")
+        ->check(whole_rule(1));
+    app->add_option("--concurrency", o->concurrency, "Serving under load: requests in flight per replica (a whole number), or max: as many as fit in memory (default 1)")
+        ->type_name("N|max");
     app->add_option("--tp", o->tp, "Tensor parallel degree (default: every GPU of the instance); the instance runs GPUs / tp replicas")->check(whole_rule(1));
     app->add_option("--bandwidth-efficiency", o->bandwidth_efficiency,
                     "Achieved / datasheet memory bandwidth in decode (default " + n(default_bandwidth_efficiency().value) + "; 1 with a measured bandwidth)")
@@ -158,6 +203,10 @@ Command register_infer(CLI::App& parent) {
     app->add_option("--compute-efficiency", o->compute_efficiency,
                     "Achieved share of dense peak FLOPS in prefill (default " + n(default_compute_efficiency().value) + ")")
         ->check(efficiency_rule("0.8 = 80%"));
+    app->add_option("--step-overhead-ms", o->step_overhead_ms,
+                    "Fixed cost of each decode step outside the roofline, in ms (default " + n(default_decode_step_overhead().value.value_or(0) * 1e3) +
+                        ", fitted on a calibration case: docs/accuracy.md)")
+        ->check(number_rule(NumberRule::non_negative));
     app->add_option("--measured-bandwidth-gb-per-s", o->measured_bandwidth, "Measured device-memory bandwidth (GB/s per GPU) in place of the datasheet figure")
         ->check(number_rule(NumberRule::positive));
     app->add_option("--overhead-gib", o->overhead_gib, "Runtime overhead per GPU in GiB for the memory check (default " + n(default_runtime_overhead_gib().value) + ")")

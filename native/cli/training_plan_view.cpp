@@ -102,7 +102,7 @@ std::string training_plan_text(const TrainingPlan& plan, const TrainingTimeReque
         }
         st.rows.push_back({text_cell(std::move(label)), {secs(*f.value) + (s && *f.value != 0 ? "*" : ""), full_precision(*f.value)}, share});
     };
-    step_row("compute (" + n(gpus) + " x " + pool.accelerator_name + " at " + percent(q.compute_efficiency.value) + " of dense peak)", t.compute_seconds);
+    step_row("compute (" + n(gpus) + " x " + pool.accelerator_name + " at " + percent(t.compute_efficiency.value) + " of dense peak)", t.compute_seconds);
     step_row("exposed data-parallel communication (ZeRO " + std::to_string(L.zero_stage) + ")", t.data_parallel_exposed_seconds);
     step_row("tensor-parallel all-reduces", t.tensor_parallel_seconds);
     step_row("pipeline point-to-point", t.pipeline_p2p_seconds);
@@ -127,6 +127,8 @@ std::string training_plan_text(const TrainingPlan& plan, const TrainingTimeReque
         rt.rows.push_back({text_cell(std::move(label)), {format_value(*f.value) + star(f), full_precision(*f.value)}});
     };
     run_row("tokens/s", t.tokens_per_second, whole);
+    run_row("tokens/s per GPU", t.tokens_per_second_per_gpu, whole);
+    run_row("MFU (model FLOPs / step / dense peak)", t.mfu, [](double x) { return percent(x); });
     run_row("time for " + quantity(plan.token_budget) + " tokens", t.total_hours, hours_text);
     run_row("cost, " + std::string(price_kind_words(purchase)) + (price ? " at " + rate(price->value) + "/h x " + n(pool.nodes) + (pool.nodes == 1 ? " node" : " nodes") : ""),
             t.cost_usd, money);
@@ -158,7 +160,7 @@ std::string training_plan_text(const TrainingPlan& plan, const TrainingTimeReque
     const auto note_default = [&](const char* flag, const Param& p) {
         if (p.origin == InputOrigin::assumption) used.push_back({flag, fmt::format("{:<9} {}", n(p.value), p.source)});
     };
-    note_default("--compute-efficiency", q.compute_efficiency);
+    note_default("--compute-efficiency", t.compute_efficiency);
     note_default("--overhead-gib", mq.runtime_overhead_gib);
     if (topo.intra.gb_per_s.origin == InputOrigin::assumption && gpn > 1)
         used.push_back({"--measured-intra-gb-per-s", fmt::format("{:<9} {}", n(topo.intra.gb_per_s.value), topo.intra.description)});

@@ -35,7 +35,7 @@ CHECKS = {"--rc": 1, "--out": 1, "--out-re": 1, "--not-out": 1, "--err": 1, "--e
           "--one-line-err": 0, "--json": 1, "--empty-file": 1, "--big-file": 2, "--env": 1}
 PLACEHOLDER = re.compile(r"@([A-Z][A-Z0-9_]*)@")
 SEP = "\x1f"
-FILES = ["basics", "pricing", "input_errors", "workload", "train", "recommend", "simulate", "bench"]
+FILES = ["basics", "pricing", "input_errors", "workload", "train", "recommend", "simulate", "bench", "accuracy"]
 
 
 class Case:

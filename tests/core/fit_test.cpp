@@ -117,7 +117,13 @@ TEST_CASE("training fit W1: model states by ZeRO stage on 4 x 80 GiB, and host m
 TEST_CASE("training fit: DDP of llama-3-8b on 4 x 80 GiB does not fit; each change that alone fits", "[fit][training]") {
     const GpuPool pool = bare_pool(4, 80);
     TrainingFitRequest r;
-    r.model = &model("llama-3-8b");  // DDP, micro-batch 1 x 2,048, no recompute
+    // DDP, micro-batch 1 x 2,048, no recompute, eager attention (the scores are stored).
+    static const ModelSpec eager = [] {
+        ModelSpec m = model("llama-3-8b");
+        m.flash_attention = false;
+        return m;
+    }();
+    r.model = &eager;
     const TrainingFit f = check_training_fit(training_request(r, pool), pool);
     CHECK_FALSE(f.fits);
     // Activations (Korthikanti eq. 2): 32 layers x s b h (34 + 5 a s / h) = 32 x 2048 x 4096 x

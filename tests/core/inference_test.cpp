@@ -39,7 +39,13 @@ TEST_CASE("W3 on one L40S: memory-bound decode at 80% of 864 GB/s, the compute c
     const double ceiling = peak * 1e12 * 0.4 / (2 * 8030261248.0 + 4.0 * 32 * 2048 * 32 * 128);
     CHECK(*e.compute_ceiling.value == Approx(ceiling));
     CHECK_FALSE(e.compute_bound);  // the ceiling is far above 897 tokens/s
-    CHECK(*e.per_instance.value == Approx(*e.roofline.tokens_per_second_expected.value));
+    // A step: 32 / 897.28 tokens/s = 35.66 ms of memory traffic, plus the fixed step cost (3.2 ms,
+    // fitted on V-I1); no tensor parallel. 32 / 38.86 ms = 823.4 tokens/s.
+    CHECK(*e.tensor_parallel_seconds_per_step.value == 0);
+    CHECK(*e.step_overhead_seconds.value == 0.0032);
+    CHECK(*e.decode_step_seconds.value == Approx(32 / *e.roofline.tokens_per_second_expected.value + 0.0032));
+    CHECK(*e.per_instance.value == Approx(32 / *e.decode_step_seconds.value));
+    CHECK(*e.inter_token_latency_seconds.value == Approx(*e.decode_step_seconds.value));
     CHECK(e.replicas == 1);
     // TTFT: prefill of 32 x 2,048 tokens at 40% of peak, never under one read of the weights
     // (16.06 GB / (864 GB/s x 0.8) = 23.2 ms).

@@ -338,7 +338,7 @@ std::optional<TrainingPlanRequest> parse_train(ObjectReader& root, const Catalog
         if (r.has(key)) *flag = r.boolean(key);
         else (void)r.optional_value(key);
     }
-    read_override(r, "compute_efficiency", t.compute_efficiency, NumberRule::fraction);
+    if (auto v = r.optional_number("compute_efficiency", NumberRule::fraction)) t.compute_efficiency = user_param(*v);
     // Measured figures (from `gpuplan bench` on a real instance) replace datasheet ones.
     if (auto v = r.optional_number("measured_intra_gb_per_s", NumberRule::positive)) t.topology.intra_gb_per_s = measured_param(*v, "intra-node bandwidth");
     if (auto v = r.optional_number("measured_inter_gb_per_s", NumberRule::positive)) t.topology.inter_gb_per_s = measured_param(*v, "inter-node bandwidth");
@@ -400,6 +400,7 @@ Scenario parse_scenario(std::string_view text, const std::string& origin, const 
     if (const Json* d = root.optional_value("decode")) s.decode = parse_decode_request(*d, root.child_path("decode"), catalog, s.region);
     s.fit = parse_fit_section(root, catalog);
     s.infer = parse_infer_section(root, catalog, s.region);
+    s.collective = parse_collective_section(root, catalog);
     root.finish();
     return s;
 }
@@ -531,6 +532,7 @@ nlohmann::json evaluate_scenario(const Scenario& s, const Catalog& catalog) {
     if (s.decode) out["decode"] = to_json(evaluate_decode(catalog, *s.decode));
     if (s.fit) out["fit"] = evaluate_fit_section(*s.fit, catalog);
     if (s.infer) out["infer"] = to_json(estimate_inference(catalog, *s.infer));
+    if (s.collective) out["collective"] = to_json(estimate_collective(catalog, *s.collective));
     return out;
 }
 

@@ -42,6 +42,7 @@ struct Scenario {
     std::optional<DecodeRequest> decode;  // docs/decode-pipeline.md
     std::optional<FitSection> fit;                      // as `gpuplan fit` (workload_sections.hpp)
     std::optional<InferenceEstimateRequest> infer;      // as `gpuplan infer`
+    std::optional<CollectiveRequest> collective;        // as `gpuplan collective`
 };
 
 // Parses and validates a scenario against the catalog (instances and regions must exist).

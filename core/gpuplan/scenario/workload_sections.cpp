@@ -1,7 +1,10 @@
 // workload_sections.cpp — parsing and evaluation of the scenario's `fit` and `infer` sections.
 #include "gpuplan/scenario/workload_sections.hpp"
 
+#include <cmath>
+
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/json_reader.hpp"
 #include "gpuplan/text.hpp"
 
 namespace gpuplan {
@@ -148,14 +151,54 @@ std::optional<InferenceEstimateRequest> parse_infer_section(ObjectReader& root, 
     s.tensor_parallel = whole(r, "tensor");
     s.overhead_gib = r.optional_number("runtime_overhead_gib", NumberRule::non_negative);
     q.prompt_tokens = whole(r, "prompt_tokens");
+    // Serving under load: output_tokens per request, concurrency a number of clients or "max".
+    q.output_tokens = whole(r, "output_tokens");
+    if (const Json* c = r.optional_value("concurrency")) {
+        if (!q.output_tokens) throw InputError(r.child_path("concurrency"), json_preview(*c), "no concurrency without output_tokens (serving under load needs both)");
+        if (!(c->is_string() && c->get<std::string>() == "max")) {
+            const double v = read_number(*c, r.child_path("concurrency"), NumberRule::positive);
+            if (std::floor(v) != v) throw InputError(r.child_path("concurrency"), json_preview(*c), "a whole number of requests >= 1, or \"max\" (as many as fit)");
+            q.concurrency = v;
+        }
+    }
+    if (q.output_tokens) {
+        for (const char* key : {"batch", "context"})
+            if (r.has(key))
+                throw InputError(r.child_path(key), json_preview(r.value(key)),
+                                 "no batch or context with output_tokens: under load the batch is the concurrency and the context prompt_tokens + output_tokens");
+        if (!q.prompt_tokens) throw InputError(r.child_path("prompt_tokens"), "nothing", "the prompt length, with output_tokens (serving under load)");
+    }
     for (auto [key, slot] : {std::pair{"bandwidth_efficiency", &q.bandwidth_efficiency}, std::pair{"compute_efficiency", &q.compute_efficiency}}) {
         *slot = r.optional_number(key, NumberRule::fraction);
         if (*slot && **slot == 0) throw InputError(r.child_path(key), "0", "a fraction > 0 and <= 1 (0.8 = 80%)");
     }
     q.measured_bandwidth_gb_per_s = r.optional_number("measured_bandwidth_gb_per_s", NumberRule::positive);
+    q.step_overhead_seconds = r.optional_number("step_overhead_seconds", NumberRule::non_negative);
     r.finish();
     try {
         (void)estimate_inference(catalog, q);
+    } catch (const InputError& e) {
+        rethrow_at(e, r);
+    }
+    return q;
+}
+
+std::optional<CollectiveRequest> parse_collective_section(ObjectReader& root, const Catalog& catalog) {
+    const Json* j = root.optional_value("collective");
+    if (!j) return std::nullopt;
+    ObjectReader r(*j, root.child_path("collective"));
+    CollectiveRequest q;
+    const std::string op = r.string("op");
+    const auto kind = parse_collective(op);
+    if (!kind) throw InputError(r.child_path("op"), "\"" + op + "\"", "all-reduce, all-gather, reduce-scatter or all-to-all");
+    q.op = *kind;
+    q.instance = r.string("instance");
+    q.nodes = whole(r, "nodes").value_or(1);
+    q.bytes = r.number("bytes", NumberRule::positive);
+    q.gpus_per_node = whole(r, "gpus_per_node");
+    r.finish();
+    try {
+        (void)estimate_collective(catalog, q);
     } catch (const InputError& e) {
         rethrow_at(e, r);
     }

@@ -18,6 +18,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/json_reader.hpp"
+#include "gpuplan/topology/collective.hpp"
 #include "gpuplan/workload/fit.hpp"
 #include "gpuplan/workload/inference.hpp"
 
@@ -40,6 +41,8 @@ const ModelSpec& require_model_preset(ObjectReader& reader, const char* key);
 // parses also evaluates; errors name the JSON path under `root`.
 std::optional<FitSection> parse_fit_section(ObjectReader& root, const Catalog& catalog);
 std::optional<InferenceEstimateRequest> parse_infer_section(ObjectReader& root, const Catalog& catalog, const std::string& region);
+// `collective`: {op, instance, nodes, bytes, gpus_per_node} as `gpuplan collective` (collective.hpp).
+std::optional<CollectiveRequest> parse_collective_section(ObjectReader& root, const Catalog& catalog);
 
 // The pool a fit section names (instance x nodes, or the bare GPUs).
 GpuPool fit_pool(const FitSection& section, const Catalog& catalog);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "gpuplan/input_error.hpp"
 
@@ -135,6 +136,22 @@ Param default_ena_tcp_efficiency() {
             "placement group) need many flows (planning assumption, docs/models.md)"};
 }
 
+Param default_nvlink_efficiency() {
+    // NCCL models each NVLink at 20.0 GB/s (A100, SM80), 20.6 (H100, SM90) and 40.1 (Blackwell,
+    // SM100) against a 25 / 25 / 50 GB/s per-direction signalling rate (NVIDIA/nccl
+    // src/graph/topo.h, SM80_NVLINK_BW ...): 0.80, 0.82, 0.80. Its topology log on p4d agrees:
+    // "NVL[240.0]" for 12 links (shared/cases/nccl-logs.md).
+    return {0.8, InputOrigin::assumption,
+            "default NVLink efficiency 0.8: NCCL's per-link bandwidth (NVIDIA/nccl src/graph/topo.h: 20.0, 20.6, 40.1 GB/s for A100, H100, Blackwell) "
+            "over the 25/25/50 GB/s signalling rate; p4d's NCCL log shows NVL 240 GB/s for 300"};
+}
+
+Param default_efa_efficiency() {
+    return {0.84, InputOrigin::assumption,
+            "default EFA efficiency 0.84: achieved / line rate, fitted on the calibration case NCCL-P4DE-2 (2 x p4de.24xlarge all-reduce, 2 GiB, "
+            "78.33 GB/s bus bandwidth; aws-samples/awsome-distributed-training, docs/accuracy.md)"};
+}
+
 Param default_latency_us(LinkClass c) {
     switch (c) {
     case LinkClass::none: return {0, InputOrigin::assumption, "no link"};
@@ -178,15 +195,24 @@ NodeTopology node_topology(const Catalog& catalog, const Instance& inst, const T
         const bool neuron = *inst.interconnect == Interconnect::neuronlink;
         const LinkClass cls = neuron ? LinkClass::neuronlink : LinkClass::nvlink;
         const std::string what = std::string(to_string(*inst.interconnect));
+        // NVLink carries 80% of its signalling rate in NCCL's own model (below); NeuronLink has
+        // no such published figure and keeps its datasheet rate.
+        const Param eff = neuron ? Param{1.0, InputOrigin::catalog, "NeuronLink: datasheet rate (no published achieved figure)"}
+                                 : o.nvlink_efficiency.value_or(default_nvlink_efficiency());
         if (inst.peer_gbit_per_s_per_accelerator) {
-            const double v = *inst.peer_gbit_per_s_per_accelerator / 8 / 2;
+            const double raw = *inst.peer_gbit_per_s_per_accelerator / 8 / 2, v = raw * eff.value;
+            const Param datasheet{raw, InputOrigin::catalog, src + " peer_gbit_per_s_per_accelerator " + n(*inst.peer_gbit_per_s_per_accelerator) + " Gbit/s (both directions) / 8 / 2"};
             t.intra = {cls,
-                       {v, InputOrigin::catalog, src + " peer_gbit_per_s_per_accelerator " + n(*inst.peer_gbit_per_s_per_accelerator) + " Gbit/s (both directions) / 8 / 2"},
-                       default_latency_us(cls), what + ": " + n(*inst.peer_gbit_per_s_per_accelerator) + " Gbit/s per accelerator both ways = " + n(v) + " GB/s per direction", ""};
+                       {v, combined_origin({&datasheet, &eff}), datasheet.source + " x efficiency " + n(eff.value) + " (" + eff.source + ")"},
+                       default_latency_us(cls),
+                       what + ": " + n(*inst.peer_gbit_per_s_per_accelerator) + " Gbit/s per accelerator both ways = " + n(raw) + " GB/s per direction x " + n(eff.value) +
+                           " = " + n(v) + " GB/s",
+                       ""};
         } else if (acc && acc->peer_link_gb_per_s) {
-            const double v = *acc->peer_link_gb_per_s / 2;
-            t.intra = {cls, {v, InputOrigin::catalog, "catalog " + acc->name + " peer_link_gb_per_s " + n(*acc->peer_link_gb_per_s) + " GB/s (both directions) / 2"},
-                       default_latency_us(cls), what + " (accelerator figure; the instance has none): " + n(v) + " GB/s per direction", ""};
+            const double raw = *acc->peer_link_gb_per_s / 2, v = raw * eff.value;
+            const Param datasheet{raw, InputOrigin::catalog, "catalog " + acc->name + " peer_link_gb_per_s " + n(*acc->peer_link_gb_per_s) + " GB/s (both directions) / 2"};
+            t.intra = {cls, {v, combined_origin({&datasheet, &eff}), datasheet.source + " x efficiency " + n(eff.value) + " (" + eff.source + ")"},
+                       default_latency_us(cls), what + " (accelerator figure; the instance has none): " + n(raw) + " x " + n(eff.value) + " = " + n(v) + " GB/s per direction", ""};
         } else {
             t.intra = unknown_link(cls, what, inst.unknown_reason("peer_gbit_per_s_per_accelerator"));
         }
@@ -209,6 +235,16 @@ NodeTopology node_topology(const Catalog& catalog, const Instance& inst, const T
         }
     }
 
+    // NVLink SHARP on Hopper and Blackwell NVSwitch nodes (compute capability sm_90 and up).
+    if (inst.interconnect && *inst.interconnect == Interconnect::nvswitch && acc && acc->compute_capability && t.intra.cls == LinkClass::nvlink) {
+        const std::string& cc = *acc->compute_capability;  // "sm_90"
+        const int sm = cc.size() > 3 ? std::atoi(cc.c_str() + 3) : 0;
+        if (sm >= 90)
+            t.nvls_efficiency = Param{sm >= 100 ? 0.74 : 0.85, InputOrigin::assumption,
+                                      std::string("NVLS efficiency ") + (sm >= 100 ? "0.74 (Blackwell)" : "0.85 (Hopper)") +
+                                          ": NCCL's tuning model, nvlsEfficiency (NVIDIA/nccl src/graph/tuning.cc)"};
+    }
+
     // Across nodes.
     const bool neuron = acc && acc->kind != AcceleratorKind::gpu;
     const bool efa = (inst.efa_interfaces && *inst.efa_interfaces > 0) ||
@@ -219,9 +255,16 @@ NodeTopology node_topology(const Catalog& catalog, const Instance& inst, const T
     if (!inst.network_gbit_per_s) {
         t.inter = unknown_link(inter_cls, std::string(link_words(inter_cls)), inst.unknown_reason("network_gbit_per_s"));
     } else {
-        const Param net{*inst.network_gbit_per_s / 8 / share, InputOrigin::catalog,
-                        src + " network_gbit_per_s " + n(*inst.network_gbit_per_s) + " / 8 / " + n(share) + " accelerators"};
-        const std::string base = n(*inst.network_gbit_per_s) + " Gbit/s / 8 / " + n(share) + " GPUs = " + n(net.value) + " GB/s per GPU";
+        // EFA carries a fitted share of its line rate (default_efa_efficiency); TCP over ENA
+        // has its own factor against the line rate.
+        const Param wire_eff = inter_cls == LinkClass::ena_tcp ? Param{1.0, InputOrigin::catalog, "line rate"}
+                                                               : o.efa_efficiency.value_or(default_efa_efficiency());
+        const double line = *inst.network_gbit_per_s / 8 / share;
+        const Param net{line * wire_eff.value, inter_cls == LinkClass::ena_tcp ? InputOrigin::catalog : wire_eff.origin,
+                        src + " network_gbit_per_s " + n(*inst.network_gbit_per_s) + " / 8 / " + n(share) + " accelerators" +
+                            (inter_cls == LinkClass::ena_tcp ? std::string() : " x EFA efficiency " + n(wire_eff.value) + " (" + wire_eff.source + ")")};
+        const std::string base = n(*inst.network_gbit_per_s) + " Gbit/s / 8 / " + n(share) + " GPUs" +
+                                 (inter_cls == LinkClass::ena_tcp ? std::string() : " x " + n(wire_eff.value)) + " = " + n(net.value) + " GB/s per GPU";
         Link l{inter_cls, net, default_latency_us(inter_cls), "", ""};
         if (inter_cls == LinkClass::efa_gdr) {
             l.description = (neuron ? "EFA with RDMA to Neuron device memory: " : "EFA with GPUDirect RDMA: ") + base;
@@ -241,6 +284,12 @@ NodeTopology node_topology(const Catalog& catalog, const Instance& inst, const T
     if (inter_cls == LinkClass::efa_staged) t.notes.push_back("EFA without established GPUDirect RDMA: treated as staged through host memory");
 
     apply(t.intra, o.intra_gb_per_s, o.intra_latency_us);
+    // A measured intra-node figure is a collective's bus bandwidth as NCCL ran it (NVLS
+    // included): the ring formula over it reproduces the measurement, so NVLS is not added again.
+    if (o.intra_gb_per_s && t.nvls_efficiency) {
+        t.nvls_efficiency.reset();
+        t.notes.push_back("NVLS not applied on top of the measured intra-node bandwidth (a measured bus bandwidth already includes it)");
+    }
     apply(t.inter, o.inter_gb_per_s, o.inter_latency_us);
     apply(t.host, o.host_gb_per_s, std::nullopt);
     // Every class once: the host's PCIe link (GPUs on one socket also peer over it), the
@@ -275,6 +324,20 @@ Figure phases_sum(std::string name, const std::vector<Figure>& phases, const std
 }
 }  // namespace
 
+namespace {
+// NCCL picks the algorithm its tuning model says is faster; NVLS wins on large node-wide
+// reductions, the ring on few ranks (2 ranks: a ring moves S, NVLS 1.5 S).
+double nvls_seconds(double bytes, const NodeTopology& t, double g) {
+    return (1 + 1 / g) * bytes / (t.intra.gb_per_s.value * t.nvls_efficiency->value * 1e9) + 2 * t.intra.latency_us.value * 1e-6;
+}
+bool nvls_beats_ring(double bytes, const NodeTopology& t, double g, double nodes) {
+    const double ring = nodes <= 1 ? *collective_seconds(Collective::all_reduce, bytes, g, t.intra.gb_per_s, t.intra.latency_us).value
+                                   : *collective_seconds(Collective::reduce_scatter, bytes, g, t.intra.gb_per_s, t.intra.latency_us).value +
+                                         *collective_seconds(Collective::all_gather, bytes, g, t.intra.gb_per_s, t.intra.latency_us).value;
+    return nvls_seconds(bytes, t, g) < ring;
+}
+}  // namespace
+
 CollectiveCost hierarchical_collective(Collective kind, double bytes, const NodeTopology& t, double g, double nodes) {
     if (g < 1 || g > std::max(t.gpus, 1.0)) throw InputError("ranks_per_node", n(g), "1 to the " + n(t.gpus) + " accelerators of " + t.instance);
     if (nodes < 1) throw InputError("nodes", n(nodes), ">= 1");
@@ -289,7 +352,21 @@ CollectiveCost hierarchical_collective(Collective kind, double bytes, const Node
     const std::string out_where = " across " + n(nodes) + " nodes over " + std::string(to_string(t.inter.cls));
     if (g > 1) {
         if (!t.intra.known()) c.intra_seconds = unknown_figure("intra_node_seconds", "s", "", "link inside " + t.instance + " unknown: " + t.intra.unknown_reason);
-        else if (kind == Collective::all_reduce && nodes <= 1) {
+        else if (kind == Collective::all_reduce && t.nvls_efficiency && nvls_beats_ring(bytes, t, g, nodes)) {
+            // NVLS: each GPU sends its whole buffer to the switch, which reduces it (S out),
+            // takes back its reduced 1/g shard (S/g in), then writes that shard once for the
+            // switch to multicast (S/g out, S in): S (1 + 1/g) per direction, against a ring's
+            // 2 (g-1)/g S.
+            const Param& eff = *t.nvls_efficiency;
+            const double v = nvls_seconds(bytes, t, g);
+            in_phases = {Figure{"nvls_all_reduce_seconds", v, "s", "(1 + 1/g) x S / (B x nvls_efficiency) + 2 alpha (NVLink SHARP: the switch reduces)",
+                                "(1 + 1/" + n(g) + ") x " + n(bytes) + " / (" + n(t.intra.gb_per_s.value) + "e9 x " + n(eff.value) + ") + 2 x " +
+                                    n(t.intra.latency_us.value) + "e-6 = " + n(v),
+                                {input("bytes", "bytes", {bytes, InputOrigin::user, ""}), input("bandwidth_gb_per_s", "GB/s", t.intra.gb_per_s),
+                                 input("nvls_efficiency", "fraction", eff), input("latency_us", "us", t.intra.latency_us)},
+                                ""}};
+            in_labels = {"NVLS all-reduce of S" + in_where};
+        } else if (kind == Collective::all_reduce && nodes <= 1) {
             in_phases = {on(Collective::all_reduce, bytes, g, t.intra)};
             in_labels = {"all-reduce of S" + in_where};
         } else if (kind == Collective::all_reduce) {
@@ -322,19 +399,25 @@ CollectiveCost hierarchical_collective(Collective kind, double bytes, const Node
         c.bottleneck_text = "unknown: " + c.seconds.unknown_reason;
         return c;
     }
-    const double a = *c.intra_seconds.value, b = *c.inter_seconds.value, total = a + b;
+    // NCCL pipelines a collective that spans nodes: the buffer goes in chunks, and while one
+    // chunk crosses the network the next moves over NVLink, so the slower of the two segments
+    // sets the pace rather than their sum (NCCL's rings and trees span nodes and stream chunks
+    // through every hop: Jeaugey, "Massively Scale Your Deep Learning Training with NCCL 2.4",
+    // NVIDIA technical blog, 2019).
+    const double a = *c.intra_seconds.value, b = *c.inter_seconds.value, total = std::max(a, b);
     if (total > 0) {
         const bool inter_worse = b > a;
         c.bottleneck = inter_worse ? c.inter_class : c.intra_class;
-        const double share = std::round(100 * (inter_worse ? b : a) / total);
         c.bottleneck_text = std::string(inter_worse ? "across nodes over " : "inside the node over ") + std::string(link_words(c.bottleneck)) + " (" +
-                            std::string(to_string(c.bottleneck)) + "): " + n(share) + "% of the " + kname;
+                            std::string(to_string(c.bottleneck)) + ")" +
+                            (a > 0 && b > 0 ? ": sets the pace; the other segment runs at the same time (" + n(std::round(100 * std::min(a, b) / total)) + "% of it)"
+                                            : ": all of the " + kname);
     } else {
         c.bottleneck_text = "no traffic (one rank)";
     }
     c.seconds = {total_name, total, "s",
-                 "inside the node + across nodes (hierarchical " + kname + ", alpha-beta ring phases; S = " + n(bytes) + " bytes, g = " + n(g) + ", N = " + n(nodes) + ")",
-                 n(a) + " + " + n(b) + " = " + n(total) + "; bottleneck: " + c.bottleneck_text,
+                 "max(inside the node, across nodes): pipelined hierarchical " + kname + ", alpha-beta ring phases; S = " + n(bytes) + " bytes, g = " + n(g) + ", N = " + n(nodes),
+                 "max(" + n(a) + ", " + n(b) + ") = " + n(total) + "; bottleneck: " + c.bottleneck_text,
                  {c.intra_seconds.as_input(c.intra_seconds.formula), c.inter_seconds.as_input(c.inter_seconds.formula)}, ""};
     return c;
 }

@@ -5,12 +5,13 @@
 // (10^9 bytes/s); latencies (alpha of the alpha-beta model) in microseconds per ring step.
 //
 // Link classes:
-//   nvlink            NVLink / NVSwitch: peer_gbit_per_s_per_accelerator / 8 / 2
+//   nvlink            NVLink / NVSwitch: peer_gbit_per_s_per_accelerator / 8 / 2 x 0.8 (NCCL's figure)
 //   neuronlink        Trainium / Inferentia NeuronLink, same rule on its peer figure
 //   pcie_host_bridge  PCIe peer traffic through the host bridge: gen x lanes x per-lane rate
 //                     x pcie efficiency (also the GPU <-> host link used by CPU offload)
 //   cross_socket      a ring over >= 8 PCIe GPUs crosses the two CPU sockets: pcie x penalty
-//   efa_gdr           EFA with GPUDirect RDMA: network_gbit_per_s / 8 / GPUs in the node
+//   efa_gdr           EFA with GPUDirect RDMA: network_gbit_per_s / 8 / GPUs in the node x 0.84
+//                     (fitted on a calibration case, docs/accuracy.md)
 //   efa_staged        EFA without (established) GPUDirect RDMA: the same x staged efficiency
 //   ena_tcp           no EFA: network / 8 / GPUs x TCP efficiency
 // A fact the catalog does not know (PCIe generation, network rate) gives a link whose
@@ -51,6 +52,9 @@ struct NodeTopology {
     Link host;                       // GPU <-> host memory (PCIe), used by CPU offload
     std::vector<Link> links;         // every link class present in the node's graph
     bool multi_node_capable = false; // EFA present (ENA TCP works, but slowly: see notes)
+    // NVLink SHARP: the NVSwitch reduces all-reduce traffic itself (Hopper and later on
+    // NVSwitch; NCCL 2.17+ uses it inside a node). Its efficiency when present.
+    std::optional<Param> nvls_efficiency;
     std::vector<std::string> notes;
 };
 
@@ -60,12 +64,14 @@ struct TopologyOverrides {
     std::optional<Param> intra_gb_per_s, intra_latency_us;
     std::optional<Param> inter_gb_per_s, inter_latency_us;
     std::optional<Param> host_gb_per_s;  // GPU <-> host PCIe (also same-socket peers when the ring crosses sockets)
-    std::optional<Param> pcie_efficiency, cross_socket_factor, efa_staged_efficiency, ena_tcp_efficiency;
+    std::optional<Param> pcie_efficiency, cross_socket_factor, efa_staged_efficiency, ena_tcp_efficiency, nvlink_efficiency, efa_efficiency;
 };
 
 // Documented defaults (docs/models.md), each an InputOrigin::assumption Param.
 double pcie_gb_per_s_per_lane(double generation);      // 0 for an unknown generation
 Param default_pcie_efficiency();       // achieved / raw PCIe payload rate
+Param default_nvlink_efficiency();     // NCCL's NVLink bandwidth / signalling rate
+Param default_efa_efficiency();        // achieved / line rate of EFA (fitted on a calibration case)
 Param default_cross_socket_factor();   // cross-socket / same-socket PCIe peer bandwidth
 Param default_efa_staged_efficiency(); // EFA through host bounce buffers vs GPUDirect RDMA
 Param default_ena_tcp_efficiency();    // NCCL socket transport over ENA vs line rate
@@ -74,14 +80,15 @@ Param default_latency_us(LinkClass c);
 NodeTopology node_topology(const Catalog& catalog, const Instance& instance, const TopologyOverrides& overrides = {});
 
 // A collective over `ranks_per_node` GPUs in each of `nodes` nodes, built from
-// collective_seconds (W5):
+// collective_seconds (W5); the phases inside and across nodes run pipelined, so the time is
+// the larger of the two (max, not their sum):
 //   all-reduce      reduce-scatter inside (S) + all-reduce across nodes (S / g) + all-gather inside (S)
 //   all-gather      all-gather across nodes (S / g) + all-gather inside (S)
 //   reduce-scatter  reduce-scatter inside (S) + reduce-scatter across nodes (S / g)
 //   all-to-all      inside (S / N over g ranks) + across nodes (S over N ranks)
 // S is the full buffer per GPU in bytes; g = ranks_per_node, N = nodes.
 struct CollectiveCost {
-    Figure seconds;          // intra + inter
+    Figure seconds;          // max(intra, inter): pipelined
     Figure intra_seconds;    // phases inside the node
     Figure inter_seconds;    // phases across nodes
     LinkClass intra_class = LinkClass::none, inter_class = LinkClass::none;

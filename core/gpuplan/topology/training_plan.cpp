@@ -18,7 +18,7 @@ std::vector<PlanSource> plan_sources(const TrainingPlan& p, const TrainingTimeRe
     for (const auto& in : p.time.compute_seconds.inputs)
         if (in.name == "dense_peak_tflops")
             sources.push_back({"dense_peak_tflops", "dense peak per GPU", n(in.value) + " TFLOPS", {in.value, in.origin, in.source}, false, "", ""});
-    sources.push_back({"compute_efficiency", "compute efficiency (MFU)", percent(q.compute_efficiency.value), q.compute_efficiency, false, "", ""});
+    sources.push_back({"compute_efficiency", "compute efficiency (share of dense peak)", percent(p.time.compute_efficiency.value), p.time.compute_efficiency, false, "", ""});
     const auto link_source = [&](const char* key, const char* what, const Link& l, const std::string& note) {
         if (l.cls == LinkClass::none) return;
         PlanSource s{key, what, "", l.gb_per_s, false, note, l.measured() ? "" : l.description};
@@ -93,7 +93,8 @@ std::vector<const Figure*> TrainingPlan::figures() const {
                             &time.offload_seconds})
         out.push_back(f);
     for (const Figure& f : time.exposed_by_link) out.push_back(&f);
-    for (const Figure* f : {&time.step_seconds, &time.tokens_per_second, &time.total_seconds, &time.total_hours, &time.cost_usd}) out.push_back(f);
+    for (const Figure* f : {&time.step_seconds, &time.tokens_per_second, &time.tokens_per_second_per_gpu, &time.mfu, &time.total_seconds, &time.total_hours, &time.cost_usd})
+        out.push_back(f);
     return out;
 }
 

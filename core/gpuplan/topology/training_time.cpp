@@ -45,6 +45,25 @@ OverlapDefaults default_overlap() {
     };
 }
 
+// Calibrated defaults (see default_training_efficiency).
+constexpr double kAmpereTrainingEfficiency = 0.60, kHopperTrainingEfficiency = 0.41;
+
+Param default_training_efficiency(const Accelerator* acc) {
+    const std::string arch = acc ? acc->architecture : std::string();
+    const bool a100 = acc && acc->name.rfind("A100", 0) == 0;  // not the other Ampere parts (A10G)
+    // Fitted on the calibration cases (assets/validation/training.json; docs/accuracy.md): the
+    // efficiency that reproduces each generation's calibration run with this model's FLOPs.
+    if (a100)
+        return assume(kAmpereTrainingEfficiency, "default A100 training efficiency " + n(kAmpereTrainingEfficiency) +
+                                                    " of dense BF16 peak: fitted on the calibration case LF-A100-13B-8 (llm-foundry MPT-13B on 8 x A100-80GB; docs/accuracy.md)");
+    if (arch == "Hopper")
+        return assume(kHopperTrainingEfficiency, "default Hopper training efficiency " + n(kHopperTrainingEfficiency) +
+                                                    " of dense BF16 peak: fitted on the calibration case LF-H100-13B-8 (llm-foundry MPT-13B on 8 x H100-80GB; docs/accuracy.md)");
+    Param p = default_compute_efficiency();
+    p.source += "; no calibration case for " + (acc ? acc->name : std::string("this accelerator")) + " yet";
+    return p;
+}
+
 Param default_cpu_adam_params_per_s() {
     return assume(2e9, "default CPU Adam 2e9 parameters/s per host: Adam is memory-bound, ~30 bytes of host memory traffic per parameter "
                        "at ~100 GB/s gives ~3e9/s; rounded down (planning assumption, docs/models.md)");
@@ -54,7 +73,7 @@ std::vector<Figure> TrainingTime::all() const {
     std::vector<Figure> v = {micro_batches, compute_seconds, data_parallel_comm_seconds, data_parallel_exposed_seconds, tensor_parallel_seconds,
                              pipeline_p2p_seconds, expert_parallel_seconds, bubble_seconds, offload_seconds};
     v.insert(v.end(), exposed_by_link.begin(), exposed_by_link.end());
-    v.insert(v.end(), {step_seconds, tokens_per_second, total_seconds, total_hours, cost_usd});
+    v.insert(v.end(), {step_seconds, tokens_per_second, tokens_per_second_per_gpu, mfu, total_seconds, total_hours, cost_usd});
     return v;
 }
 
@@ -100,8 +119,8 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
                          "a whole multiple of data x micro_batch x sequence = " + n(dp) + " x " + n(L.micro_batch) + " x " + n(L.sequence) + " = " + n(per_step_unit));
     if (!(q.token_budget >= 0)) throw InputError("token_budget", n(q.token_budget), ">= 0 tokens");
     if (!(q.usd_per_hour.value >= 0)) throw InputError("usd_per_hour", n(q.usd_per_hour.value), ">= 0");
-    if (!(q.compute_efficiency.value > 0 && q.compute_efficiency.value <= 1))
-        throw InputError("compute_efficiency", n(q.compute_efficiency.value), "a fraction in (0, 1]");
+    if (q.compute_efficiency && !(q.compute_efficiency->value > 0 && q.compute_efficiency->value <= 1))
+        throw InputError("compute_efficiency", n(q.compute_efficiency->value), "a fraction in (0, 1]");
 
     TrainingTime r;
     r.topology = node_topology(catalog, inst, q.topology);
@@ -121,8 +140,11 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
         peak = Param{*acc->dense_tflops.fp16, InputOrigin::catalog, "catalog " + acc->name + " dense FP16 TFLOPS (no BF16: fp16 mixed precision)"};
         r.notes.push_back(acc->name + " has no BF16: compute uses its FP16 peak (fp16 mixed precision)");
     }
-    const Figure flops = training_flops(m, T, full, FlopsMethod::six_n, s);
-    r.compute_seconds = peak ? compute_seconds(flops, G, *peak, q.compute_efficiency)
+    r.compute_efficiency = q.compute_efficiency.value_or(default_training_efficiency(acc));
+    const TrainingFlops step_flops = training_step_flops(m, T, s, full ? RecomputeFlops::full : L.recompute == Recompute::selective ? RecomputeFlops::selective : RecomputeFlops::none);
+    r.training_flops = step_flops.hardware;
+    const Figure& flops = r.training_flops;
+    r.compute_seconds = peak ? compute_seconds(flops, G, *peak, r.compute_efficiency)
                              : unknown_figure("compute_seconds", "s", "", acc->name + " dense BF16 peak unknown: " + (bf16_reason != acc->unknown.end() ? bf16_reason->second : "not recorded"));
     const double compute = r.compute_seconds.value.value_or(NAN);
 
@@ -141,9 +163,10 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     need(r.compute_seconds);
     auto split = [&](const std::string& label, const CollectiveCost& c, double exposed, const Figure& source) {
         const bool assumed = source.rests_on_assumption();
-        const double total = *c.seconds.value;
-        if (total <= 0) return;
-        const double in = *c.intra_seconds.value, out = *c.inter_seconds.value;
+        // The collective's time is shared between its links in proportion to each one's own
+        // time (the phases overlap, so the parts of the exposed time add up to it).
+        const double in = *c.intra_seconds.value, out = *c.inter_seconds.value, total = in + out;
+        if (total <= 0 || *c.seconds.value <= 0) return;
         if (in > 0) parts.push_back({label + " over " + std::string(link_words(c.intra_class)) + " (" + std::string(to_string(c.intra_class)) + ")", c.intra_class, exposed * in / total, assumed});
         if (out > 0) parts.push_back({label + " over " + std::string(link_words(c.inter_class)) + " (" + std::string(to_string(c.inter_class)) + ")", c.inter_class, exposed * out / total, assumed});
     };
@@ -343,8 +366,10 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
 
     // Step, throughput, totals, cost.
     if (!unknown_reason.empty()) {
-        for (Figure* f : {&r.step_seconds, &r.tokens_per_second, &r.total_seconds, &r.total_hours, &r.cost_usd}) *f = unknown_figure("", "", "", unknown_reason);
+        for (Figure* f : {&r.step_seconds, &r.tokens_per_second, &r.tokens_per_second_per_gpu, &r.mfu, &r.total_seconds, &r.total_hours, &r.cost_usd})
+            *f = unknown_figure("", "", "", unknown_reason);
         r.step_seconds.name = "step_seconds", r.tokens_per_second.name = "tokens_per_second", r.total_seconds.name = "total_seconds";
+        r.tokens_per_second_per_gpu.name = "tokens_per_second_per_gpu", r.mfu.name = "mfu";
         r.total_hours.name = "total_hours", r.cost_usd.name = "cost_usd";
         r.bottleneck = "unknown: " + unknown_reason;
         return r;
@@ -363,6 +388,16 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
                          worked + " = " + n(step), ins);
     const double tps = T / step;
     r.tokens_per_second = fig("tokens_per_second", tps, "tokens/s", "global_batch_tokens / step_seconds", n(T) + " / " + n(step) + " = " + n(tps), {r.step_seconds.as_input()});
+    // Per GPU: how published training benchmarks report throughput (torchtitan, llm-foundry, NeMo).
+    r.tokens_per_second_per_gpu = fig("tokens_per_second_per_gpu", tps / G, "tokens/s", "tokens_per_second / GPUs", n(tps) + " / " + n(G) + " = " + n(tps / G),
+                                      {r.tokens_per_second.as_input(), input("gpus", "GPUs", user(G))});
+    // MFU on model FLOPs (no recompute), as published benchmarks report it.
+    if (peak) {
+        const double model_flops = *step_flops.model.value, v = model_flops / (step * G * peak->value * 1e12);
+        r.mfu = fig("mfu", v, "fraction", "model_flops / (step_seconds x GPUs x dense peak): model FLOPs utilisation (recompute not counted)",
+                    n(model_flops) + " / (" + n(step) + " x " + n(G) + " x " + n(peak->value) + "e12) = " + n(v),
+                    {step_flops.model.as_input(), r.step_seconds.as_input(), input("dense_peak_tflops", "TFLOPS", *peak)});
+    }
     const double total = q.token_budget / tps;
     r.total_seconds = fig("total_seconds", total, "s", "token_budget / tokens_per_second", n(q.token_budget) + " / " + n(tps) + " = " + n(total),
                           {input("token_budget", "tokens", user(q.token_budget)), r.tokens_per_second.as_input()});
@@ -376,7 +411,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     auto pct = [&](double v) { const double x = 100 * v / step; return x > 0 && x < 0.5 ? std::string("<1%") : n(std::round(x)) + "%"; };
     const auto worst = std::max_element(parts.begin(), parts.end(), [](const Part& a, const Part& c) { return a.seconds < c.seconds; });
     if (worst == parts.end() || compute >= worst->seconds) {
-        r.bottleneck = "compute is " + pct(compute) + " of the step (dense peak x efficiency " + n(q.compute_efficiency.value) + ")";
+        r.bottleneck = "compute is " + pct(compute) + " of the step (dense peak x efficiency " + n(r.compute_efficiency.value) + ")";
         if (worst != parts.end()) r.bottleneck += "; the largest overhead is " + worst->label + " at " + pct(worst->seconds);
     } else {
         r.bottleneck = worst->label + " is " + pct(worst->seconds) + " of the step";

@@ -3,7 +3,10 @@
 // step = compute + pipeline bubble + exposed data-parallel communication + tensor-parallel
 //        all-reduces + pipeline point-to-point + expert all-to-alls + CPU offload
 // Every part is a Figure; docs/models.md ("Training time") gives each formula and source:
-//   compute      training_flops (6N, 8N with full recompute) / (GPUs x dense BF16 peak x efficiency)
+//   compute      hardware FLOPs / (GPUs x dense BF16 peak x efficiency): 6N + attention
+//                (3 x 2 x layers x seq x heads x head_dim per token, causal), plus the
+//                recomputed forward (2N + attention with full recompute, attention with
+//                selective); MFU is reported on model FLOPs (no recompute)
 //   data parallel  gradients 2 bytes x params / (tp x pp) [experts / ep]:
 //                  ZeRO 0 all-reduce; 1-2 reduce-scatter + all-gather; 3 adds 2 parameter
 //                  all-gathers (forward, backward) (Rajbhandari et al. 2020); exposed =
@@ -38,6 +41,9 @@ struct OverlapDefaults {
 };
 OverlapDefaults default_overlap();
 Param default_cpu_adam_params_per_s();  // per host (all its cores), parameters updated per second
+// Share of dense BF16 peak the training FLOPs reach, by GPU generation: fitted on the
+// calibration cases of assets/validation/ (docs/accuracy.md); 0.40 where none exists.
+Param default_training_efficiency(const Accelerator* accelerator);
 
 struct TrainingTimeRequest {
     const ModelSpec* model = nullptr;
@@ -46,7 +52,9 @@ struct TrainingTimeRequest {
     ParallelLayout layout;
     TopologyOverrides topology;              // measured bandwidths replace datasheet ones
     std::optional<Param> peak_tflops;        // replaces the catalog's dense BF16 peak
-    Param compute_efficiency = default_compute_efficiency();  // a measured MFU replaces it
+    // Share of dense peak the hardware FLOPs run at. Absent: the default for the GPU's
+    // generation (default_training_efficiency); a measured figure replaces it.
+    std::optional<Param> compute_efficiency;
     OverlapDefaults overlap = default_overlap();
     Param cpu_adam_params_per_s = default_cpu_adam_params_per_s();
     Param usd_per_hour{0, InputOrigin::user, ""};  // one instance
@@ -62,7 +70,9 @@ struct TrainingTime {
     Figure tensor_parallel_seconds, pipeline_p2p_seconds, expert_parallel_seconds;
     Figure bubble_seconds, offload_seconds;
     std::vector<Figure> exposed_by_link;    // "exposed_efa_gdr_seconds", ... (all communication)
-    Figure step_seconds, tokens_per_second, total_seconds, total_hours, cost_usd;
+    Param compute_efficiency;               // as used (the request's, or the generation default)
+    Figure training_flops;                  // hardware FLOPs per step (recompute included)
+    Figure step_seconds, tokens_per_second, tokens_per_second_per_gpu, mfu, total_seconds, total_hours, cost_usd;
     std::string bottleneck;                 // in words, with its share of the step
     std::vector<std::string> warnings;      // valid but unwise choices
     std::vector<std::string> notes;         // topology notes, approximations used

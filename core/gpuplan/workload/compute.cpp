@@ -42,6 +42,25 @@ Figure training_flops(const ModelSpec& m, double tokens, bool full_recompute, Fl
     return f;
 }
 
+TrainingFlops training_step_flops(const ModelSpec& m, double tokens, double sequence, RecomputeFlops recompute) {
+    const ParameterCount c = count_parameters(m);
+    const double attn_dim = m.mla ? m.heads * (m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim) : m.heads * m.head_dim;
+    const double dense_fwd = 2 * c.active, attn_fwd = 2 * m.layers * sequence * attn_dim;
+    const double model = 3 * (dense_fwd + attn_fwd);
+    const double extra = recompute == RecomputeFlops::full ? dense_fwd + attn_fwd : recompute == RecomputeFlops::selective ? attn_fwd : 0;
+    const std::vector<FigureInput> ins = {c.active_figure.as_input(), input("tokens", "tokens", user(tokens)), input("sequence", "tokens", user(sequence))};
+    TrainingFlops f;
+    f.model = {"model_flops", model * tokens, "FLOP",
+               "3 x (2 x active_parameters + 2 x layers x sequence x heads x head_dim) x tokens (forward + 2 x backward; causal attention)",
+               "3 x (" + n(dense_fwd) + " + " + n(attn_fwd) + ") x " + n(tokens) + " = " + n(model * tokens), ins, ""};
+    const std::string what = recompute == RecomputeFlops::full ? " + recomputed forward (2N + attention, full recompute)"
+                             : recompute == RecomputeFlops::selective ? " + recomputed attention core (selective recompute)" : "";
+    f.hardware = {"training_flops", (model + extra) * tokens, "FLOP", "model FLOPs" + what + " (Korthikanti et al. 2022)",
+                  "(" + n(model) + (extra > 0 ? " + " + n(extra) : std::string()) + ") x " + n(tokens) + " = " + n((model + extra) * tokens),
+                  {f.model.as_input()}, ""};
+    return f;
+}
+
 Figure compute_seconds(const Figure& flops, double accelerators, const Param& peak_tflops, const Param& efficiency) {
     const double v = *flops.value / (accelerators * peak_tflops.value * 1e12 * efficiency.value);
     return {"compute_seconds", v, "s", "flops / (accelerators x dense_peak_tflops x 1e12 x efficiency)",
@@ -55,13 +74,25 @@ DecodeRoofline decode_roofline(const ModelSpec& m, double weight_bytes, double k
                                const Param& bandwidth, const Param& efficiency) {
     const ParameterCount c = count_parameters(m);
     const Figure kv_token = kv_cache_bytes_per_token(m, kv_bytes);
-    // MoE decode reads the experts the batch touches; with a batch of one that is the active
-    // set. Planning figure: active weights (a lower bound on bytes for large batches).
-    const double weights = c.active * weight_bytes;
+    // A step reads every weight the batch touches once. Dense: all of them (the active set).
+    // MoE: each of the batch's tokens picks k of E routed experts, so a layer reads
+    // E x (1 - (1 - k/E)^batch) experts on average if routing spreads evenly (the active set at
+    // batch 1, every expert once the batch is large; Fedus et al. 2022 train the router to balance).
+    double read_params = c.active;
+    std::string read_formula = "active_parameters", read_worked = n(c.active);
+    if (m.moe && batch > 1) {
+        const MoeSpec& e = *m.moe;
+        const double moe_layers = m.layers - e.dense_layers, per_expert = 3 * m.hidden * e.expert_ffn;
+        const double touched = e.routed_experts * (1 - std::pow(1 - e.active_experts / e.routed_experts, batch));
+        read_params = c.active + moe_layers * (touched - e.active_experts) * per_expert;
+        read_formula = "active_parameters + MoE layers x (E (1 - (1 - k/E)^batch) - k) x expert_parameters (experts the batch touches)";
+        read_worked = n(c.active) + " + " + n(moe_layers) + " x (" + n(touched) + " - " + n(e.active_experts) + ") x " + n(per_expert) + " = " + n(read_params);
+    }
+    const double weights = read_params * weight_bytes;
     const double kv = *kv_token.value * batch * context;
     DecodeRoofline r;
-    r.bytes_per_step = {"bytes_per_step", weights + kv, "bytes", "active_parameters x bytes_per_weight + kv_bytes_per_token x batch x context",
-                        n(c.active) + " x " + n(weight_bytes) + " + " + n(*kv_token.value) + " x " + n(batch) + " x " + n(context) + " = " + n(weights + kv),
+    r.bytes_per_step = {"bytes_per_step", weights + kv, "bytes", read_formula + " x bytes_per_weight + kv_bytes_per_token x batch x context",
+                        "(" + read_worked + ") x " + n(weight_bytes) + " + " + n(*kv_token.value) + " x " + n(batch) + " x " + n(context) + " = " + n(weights + kv),
                         {c.active_figure.as_input(), kv_token.as_input(kv_token.worked)}, ""};
     const double bw = bandwidth.value * 1e9 * gpus;
     const double steps = bw / (weights + kv);

@@ -18,6 +18,18 @@ enum class FlopsMethod { six_n, per_layer };
 // Training FLOPs for `tokens` (recompute adds one forward pass: 6N -> 8N).
 Figure training_flops(const ModelSpec& model, double tokens, bool full_recompute, FlopsMethod method, double sequence);
 
+// What the GPUs compute in training, per token: forward 2N + attention 2 x layers x seq x
+// heads x head_dim (causal: half the scores; fused kernels skip the masked blocks), backward
+// twice the forward; recompute adds a forward (full: the whole layer; selective: the
+// attention core, Korthikanti et al. 2022). `model_flops` is the same without recompute, the
+// numerator of MFU.
+enum class RecomputeFlops { none, selective, full };
+struct TrainingFlops {
+    Figure hardware;     // FLOP per step, recompute included
+    Figure model;        // FLOP per step, no recompute (MFU's numerator)
+};
+TrainingFlops training_step_flops(const ModelSpec& model, double tokens, double sequence, RecomputeFlops recompute);
+
 // Seconds of compute: flops / (accelerators x dense peak x efficiency).
 Figure compute_seconds(const Figure& flops, double accelerators, const Param& peak_tflops, const Param& efficiency);
 

@@ -469,8 +469,8 @@ TrainingFit check_training_fit(const TrainingMemoryRequest& q, const GpuPool& po
 // ---- JSON ---------------------------------------------------------------------------------------
 
 std::vector<const Figure*> InferenceFit::figures() const {
-    return {&parameters,     &memory.weights_gb, &memory.kv_cache_gb, &memory.overhead_gb, &memory.total_gb,
-            &memory.per_gpu_gb, &capacity_gb,     &margin_gb,          &max_batch,          &max_context};
+    return {&parameters,         &kv_bytes_per_token, &memory.weights_gb, &memory.kv_cache_gb, &memory.overhead_gb, &memory.total_gb,
+            &memory.per_gpu_gb, &capacity_gb,        &margin_gb,         &max_batch,          &max_context};
 }
 
 std::vector<const Figure*> TrainingFit::figures() const {

@@ -8,16 +8,43 @@
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/unit_cost.hpp"
 #include "gpuplan/text.hpp"
+#include "gpuplan/topology/topology.hpp"
+#include "gpuplan/workload/serving.hpp"
 
 namespace gpuplan {
 
 namespace {
 
+// Fitted on the calibration case V-I1 (default_decode_step_overhead).
+constexpr double kDecodeStepOverheadSeconds = 0.0032;
+
 std::string n(double x) { return format_number(x); }
 Param user(double v) { return {v, InputOrigin::user, ""}; }
 double val(const Figure& f) { return f.value.value_or(NAN); }
 
+// 2 all-reduces per layer of `tokens` x hidden x 2 bytes over `tp` GPUs of the instance.
+Figure tensor_parallel_allreduce(const Catalog& catalog, const ModelSpec& m, const GpuPool& pool, double tp, double tokens, std::string name) {
+    if (tp <= 1) return {std::move(name), 0.0, "s", "0 (no tensor parallel)", "0", {}, ""};
+    const NodeTopology topo = node_topology(catalog, *pool.instance);
+    const double bytes = tokens * m.hidden * 2;
+    const CollectiveCost c = hierarchical_collective(Collective::all_reduce, bytes, topo, tp, 1);
+    if (!c.seconds.value)
+        return unknown_figure(std::move(name), "s", "2 x layers x all-reduce(tokens x hidden x 2 bytes)", c.seconds.unknown_reason);
+    const double v = 2 * m.layers * *c.seconds.value;
+    return {std::move(name), v, "s", "2 x layers x all-reduce of tokens x hidden x 2 bytes over tensor_parallel GPUs (Shoeybi et al. 2019)",
+            "2 x " + n(m.layers) + " x " + n(*c.seconds.value) + " = " + n(v), {c.seconds.as_input(c.seconds.worked)}, ""};
+}
+
 }  // namespace
+
+Figure default_decode_step_overhead() {
+    return {"step_overhead_seconds", kDecodeStepOverheadSeconds, "s",
+            "default fixed cost per decode step: scheduling, sampling and kernel-launch gaps outside the roofline",
+            n(kDecodeStepOverheadSeconds) + " (fitted on the calibration case V-I1: NIM Llama-3.1-70B fp8 TP2, concurrency 1; docs/accuracy.md)",
+            {input("step_overhead_seconds", "s", {kDecodeStepOverheadSeconds, InputOrigin::assumption,
+                                                  "fitted on the calibration case V-I1 (docs/accuracy.md)"})},
+            ""};
+}
 
 DensePeak dense_peak_for(const Accelerator* acc, const std::string& dtype) {
     DensePeak p;
@@ -50,11 +77,34 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
     check_tensor_parallel(tp, pool, "tensor_parallel");
     e.tensor_parallel = tp;
     e.prompt_tokens = q.prompt_tokens.value_or(q.serving.context);
-    if (e.prompt_tokens > q.serving.context)
+    if (!q.output_tokens && e.prompt_tokens > q.serving.context)
         throw InputError("prompt_tokens", n(e.prompt_tokens), "at most the context (" + n(q.serving.context) + "): the prompt is part of the context");
 
+    // Under load the batch is the requests in flight and every one grows to prompt + output.
+    InferenceFitRequest asked = q.serving;
+    e.under_load = q.output_tokens.has_value();
+    if (e.under_load) {
+        if (!q.prompt_tokens) throw InputError("prompt_tokens", "nothing", "the prompt length, with output_tokens (serving under load)");
+        e.output_tokens = *q.output_tokens;
+        asked.context = e.prompt_tokens = *q.prompt_tokens;
+        asked.context += e.output_tokens;
+        asked.batch = 1;
+        if (q.concurrency) {
+            asked.batch = *q.concurrency;
+        } else {  // as many as fit: a maximum-throughput run
+            const InferenceFit one = check_inference_fit(asked, pool);
+            if (one.fits && one.max_batch.value) asked.batch = std::max(1.0, *one.max_batch.value);
+        }
+        e.concurrency = asked.batch;
+    }
+    const double batch = asked.batch;
+    // Under load the KV cache of a request grows from the prompt to prompt + output: a decode
+    // step reads the average.
+    const double context = e.under_load ? e.prompt_tokens + e.output_tokens / 2 : asked.context;
+    e.decode_context = context;
+
     // Memory first: a request that does not fit has no throughput (the caller refuses it).
-    e.fit = check_inference_fit(q.serving, pool);
+    e.fit = check_inference_fit(asked, pool);
     if (!e.fit.fits) return e;
     const InferenceMemoryRequest& mq = e.fit.request;
 
@@ -85,7 +135,6 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
     const double devices = tp * pool.slice;
     e.replicas = std::floor(pool.gpus_per_node / tp);
     const ParameterCount c = count_parameters(model);
-    const double batch = q.serving.batch, context = q.serving.context;
     e.roofline = decode_roofline(model, mq.weight_bytes, mq.kv_bytes, batch, context, devices, e.bandwidth, e.bandwidth_efficiency);
 
     // Compute ceiling of decode: every token costs 2 x active parameters + attention over the context.
@@ -107,17 +156,50 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
     const Figure& memory_expected = e.roofline.tokens_per_second_expected;
     const double memory_rate = val(memory_expected);
     e.compute_bound = e.compute_ceiling.value && *e.compute_ceiling.value < memory_rate;
-    const double replica_rate = e.compute_bound ? *e.compute_ceiling.value : memory_rate;
-    e.per_replica = {"tokens_per_second_per_replica", replica_rate, "tokens/s", "min(tokens_per_second_memory_expected, tokens_per_second_compute_ceiling)",
-                     "min(" + n(memory_rate) + ", " + (e.compute_ceiling.value ? n(*e.compute_ceiling.value) : std::string("unknown")) + ") = " +
-                         n(replica_rate) + (e.compute_bound ? " (compute-bound)" : " (memory-bound)"),
-                     {e.compute_bound ? e.compute_ceiling.as_input() : memory_expected.as_input()}, ""};
+    const double roofline_rate = e.compute_bound ? *e.compute_ceiling.value : memory_rate;
+    const double roofline_step = batch / roofline_rate;
+
+    // Tensor parallel: every layer ends its attention and its MLP with an all-reduce of the
+    // batch's activations (batch x hidden x 2 bytes) over the replica's GPUs (Shoeybi et al.
+    // 2019), on the critical path of every step.
+    e.tensor_parallel_seconds_per_step = tensor_parallel_allreduce(catalog, model, pool, tp, batch, "tensor_parallel_seconds_per_step");
+    // Every step also pays a fixed cost outside the roofline: scheduling the batch, sampling,
+    // and the gaps between kernel launches (fitted on a calibration case).
+    e.step_overhead_seconds = q.step_overhead_seconds ? Figure{"step_overhead_seconds", *q.step_overhead_seconds, "s", "given (step_overhead_seconds)", n(*q.step_overhead_seconds), {}, ""}
+                                                      : default_decode_step_overhead();
+    const double step = roofline_step + val(e.tensor_parallel_seconds_per_step) + val(e.step_overhead_seconds);
+    const double replica_rate = batch / step;
+    e.decode_step_seconds = {"decode_step_seconds", step, "s",
+                             "batch / min(tokens_per_second_memory_expected, tokens_per_second_compute_ceiling) + tensor-parallel all-reduces + step overhead",
+                             n(batch) + " / " + n(roofline_rate) + (e.compute_bound ? " (compute-bound)" : " (memory-bound)") + " + " +
+                                 n(val(e.tensor_parallel_seconds_per_step)) + " + " + n(val(e.step_overhead_seconds)) + " = " + n(step),
+                             {input("batch", "sequences", user(batch)), e.compute_bound ? e.compute_ceiling.as_input() : memory_expected.as_input(),
+                              e.tensor_parallel_seconds_per_step.as_input(), e.step_overhead_seconds.as_input()},
+                             ""};
+    e.per_replica = {"tokens_per_second_per_replica", replica_rate, "tokens/s", "batch / decode_step_seconds",
+                     n(batch) + " / " + n(step) + " = " + n(replica_rate), {input("batch", "sequences", user(batch)), e.decode_step_seconds.as_input()}, ""};
     e.per_gpu = {"tokens_per_second_per_gpu", replica_rate / tp, "tokens/s", "tokens_per_second_per_replica / tensor_parallel",
                  n(replica_rate) + " / " + n(tp) + " = " + n(replica_rate / tp), {e.per_replica.as_input(), input("tensor_parallel", "GPUs", user(tp))}, ""};
     e.per_instance = {"tokens_per_second_per_instance", replica_rate * e.replicas, "tokens/s",
                       "tokens_per_second_per_replica x replicas (GPUs / tensor_parallel)", n(replica_rate) + " x " + n(e.replicas) + " = " +
                           n(replica_rate * e.replicas),
                       {e.per_replica.as_input(), input("replicas", "", user(e.replicas))}, ""};
+
+    e.inter_token_latency_seconds = e.decode_step_seconds;
+    e.inter_token_latency_seconds.name = "inter_token_latency_seconds";
+    e.inter_token_latency_seconds.formula = "decode_step_seconds (no request arrives during decode)";
+    e.inter_token_latency_seconds.worked = n(step);
+    e.inter_token_latency_seconds.inputs = {e.decode_step_seconds.as_input()};
+    e.output_tokens_per_second = e.per_instance;
+    e.output_tokens_per_second.name = "output_tokens_per_second";
+    e.output_tokens_per_second.formula = "tokens_per_second_per_instance (every replica decoding)";
+    e.output_tokens_per_second.worked = n(val(e.per_instance));
+    e.output_tokens_per_second.inputs = {e.per_instance.as_input()};
+    e.output_tokens_per_second_per_replica = e.per_replica;
+    e.output_tokens_per_second_per_replica.name = "output_tokens_per_second_per_replica";
+    e.output_tokens_per_second_per_replica.formula = "tokens_per_second_per_replica (decoding)";
+    e.output_tokens_per_second_per_replica.worked = n(replica_rate);
+    e.output_tokens_per_second_per_replica.inputs = {e.per_replica.as_input()};
 
     // Time to first token: prefill compute, but never less than one read of the weights.
     const double bw = e.bandwidth.value, bw_eff = e.bandwidth_efficiency.value;
@@ -133,11 +215,44 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
         e.prefill_seconds = prefill_seconds(model, e.prompt_tokens, batch, devices, *e.peak.tflops, e.compute_efficiency);
         e.prefill_seconds.inputs.push_back(input("prompt_tokens", "tokens", user(e.prompt_tokens)));
         e.prefill_seconds.inputs.push_back(input("batch", "sequences", user(batch)));
-        const double v = std::max(val(e.prefill_seconds), weight_read);
+        const Figure tp_prefill = tensor_parallel_allreduce(catalog, model, pool, tp, batch * e.prompt_tokens, "tensor_parallel_prefill_seconds");
+        const double v = std::max(val(e.prefill_seconds), weight_read) + val(tp_prefill);
         e.time_to_first_token_seconds = {"time_to_first_token_seconds", v, "s",
-                                         "max(prefill_seconds, weight_read_seconds): all prompts of the batch prefilled together",
-                                         "max(" + n(val(e.prefill_seconds)) + ", " + n(weight_read) + ") = " + n(v),
-                                         {e.prefill_seconds.as_input(), e.weight_read_seconds.as_input()}, ""};
+                                         "max(prefill_seconds, weight_read_seconds) + tensor-parallel all-reduces of the prompts: all prompts of the batch prefilled together",
+                                         "max(" + n(val(e.prefill_seconds)) + ", " + n(weight_read) + ") + " + n(val(tp_prefill)) + " = " + n(v),
+                                         {e.prefill_seconds.as_input(), e.weight_read_seconds.as_input(), tp_prefill.as_input(tp_prefill.worked)}, ""};
+    }
+
+    // Under load: prefills of arriving requests interleave with decode (serving.hpp).
+    if (e.under_load && e.peak.tflops) {
+        const Figure one_prefill = prefill_seconds(model, e.prompt_tokens, 1, devices, *e.peak.tflops, e.compute_efficiency);
+        const Figure tp_prefill = tensor_parallel_allreduce(catalog, model, pool, tp, e.prompt_tokens, "tensor_parallel_prefill_seconds");
+        const double prefill = std::max(val(one_prefill), weight_read) + val(tp_prefill);
+        const ClosedLoop loop = closed_loop_serving({e.concurrency, e.output_tokens, prefill, step});
+        e.request_seconds = loop.request_seconds;
+        e.prefill_share = loop.prefill_share;
+        e.inter_token_latency_seconds = loop.inter_token_latency_seconds;
+        e.time_to_first_token_seconds = loop.time_to_first_token_seconds;
+        for (Figure* f : {&e.request_seconds, &e.prefill_share, &e.inter_token_latency_seconds, &e.time_to_first_token_seconds})
+            for (FigureInput& in : f->inputs) {
+                if (in.name == "prefill_seconds") in = input("prefill_seconds", "s", {prefill, InputOrigin::derived, "max(one request's prefill " + n(val(one_prefill)) + " s, one weight read " + n(weight_read) + " s) + tensor-parallel all-reduces " + n(val(tp_prefill)) + " s"}), in.rests_on_assumption = true;
+                if (in.name == "decode_step_seconds") in = e.decode_step_seconds.as_input();
+            }
+        e.output_tokens_per_second_per_replica = loop.output_tokens_per_second;
+        e.output_tokens_per_second_per_replica.name = "output_tokens_per_second_per_replica";
+        e.output_tokens_per_second_per_replica.inputs.back().rests_on_assumption = true;
+        const double per_instance = val(loop.output_tokens_per_second) * e.replicas;
+        e.output_tokens_per_second = {"output_tokens_per_second", per_instance, "tokens/s",
+                                      "concurrency x output_tokens / request_seconds x replicas (prefills included)",
+                                      n(val(loop.output_tokens_per_second)) + " x " + n(e.replicas) + " = " + n(per_instance),
+                                      {loop.output_tokens_per_second.as_input(), input("replicas", "", user(e.replicas))}, ""};
+        e.output_tokens_per_second.inputs.front().rests_on_assumption = true;
+    } else if (e.under_load) {
+        for (Figure* f : {&e.request_seconds, &e.prefill_share, &e.inter_token_latency_seconds, &e.output_tokens_per_second, &e.output_tokens_per_second_per_replica}) {
+            const std::string name = f->name.empty() ? "request_seconds" : f->name;
+            *f = unknown_figure(name, "s", "closed-loop serving model (docs/models.md)", "prefill time unknown: " + e.peak.why);
+        }
+        e.prefill_share.name = "prefill_share";
     }
 
     // Cost per 1M tokens at the instance's expected rate.
@@ -146,9 +261,9 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
         if (!price)
             return unknown_figure(name, "USD/1M tokens", "usd_per_hour / (tokens_per_second x 3600) x 1e6",
                                   price_unknown_reason(*pool.instance, q.region, option));
-        Figure f = usd_per_million_tokens(*price, {val(e.per_instance), InputOrigin::derived, ""});
+        Figure f = usd_per_million_tokens(*price, {val(e.output_tokens_per_second), InputOrigin::derived, ""});
         f.name = name;
-        f.inputs[1] = e.per_instance.as_input();  // carries the assumption flag of the efficiencies
+        f.inputs[1] = e.output_tokens_per_second.as_input();  // carries the assumption flag of the efficiencies
         return f;
     };
     e.usd_per_million_tokens_on_demand = cost(PriceKind::on_demand, "usd_per_million_tokens_on_demand");
@@ -157,7 +272,7 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
 }
 
 std::vector<std::pair<std::string, const Figure*>> InferenceEstimate::figures() const {
-    return {{fit.parameters.name, &fit.parameters},
+    std::vector<std::pair<std::string, const Figure*>> v = {{fit.parameters.name, &fit.parameters},
             {roofline.bytes_per_step.name, &roofline.bytes_per_step},
             {roofline.steps_per_second.name, &roofline.steps_per_second},
             {roofline.tokens_per_second.name, &roofline.tokens_per_second},
@@ -167,6 +282,12 @@ std::vector<std::pair<std::string, const Figure*>> InferenceEstimate::figures() 
             {per_replica.name, &per_replica},
             {per_gpu.name, &per_gpu},
             {per_instance.name, &per_instance},
+            {tensor_parallel_seconds_per_step.name, &tensor_parallel_seconds_per_step},
+            {step_overhead_seconds.name, &step_overhead_seconds},
+            {decode_step_seconds.name, &decode_step_seconds},
+            {inter_token_latency_seconds.name, &inter_token_latency_seconds},
+            {output_tokens_per_second.name, &output_tokens_per_second},
+            {output_tokens_per_second_per_replica.name, &output_tokens_per_second_per_replica},
             {prefill_seconds.name, &prefill_seconds},
             {weight_read_seconds.name, &weight_read_seconds},
             {time_to_first_token_seconds.name, &time_to_first_token_seconds},
@@ -179,6 +300,8 @@ std::vector<std::pair<std::string, const Figure*>> InferenceEstimate::figures() 
             {fit.capacity_gb.name, &fit.capacity_gb},
             {fit.margin_gb.name, &fit.margin_gb},
             {fit.max_batch.name, &fit.max_batch}};
+    if (under_load) v.insert(v.begin() + 15, {{request_seconds.name, &request_seconds}, {prefill_share.name, &prefill_share}});
+    return v;
 }
 
 nlohmann::json to_json(const InferenceEstimate& e) {
@@ -193,6 +316,8 @@ nlohmann::json to_json(const InferenceEstimate& e) {
             {"region", e.region},
             {"serving",
              {{"dtype", s.dtype}, {"kv_dtype", s.kv_dtype}, {"batch", s.batch}, {"context", s.context}, {"prompt_tokens", e.prompt_tokens},
+              {"under_load", e.under_load}, {"concurrency", e.under_load ? nlohmann::json(e.concurrency) : nlohmann::json(nullptr)},
+              {"output_tokens", e.under_load ? nlohmann::json(e.output_tokens) : nlohmann::json(nullptr)}, {"decode_context", e.decode_context},
               {"tensor_parallel", e.tensor_parallel}, {"replicas", e.replicas}}},
             {"bandwidth", {{"gb_per_s", e.bandwidth.value}, {"measured", e.bandwidth_measured}, {"source", e.bandwidth.source}}},
             {"bound", e.compute_bound ? "compute" : "memory bandwidth"},

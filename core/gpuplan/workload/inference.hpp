@@ -28,10 +28,21 @@ struct InferenceEstimateRequest {
     std::string instance;
     std::string region = "us-east-1";
     std::optional<double> prompt_tokens;          // default: the whole context
+    // Serving under load (serving.hpp): given output_tokens, each of `concurrency` clients
+    // keeps one request of prompt_tokens + output_tokens in flight, and latencies and
+    // throughput come from the closed-loop model; batch and context follow from them.
+    // No concurrency: as many requests as fit in memory (a maximum-throughput run).
+    std::optional<double> output_tokens;
+    std::optional<double> concurrency;
     std::optional<double> bandwidth_efficiency;   // default: documented, or 1 with a measured bandwidth
     std::optional<double> compute_efficiency;     // default: documented
     std::optional<double> measured_bandwidth_gb_per_s;  // replaces the datasheet bandwidth
+    std::optional<double> step_overhead_seconds;        // replaces the fitted per-step fixed cost
 };
+
+// The fixed cost of one decode step outside the roofline (scheduling, sampling, launch gaps),
+// fitted on a calibration case of the validation corpus (docs/accuracy.md).
+Figure default_decode_step_overhead();
 
 // The dense peak the matrix multiplies run at: bf16/fp16 as named, fp8 on FP8 tensor cores;
 // int8/int4 are weight-only quantization, dequantized to bf16 for the math.
@@ -47,6 +58,8 @@ struct InferenceEstimate {
     std::string region;
     InferenceFit fit;
     double tensor_parallel = 1, replicas = 1, prompt_tokens = 0;
+    bool under_load = false;             // output_tokens given: the closed-loop serving model
+    double output_tokens = 0, concurrency = 0, decode_context = 0;
     Param bandwidth, bandwidth_efficiency, compute_efficiency;
     bool bandwidth_measured = false;
     DensePeak peak;
@@ -54,6 +67,13 @@ struct InferenceEstimate {
     Figure compute_ceiling;              // tokens/s per replica the FLOPs allow
     Figure per_replica, per_gpu, per_instance;  // tokens/s expected
     bool compute_bound = false;
+    Figure tensor_parallel_seconds_per_step;  // 2 all-reduces per layer
+    Figure step_overhead_seconds;        // fixed cost per step
+    Figure decode_step_seconds;          // one decode step of the batch: roofline + the two above
+    Figure inter_token_latency_seconds;  // time between two output tokens of one sequence
+    Figure output_tokens_per_second;     // all replicas of the instance (under load: with prefills)
+    Figure output_tokens_per_second_per_replica;  // one tensor-parallel group (how serving benchmarks report)
+    Figure request_seconds, prefill_share;  // under load only
     Figure weight_read_seconds, prefill_seconds, time_to_first_token_seconds;
     Figure usd_per_million_tokens_on_demand, usd_per_million_tokens_spot;
 

@@ -93,7 +93,11 @@ TrainingMemory training_memory(const TrainingMemoryRequest& q) {
     double per_layer = 0;
     std::string formula;
     switch (q.recompute) {
-    case Recompute::none: per_layer = s * b * h * (34 + 5 * a * s / h) / t; formula = "s b h (34 + 5 a s / h) / t"; break;
+    case Recompute::none:
+        // The 5 a s / h term is the stored attention scores, which fused attention never keeps.
+        if (m.flash_attention) per_layer = s * b * h * 34 / t, formula = "s b h 34 / t (fused attention stores no s x s scores; Dao et al. 2022)";
+        else per_layer = s * b * h * (34 + 5 * a * s / h) / t, formula = "s b h (34 + 5 a s / h) / t (eager attention)";
+        break;
     case Recompute::selective: per_layer = s * b * h * 34 / t; formula = "s b h 34 / t"; break;
     case Recompute::full: per_layer = 2 * s * b * h / t; formula = "2 s b h / t"; break;
     }

@@ -35,7 +35,7 @@ ParameterCount count_parameters(const ModelSpec& m) {
         c.attention_per_layer = q + kv + o + bias;
         attention_formula = "hidden x head_dim x (2 heads + 2 kv_heads)" + std::string(m.qkv_bias ? " + qkv bias" : "");
     }
-    c.dense_mlp_per_layer = 3 * h * m.ffn;  // SwiGLU: gate, up, down
+    c.dense_mlp_per_layer = (m.mlp == MlpKind::swiglu ? 3 : 2) * h * m.ffn;  // SwiGLU: gate, up, down; GELU: up, down
     double dense_layers = m.layers, moe_layers = 0;
     if (m.moe) {
         const MoeSpec& e = *m.moe;
@@ -63,7 +63,8 @@ ParameterCount count_parameters(const ModelSpec& m) {
                                " + norms " + n(c.norms);
     c.total_figure = {"parameters_total", c.total, "parameters",
                       "vocab x hidden (embedding) + LM head (0 if tied) + layers x attention (" + attention_formula +
-                          ") + MLP layers x 3 x hidden x ffn (SwiGLU; MoE: experts + router) + RMSNorm vectors",
+                          ") + MLP layers x " + std::string(m.mlp == MlpKind::swiglu ? "3 x hidden x ffn (SwiGLU" : "2 x hidden x ffn (GELU") +
+                          "; MoE: experts + router) + norm vectors",
                       worked + " = " + n(c.total), inputs, ""};
     c.active_figure = c.total_figure;
     c.active_figure.name = "parameters_active";
@@ -98,6 +99,8 @@ Figure kv_cache_bytes_per_token(const ModelSpec& m, double bytes) {
     return f;
 }
 
+std::string_view to_string(MlpKind kind) { return kind == MlpKind::swiglu ? "swiglu" : "gelu"; }
+
 namespace {
 
 double whole(ObjectReader& r, const char* key, double min_value) {
@@ -121,6 +124,12 @@ ModelSpec parse_model(const Json& j, const std::string& path, const std::string&
     m.ffn = whole(r, "ffn", 0);
     m.vocab = whole(r, "vocab", 1);
     m.tied_embeddings = r.boolean("tied_embeddings");
+    if (r.has("flash_attention")) m.flash_attention = r.boolean("flash_attention");
+    else (void)r.optional_value("flash_attention");
+    if (const auto mlp = r.optional_string("mlp")) {
+        if (*mlp == "gelu") m.mlp = MlpKind::gelu;
+        else if (*mlp != "swiglu") throw InputError(r.child_path("mlp"), "\"" + *mlp + "\"", "\"swiglu\" (gate, up, down: Llama) or \"gelu\" (up, down: GPT, MPT)");
+    }
     if (r.has("qkv_bias")) m.qkv_bias = r.boolean("qkv_bias");
     else (void)r.optional_value("qkv_bias");
     m.source = r.string("source");

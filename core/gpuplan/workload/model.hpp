@@ -33,11 +33,22 @@ struct MoeSpec {
     bool router_bias = false;   // DeepSeek-V3's score-correction bias (one per expert)
 };
 
+// The dense MLP: SwiGLU (gate, up, down: 3 matrices; Llama, Mistral, Qwen) or a plain
+// 2-matrix MLP with GELU (GPT-2/3, MPT, Falcon: up and down).
+enum class MlpKind { swiglu, gelu };
+std::string_view to_string(MlpKind kind);
+
 struct ModelSpec {
     std::string name;
     std::string family;             // "llama", "mistral", "qwen2", "deepseek-v3"
     double layers = 0, hidden = 0, heads = 0, kv_heads = 0, head_dim = 0;
     double ffn = 0;                 // dense MLP intermediate size
+    MlpKind mlp = MlpKind::swiglu;  // experts are SwiGLU
+    // Fused attention (FlashAttention, PyTorch SDPA, cuDNN) never stores the s x s attention
+    // scores, so training without recompute keeps 34 s b h bytes per layer, not 34 + 5 a s / h
+    // (Dao et al. 2022). Every framework the presets are run with uses it by default; a model
+    // file says false for an eager attention implementation.
+    bool flash_attention = true;
     double vocab = 0;
     bool tied_embeddings = false;
     bool qkv_bias = false;          // Qwen2 adds biases to q, k, v projections

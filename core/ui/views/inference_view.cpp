@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuplan/validation/validation.hpp"
 #include "imgui.h"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
@@ -87,12 +88,17 @@ void draw_infer(AppState& state) {
                   {"Tokens/s per GPU", "tokens_per_second_per_gpu"},
                   {"Tokens/s, memory roofline at 100% bandwidth", "tokens_per_second_upper_bound"},
                   {"Tokens/s, compute ceiling", "tokens_per_second_compute_ceiling"},
+                  {"Inter-token latency", "inter_token_latency_seconds"},
                   {"Time to first token", "time_to_first_token_seconds"},
                   {"USD per 1M tokens, on-demand", "usd_per_million_tokens_on_demand"},
                   {"USD per 1M tokens, spot", "usd_per_million_tokens_spot"},
                   {"Largest batch that fits", "max_batch"}});
     note("Decode is memory-bound: each step reads every weight once plus every sequence's KV cache; the expected rate applies the "
-         "bandwidth efficiency and is capped by the compute ceiling (docs/models.md). Same figures as `gpuplan infer`.");
+         "bandwidth efficiency and is capped by the compute ceiling, and each step adds its tensor-parallel all-reduces and a fixed "
+         "cost (docs/models.md). Same figures as `gpuplan infer`.");
+    const auto& accuracy = builtin_accuracy(*state.catalog);
+    note(accuracy_sentence(ValidationCategory::decode_throughput, accuracy).c_str());
+    note(accuracy_sentence(ValidationCategory::time_to_first_token, accuracy).c_str());
 }
 
 // ---- a throughput to serve ("recommend") -----------------------------------------------------

@@ -6,6 +6,7 @@
 // training plan in the results (results.train, topology/training_plan.hpp).
 #include <algorithm>
 
+#include "gpuplan/validation/validation.hpp"
 #include "imgui.h"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
@@ -91,10 +92,12 @@ void draw_step(const AppState& state) {
     const double step = figure_value(find_json(*figures, {"step_seconds"})).value_or(0);
     stacked_bar("step", segments, step, "s", "step");
     ImGui::TextWrapped("Bottleneck: %s", json_string(find_json(state.results, {"train", "bottleneck"}), "unknown").c_str());
+    note(accuracy_sentence(ValidationCategory::training_throughput, builtin_accuracy(*state.catalog)).c_str());
     if (ImGui::BeginTable("train_layout", 2, ImGuiTableFlags_SizingStretchSame)) {
         ImGui::TableNextColumn();
         figure_table("train_figures", figures,
-                     {{"Step", "step_seconds"}, {"Tokens per second", "tokens_per_second"}, {"Micro-batches per step", "micro_batches"},
+                     {{"Step", "step_seconds"}, {"Tokens per second", "tokens_per_second"}, {"Tokens per second per GPU", "tokens_per_second_per_gpu"},
+                      {"Model FLOPs utilisation", "mfu"}, {"Micro-batches per step", "micro_batches"},
                       {"Total time", "total_hours"}, {"Cost at the chosen option", "cost_usd"}});
         ImGui::TableNextColumn();
         figure_table("train_comm", figures,

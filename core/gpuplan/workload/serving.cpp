@@ -1,0 +1,67 @@
+// serving.cpp — the closed-loop continuous-batching model (serving.hpp).
+#include "gpuplan/workload/serving.hpp"
+
+#include <cmath>
+
+#include "gpuplan/text.hpp"
+
+namespace gpuplan {
+
+namespace {
+
+std::string n(double x) { return format_number(x); }
+Param user(double v) { return {v, InputOrigin::user, ""}; }
+
+struct Point {
+    double rho, itl, ttft;
+};
+
+// Latencies for a given request time R.
+Point at(const ClosedLoopRequest& q, double R) {
+    const double C = q.concurrency, P = q.prefill_seconds, D = q.decode_step_seconds;
+    Point p;
+    p.rho = C * P / R;
+    p.itl = D / (1 - p.rho);
+    const double others = p.rho * (C - 1) / C;
+    p.ttft = P + (C > 1 ? D / 2 + others * P / (2 * (1 - others)) : 0);
+    return p;
+}
+
+}  // namespace
+
+ClosedLoop closed_loop_serving(const ClosedLoopRequest& q) {
+    const double C = q.concurrency, O = q.output_tokens, P = q.prefill_seconds, D = q.decode_step_seconds;
+    // g(R) = TTFT(R) + O x ITL(R) - R is +inf just above R = C x P (prefills take all the time)
+    // and falls without bound as R grows; its one root is the steady state.
+    double lo = C * P, hi = C * P + P + O * D;
+    while (at(q, hi).ttft + O * at(q, hi).itl > hi) hi *= 2;
+    for (int k = 0; k < 200 && hi - lo > 1e-12 * hi; ++k) {
+        const double mid = (lo + hi) / 2;
+        const Point p = at(q, mid);
+        (p.ttft + O * p.itl > mid ? lo : hi) = mid;
+    }
+    const double R = hi;
+    const Point p = at(q, R);
+    const std::vector<FigureInput> base = {input("concurrency", "requests", user(C)), input("output_tokens", "tokens", user(O)),
+                                           input("prefill_seconds", "s", user(P)), input("decode_step_seconds", "s", user(D))};
+    ClosedLoop r;
+    r.request_seconds = {"request_seconds", R, "s", "R = time_to_first_token + output_tokens x inter_token_latency (solved for R: closed loop of C clients)",
+                         n(p.ttft) + " + " + n(O) + " x " + n(p.itl) + " = " + n(R), base, ""};
+    r.prefill_share = {"prefill_share", p.rho, "fraction", "C x prefill_seconds / request_seconds (the GPU time prefills take)",
+                       n(C) + " x " + n(P) + " / " + n(R) + " = " + n(p.rho), {input("concurrency", "requests", user(C)), input("prefill_seconds", "s", user(P)), r.request_seconds.as_input()}, ""};
+    r.inter_token_latency_seconds = {"inter_token_latency_seconds", p.itl, "s",
+                                     "decode_step_seconds / (1 - prefill_share): arriving prefills run between decode steps",
+                                     n(D) + " / (1 - " + n(p.rho) + ") = " + n(p.itl), {input("decode_step_seconds", "s", user(D)), r.prefill_share.as_input()}, ""};
+    const double others = p.rho * (C - 1) / C;
+    r.time_to_first_token_seconds = {"time_to_first_token_seconds", p.ttft, "s",
+                                     C > 1 ? "prefill + decode_step / 2 + rho' x prefill / (2 (1 - rho')), rho' = prefill_share x (C - 1) / C (M/D/1 wait behind other clients' prefills)"
+                                           : "prefill_seconds (one client: nothing else runs)",
+                                     C > 1 ? n(P) + " + " + n(D) + " / 2 + " + n(others) + " x " + n(P) + " / (2 x (1 - " + n(others) + ")) = " + n(p.ttft)
+                                           : n(P),
+                                     {input("prefill_seconds", "s", user(P)), input("decode_step_seconds", "s", user(D)), r.prefill_share.as_input()}, ""};
+    r.output_tokens_per_second = {"output_tokens_per_second", C * O / R, "tokens/s", "concurrency x output_tokens / request_seconds",
+                                  n(C) + " x " + n(O) + " / " + n(R) + " = " + n(C * O / R), {input("concurrency", "requests", user(C)), input("output_tokens", "tokens", user(O)), r.request_seconds.as_input()}, ""};
+    return r;
+}
+
+}  // namespace gpuplan
