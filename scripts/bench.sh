@@ -27,18 +27,21 @@ sweep_us = med["recommend_sweep"]["real_time"]
 sweep_rate = med["recommend_sweep"]["items_per_second"]
 train_us = med["recommend_training_sweep"]["real_time"]
 train_rate = med["recommend_training_sweep"]["items_per_second"]
+valid_us = med["validation_corpus"]["real_time"]
 out = {
   "date": datetime.date.today().isoformat(),
   "machine": f'{native["context"].get("num_cpus")} CPUs @ {native["context"].get("mhz_per_cpu")} MHz, {platform.machine()}',
   "native": {"catalog_load_validate_us": load_us, "price_evaluations_per_second": evals,
              "recommend_sweep_us": sweep_us, "recommend_options_per_second": sweep_rate,
-             "recommend_training_sweep_us": train_us, "recommend_training_options_per_second": train_rate},
+             "recommend_training_sweep_us": train_us, "recommend_training_options_per_second": train_rate,
+             "validation_corpus_us": valid_us},
   "wasm": wasm,
   "wasm_over_native": {
     "catalog_load_validate_time": wasm["catalog_load_validate_us"] / load_us,
     "price_evaluations_throughput": wasm["price_evaluations_per_second"] / evals,
     "recommend_sweep_time": wasm["recommend_sweep_us"] / sweep_us,
     "recommend_training_sweep_time": wasm["recommend_training_sweep_us"] / train_us,
+    "validation_corpus_time": wasm["validation_corpus_us"] / valid_us,
   },
 }
 json.dump(out, open("bench-results/core-latest.json", "w"), indent=2)
@@ -47,5 +50,6 @@ print(f'|---|---|---|---|')
 print(f'| catalog load + validate | {load_us:,.0f} µs | {wasm["catalog_load_validate_us"]:,.0f} µs | {out["wasm_over_native"]["catalog_load_validate_time"]:.2f}x time |')
 print(f'| recommender sweep (whole catalog, one workload) | {sweep_us:,.0f} µs ({sweep_rate:,.0f} options/s) | {wasm["recommend_sweep_us"]:,.0f} µs ({wasm["recommend_options_per_second"]:,.0f} options/s) | {out["wasm_over_native"]["recommend_sweep_time"]:.2f}x time |')
 print(f'| training recommender sweep (whole catalog x 1-8 nodes) | {train_us:,.0f} µs ({train_rate:,.0f} options/s) | {wasm["recommend_training_sweep_us"]:,.0f} µs ({wasm["recommend_training_options_per_second"]:,.0f} options/s) | {out["wasm_over_native"]["recommend_training_sweep_time"]:.2f}x time |')
+print(f'| validation corpus (`gpuplan validate`: {wasm["validation_cases"]} cases loaded and run) | {valid_us:,.0f} µs | {wasm["validation_corpus_us"]:,.0f} µs | {out["wasm_over_native"]["validation_corpus_time"]:.2f}x time |')
 print(f'| price evaluations | {evals:,.0f} /s | {wasm["price_evaluations_per_second"]:,.0f} /s | {out["wasm_over_native"]["price_evaluations_throughput"]:.2f}x throughput |')
 PY

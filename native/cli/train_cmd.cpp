@@ -28,9 +28,9 @@ namespace {
 std::string n(double x) { return format_number(x); }
 
 struct TrainOptions {
-    std::string model, instance, region = "us-east-1", purchase = "on_demand", recompute = "none", calibration;
+    std::string model, instance, region = "us-east-1", purchase = "on_demand", recompute = "none", calibration, transport = "auto";
     std::vector<std::string> models_files;
-    double nodes = 1, dp = 0, tp = 1, pp = 1, ep = 1, zero = 0, micro_batch = 1, sequence = 2048, global_batch_tokens = 0;
+    double nodes = 1, gpus_per_node = 0, dp = 0, tp = 1, pp = 1, ep = 1, zero = 0, micro_batch = 1, sequence = 2048, global_batch_tokens = 0;
     double tokens = 1e9, compute_efficiency = 0, measured_intra = 0, measured_inter = 0, measured_host = 0, measured_mfu = 0, overhead_gib = 0;
     bool offload_optimizer = false, offload_parameters = false, allow_cross_node_tp = false, explain = false;
     Format format = Format::table;
@@ -59,13 +59,20 @@ const std::vector<std::pair<std::string, std::string>> kFlagOf = {
     {"compute_efficiency", "--compute-efficiency"},
     {"zero_stage", "--zero"},
     {"offload_parameters", "--offload-parameters"},
+    {"inter_node_transport", "--inter-node-transport"},
+    {"gpus_per_node", "--gpus-per-node"},
 };
 
 std::string run_train(const Catalog& catalog, const TrainOptions& o) {
     const std::vector<ModelSpec> models = load_models_with_files(o.models_files);
     const ModelSpec& model = require_model(models, o.model, "--model");
     require_instance(catalog, o.instance, "--instance");  // "did you mean" for a misspelt name
-    const GpuPool pool = instance_pool(catalog, o.instance, o.nodes, "--instance");
+    GpuPool pool = instance_pool(catalog, o.instance, o.nodes, "--instance");
+    if (o.given("--gpus-per-node")) {
+        if (o.gpus_per_node > pool.gpus_per_node)
+            throw InputError("--gpus-per-node", n(o.gpus_per_node), "at most the " + n(pool.gpus_per_node) + " accelerators of " + pool.instance->name);
+        pool.gpus_per_node = o.gpus_per_node;
+    }
     if (pool.slice < 1)
         throw InputError("--instance", "'" + o.instance + "' (a " + n(pool.slice) + " slice of one " + pool.accelerator_name + ")",
                          "an instance type with whole GPUs: a fractional slice cannot train in parallel");
@@ -94,6 +101,7 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
     q.model = &model;
     q.instance = pool.instance;
     q.nodes = o.nodes;
+    if (o.given("--gpus-per-node")) q.gpus_per_node = o.gpus_per_node;
     ParallelLayout& L = q.layout;
     L.data = dp, L.tensor = tp, L.pipeline = pp, L.expert = o.ep;
     L.zero_stage = static_cast<int>(o.zero);
@@ -105,6 +113,7 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
     L.offload_parameters = o.offload_parameters;
     L.allow_cross_node_tensor_parallel = o.allow_cross_node_tp;
     if (o.given("--measured-intra-gb-per-s")) q.topology.intra_gb_per_s = measured_param(o.measured_intra, "intra-node bandwidth, --measured-intra-gb-per-s");
+    q.topology.transport = *parse_inter_node_transport(o.transport);
     if (o.given("--measured-inter-gb-per-s")) q.topology.inter_gb_per_s = measured_param(o.measured_inter, "inter-node bandwidth, --measured-inter-gb-per-s");
     if (o.given("--measured-host-gb-per-s")) q.topology.host_gb_per_s = measured_param(o.measured_host, "GPU-host bandwidth, --measured-host-gb-per-s");
     if (o.given("--measured-mfu")) q.compute_efficiency = measured_param(o.measured_mfu, "model FLOPs utilisation, --measured-mfu");
@@ -164,6 +173,14 @@ Command register_train(CLI::App& parent) {
     add_models_file_option(*app, o->models_files);
     app->add_option("--instance", o->instance, "Instance type (see `gpuplan catalog`)")->required()->type_name("TYPE");
     app->add_option("--nodes", o->nodes, "Number of instances")->capture_default_str()->check(whole_rule(1));
+    app->add_option("--gpus-per-node", o->gpus_per_node,
+                    "Use K of the instance's GPUs per node (a Kubernetes pod, a partial job); the links are those the K GPUs use (default: all)")
+        ->check(whole_rule(1));
+    app->add_option("--inter-node-transport", o->transport,
+                    "How nodes talk: auto (what the instance supports), efa-gdr (EFA with GPUDirect RDMA), efa (EFA staged through host memory), "
+                    "tcp (TCP over ENA); one the instance lacks is refused")
+        ->capture_default_str()
+        ->check(choice_rule({"auto", "efa-gdr", "efa", "tcp"}));
     app->add_option("--dp", o->dp, "Data parallel degree (default: all GPUs / (tp x pp)); dp x tp x pp must equal the GPUs")->check(whole_rule(1));
     app->add_option("--tp", o->tp, "Tensor parallel degree: a divisor of the GPUs of one node")->capture_default_str()->check(whole_rule(1));
     app->add_option("--pp", o->pp, "Pipeline parallel degree")->capture_default_str()->check(whole_rule(1));

@@ -253,3 +253,38 @@ TEST_CASE("validation records with bad fields are refused by record and path", "
     unfit.replace(unfit.find("\"GB/s\""), 6, "\"GiB\"");
     CHECK_THAT(run(unfit), Contains("(record X1).scenario") && Contains("does not fit"));
 }
+
+TEST_CASE("K of a node's GPUs, and a chosen inter-node transport", "[topology][training]") {
+    // 4 of g6e.48xlarge's 8 PCIe L40S: one socket, the host bridge (16 x 1.969 x 0.8 GB/s).
+    NodeTopology g6e = node_topology(catalog(), *catalog().find_instance("g6e.48xlarge"));
+    CHECK(g6e.intra.cls == LinkClass::cross_socket);
+    use_gpus_of_node(g6e, 4);
+    CHECK(g6e.gpus == 4);
+    CHECK(g6e.intra.cls == LinkClass::pcie_host_bridge);
+    CHECK(g6e.intra.gb_per_s.value == Approx(25.2032));
+    CHECK(g6e.inter.gb_per_s.value == Approx(400.0 / 8 / 8 * 0.84 * 0.6));  // the network share per GPU is unchanged
+    // A training layout over 2 nodes x 4 GPUs; more GPUs than the instance has is refused.
+    TrainingTimeRequest q;
+    q.model = &model("llama-3.2-1b");
+    q.instance = catalog().find_instance("p4d.24xlarge");
+    q.nodes = 2;
+    q.gpus_per_node = 4;
+    q.layout.data = 8;
+    q.layout.global_batch_tokens = 8 * 2048;
+    CHECK(training_time(catalog(), q).gpus_per_node == 4);
+    q.gpus_per_node = 9;
+    CHECK_THAT(error_of([&] { training_time(catalog(), q); }), Contains("gpus_per_node: got 9") && Contains("8 accelerators of p4d.24xlarge"));
+
+    // TCP chosen on p5: 3200 / 8 / 8 x 0.5; EFA with GPUDirect on an instance without it is refused.
+    TopologyOverrides tcp;
+    tcp.transport = InterNodeTransport::tcp;
+    const NodeTopology p5 = node_topology(catalog(), *catalog().find_instance("p5.48xlarge"), tcp);
+    CHECK(p5.inter.cls == LinkClass::ena_tcp);
+    CHECK(p5.inter.gb_per_s.value == Approx(3200.0 / 8 / 8 * 0.5));
+    TopologyOverrides gdr;
+    gdr.transport = InterNodeTransport::efa_gdr;
+    CHECK_THAT(error_of([&] { node_topology(catalog(), *catalog().find_instance("g6.xlarge"), gdr); }),
+               Contains("inter_node_transport") && Contains("it has no EFA"));
+    CHECK(parse_inter_node_transport("efa-gdr") == InterNodeTransport::efa_gdr);
+    CHECK_FALSE(parse_inter_node_transport("infiniband"));
+}

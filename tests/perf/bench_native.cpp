@@ -37,6 +37,14 @@ void recommend_training_sweep(benchmark::State& state) {
 }
 BENCHMARK(recommend_training_sweep)->Unit(benchmark::kMicrosecond);
 
+void validation_corpus(benchmark::State& state) {
+    const gpuplan::Catalog catalog = gpuplan::load_builtin_catalog();
+    std::size_t cases = 0;
+    for (auto _ : state) cases += gpuplan::perf::validation_corpus(catalog);
+    state.SetItemsProcessed(static_cast<int64_t>(cases));  // cases per second
+}
+BENCHMARK(validation_corpus)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

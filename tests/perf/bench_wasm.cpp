@@ -37,11 +37,13 @@ int main() {
     const double sweep_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::recommend_sweep(catalog); });
     const std::size_t training_options = gpuplan::perf::recommend_training_sweep(catalog);
     const double training_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::recommend_training_sweep(catalog); });
+    const std::size_t cases = gpuplan::perf::validation_corpus(catalog);
+    const double validation_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::validation_corpus(catalog); });
     std::printf("{\"catalog_load_validate_us\": %.3f, \"price_evaluations_per_second\": %.1f, \"recommend_sweep_us\": %.3f, "
                 "\"recommend_options_per_second\": %.1f, \"recommend_training_sweep_us\": %.3f, "
-                "\"recommend_training_options_per_second\": %.1f}\n",
+                "\"recommend_training_options_per_second\": %.1f, \"validation_corpus_us\": %.3f, \"validation_cases\": %zu}\n",
                 load_s * 1e6, static_cast<double>(quotes_per_call) / quote_s, sweep_s * 1e6,
                 static_cast<double>(options_per_sweep) / sweep_s, training_s * 1e6,
-                static_cast<double>(training_options) / training_s);
+                static_cast<double>(training_options) / training_s, validation_s * 1e6, cases);
     return 0;
 }

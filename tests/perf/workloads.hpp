@@ -7,6 +7,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/recommend/recommend.hpp"
+#include "gpuplan/validation/validation.hpp"
 
 namespace gpuplan::perf {
 
@@ -46,6 +47,12 @@ inline std::size_t recommend_training_sweep(const Catalog& catalog) {
     request.max_nodes = 8;
     request.purchase = {PriceKind::on_demand, PriceKind::spot_typical};
     return recommend_training(catalog, request).evaluated;
+}
+
+// `gpuplan validate`'s work: load the built-in validation corpus (every record's scenario
+// checked) and run each through evaluate_scenario. Returns the cases run.
+inline std::size_t validation_corpus(const Catalog& catalog) {
+    return run_validation(load_validation_records(builtin_validation_documents(), catalog), catalog).size();
 }
 
 }  // namespace gpuplan::perf

@@ -448,9 +448,9 @@ void add_or_replace(std::vector<Record>& records, Record record, std::set<std::s
 }
 
 // Cross-record checks once every document is in: references resolve and totals agree.
-void check_consistency(const Catalog& catalog) {
+void check_consistency(Catalog& catalog) {
     for (std::size_t k = 0; k < catalog.instances.size(); ++k) {
-        const Instance& i = catalog.instances[k];
+        Instance& i = catalog.instances[k];
         const std::string where = i.origin + ": instance \"" + i.name + "\"";
         for (const auto& p : i.prices)
             if (!catalog.sources.count(p.source))
@@ -462,7 +462,16 @@ void check_consistency(const Catalog& catalog) {
         // Memory per accelerator must match the accelerator's (a fractional slice gets its
         // share). 2% tolerance covers rounding of MiB to GiB in the sources.
         const double expected = *a->memory_gib * std::min(1.0, *i.accelerator_count);
-        if (std::fabs(*i.accelerator_memory_gib_each - expected) > 0.02 * expected)
+        const bool replaced_later = a->origin != i.origin && std::any_of(catalog.overrides.begin(), catalog.overrides.end(), [&](const std::string& o) {
+            return o.rfind(a->name + ": ", 0) == 0 && o.find(" replaced by " + a->origin) != std::string::npos;
+        });
+        if (std::fabs(*i.accelerator_memory_gib_each - expected) > 0.02 * expected && replaced_later) {
+            // A variant (an H100 with 96 GB) given in a later file: the instances that use the
+            // accelerator take its memory, and the change is listed with the replacements.
+            catalog.overrides.push_back(i.name + ": accelerator_memory_gib_each " + json_preview(*i.accelerator_memory_gib_each) + " -> " +
+                                        json_preview(expected) + " GiB, as " + a->name + " from " + a->origin + " says");
+            i.accelerator_memory_gib_each = expected;
+        } else if (std::fabs(*i.accelerator_memory_gib_each - expected) > 0.02 * expected)
             throw InputError(where + ".accelerator_memory_gib_each", json_preview(*i.accelerator_memory_gib_each),
                              json_preview(expected) + " GiB (" + a->name + " memory_gib " + json_preview(*a->memory_gib) +
                                  (*i.accelerator_count < 1 ? " x " + json_preview(*i.accelerator_count) + " slice" : "") + ")");

@@ -322,7 +322,8 @@ std::optional<TrainingPlanRequest> parse_train(ObjectReader& root, const Catalog
     t.token_budget = r.optional_number("tokens", NumberRule::positive).value_or(0);
     const PriceKind purchase = price_kind(r, "purchase");
     ParallelLayout& L = t.layout;
-    const double gpus = t.instance->accelerator_count.value_or(1) * t.nodes;
+    if (r.has("gpus_per_node")) t.gpus_per_node = static_cast<double>(r.integer("gpus_per_node", 1));
+    const double gpus = t.gpus_per_node.value_or(t.instance->accelerator_count.value_or(1)) * t.nodes;
     L.tensor = r.optional_number("tensor", NumberRule::positive).value_or(1);
     L.pipeline = r.optional_number("pipeline", NumberRule::positive).value_or(1);
     L.expert = r.optional_number("expert", NumberRule::positive).value_or(1);
@@ -341,6 +342,11 @@ std::optional<TrainingPlanRequest> parse_train(ObjectReader& root, const Catalog
     if (auto v = r.optional_number("compute_efficiency", NumberRule::fraction)) t.compute_efficiency = user_param(*v);
     // Measured figures (from `gpuplan bench` on a real instance) replace datasheet ones.
     if (auto v = r.optional_number("measured_intra_gb_per_s", NumberRule::positive)) t.topology.intra_gb_per_s = measured_param(*v, "intra-node bandwidth");
+    if (auto v = r.optional_string("inter_node_transport")) {
+        const auto transport = parse_inter_node_transport(*v);
+        if (!transport) throw InputError(r.child_path("inter_node_transport"), "\"" + *v + "\"", "auto, efa-gdr, efa or tcp");
+        t.topology.transport = *transport;
+    }
     if (auto v = r.optional_number("measured_inter_gb_per_s", NumberRule::positive)) t.topology.inter_gb_per_s = measured_param(*v, "inter-node bandwidth");
     if (auto v = r.optional_number("measured_mfu", NumberRule::fraction)) t.compute_efficiency = measured_param(*v, "model FLOPs utilisation");
     r.finish();

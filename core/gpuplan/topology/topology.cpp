@@ -136,6 +136,22 @@ Param default_ena_tcp_efficiency() {
             "placement group) need many flows (planning assumption, docs/models.md)"};
 }
 
+std::string_view to_string(InterNodeTransport t) {
+    switch (t) {
+    case InterNodeTransport::automatic: return "auto";
+    case InterNodeTransport::efa_gdr: return "efa-gdr";
+    case InterNodeTransport::efa: return "efa";
+    case InterNodeTransport::tcp: return "tcp";
+    }
+    return "?";
+}
+
+std::optional<InterNodeTransport> parse_inter_node_transport(std::string_view text) {
+    for (InterNodeTransport t : {InterNodeTransport::automatic, InterNodeTransport::efa_gdr, InterNodeTransport::efa, InterNodeTransport::tcp})
+        if (to_string(t) == text) return t;
+    return std::nullopt;
+}
+
 Param default_nvlink_efficiency() {
     // NCCL models each NVLink at 20.0 GB/s (A100, SM80), 20.6 (H100, SM90) and 40.1 (Blackwell,
     // SM100) against a 25 / 25 / 50 GB/s per-direction signalling rate (NVIDIA/nccl
@@ -250,7 +266,22 @@ NodeTopology node_topology(const Catalog& catalog, const Instance& inst, const T
     const bool efa = (inst.efa_interfaces && *inst.efa_interfaces > 0) ||
                      (!inst.efa_interfaces && inst.unknown_reason("efa_interfaces").find("EFA supported") != std::string::npos);
     const bool gdr = inst.gpudirect_rdma.value_or(false) || (neuron && efa);
-    const LinkClass inter_cls = !efa ? LinkClass::ena_tcp : gdr ? LinkClass::efa_gdr : LinkClass::efa_staged;
+    LinkClass inter_cls = !efa ? LinkClass::ena_tcp : gdr ? LinkClass::efa_gdr : LinkClass::efa_staged;
+    switch (o.transport) {
+    case InterNodeTransport::automatic: break;
+    case InterNodeTransport::tcp: inter_cls = LinkClass::ena_tcp; break;
+    case InterNodeTransport::efa:
+        if (!efa) throw InputError("inter_node_transport", "\"efa\"", "a transport " + inst.name + " has: it has no EFA (tcp, or auto)");
+        inter_cls = LinkClass::efa_staged;
+        break;
+    case InterNodeTransport::efa_gdr:
+        if (!efa || !gdr)
+            throw InputError("inter_node_transport", "\"efa-gdr\"",
+                             "a transport " + inst.name + " has: " +
+                                 (!efa ? std::string("it has no EFA (tcp, or auto)")
+                                       : "GPUDirect RDMA over EFA is not " + std::string(inst.gpudirect_rdma ? "supported" : "established") + " on it (efa, tcp, or auto)"));
+        break;
+    }
     const double share = std::max(t.gpus, 1.0);
     if (!inst.network_gbit_per_s) {
         t.inter = unknown_link(inter_cls, std::string(link_words(inter_cls)), inst.unknown_reason("network_gbit_per_s"));
@@ -272,7 +303,8 @@ NodeTopology node_topology(const Catalog& catalog, const Instance& inst, const T
             const Param eff = inter_cls == LinkClass::efa_staged ? o.efa_staged_efficiency.value_or(default_efa_staged_efficiency())
                                                                  : o.ena_tcp_efficiency.value_or(default_ena_tcp_efficiency());
             l.gb_per_s = {net.value * eff.value, combined_origin({&net, &eff}), net.source + " x efficiency " + n(eff.value) + " (" + eff.source + ")"};
-            const std::string why = inter_cls == LinkClass::ena_tcp ? "no EFA: ENA TCP"
+            const std::string why = inter_cls == LinkClass::ena_tcp ? (efa ? "TCP over ENA (chosen: inter_node_transport tcp)" : "no EFA: ENA TCP")
+                                    : o.transport == InterNodeTransport::efa ? "EFA staged through host memory (chosen: inter_node_transport efa)"
                                     : inst.gpudirect_rdma ? "EFA without GPUDirect RDMA (not supported), staged through host memory"
                                                           : "EFA, GPUDirect RDMA not established (" + inst.unknown_reason("gpudirect_rdma") + "), staged through host memory";
             l.description = why + ": " + base + " x " + n(eff.value) + " = " + n(l.gb_per_s.value) + " GB/s";
@@ -280,6 +312,9 @@ NodeTopology node_topology(const Catalog& catalog, const Instance& inst, const T
         t.inter = l;
     }
     t.multi_node_capable = efa;
+    if (o.transport != InterNodeTransport::automatic)
+        t.notes.push_back("between nodes: " + std::string(link_words(inter_cls)) + " (" + std::string(to_string(inter_cls)) + "), as chosen (inter_node_transport " +
+                          std::string(to_string(o.transport)) + ")");
     if (!efa) t.notes.push_back("no EFA: collectives across nodes run over TCP on ENA (NCCL socket transport); multi-node training is possible but slow");
     if (inter_cls == LinkClass::efa_staged) t.notes.push_back("EFA without established GPUDirect RDMA: treated as staged through host memory");
 
@@ -323,6 +358,19 @@ Figure phases_sum(std::string name, const std::vector<Figure>& phases, const std
     return f;
 }
 }  // namespace
+
+void use_gpus_of_node(NodeTopology& t, double gpus) {
+    if (gpus >= t.gpus) return;
+    if (t.intra.cls == LinkClass::cross_socket && gpus <= t.gpus / 2 && !t.links.empty() && t.links[0].cls == LinkClass::pcie_host_bridge) {
+        t.intra = t.links[0];
+        std::erase_if(t.notes, [](const std::string& note) { return note.find("a ring over all of them crosses the sockets") != std::string::npos; });
+        t.notes.push_back(format_number(gpus) + " of the " + format_number(t.gpus) + " GPUs per node: one socket's GPUs, which peer through the host bridge");
+    } else {
+        t.notes.push_back(format_number(gpus) + " of the " + format_number(t.gpus) + " GPUs per node");
+    }
+    if (gpus <= 1) t.intra = Link{LinkClass::none, {0, InputOrigin::user, "one GPU per node"}, default_latency_us(LinkClass::none), "one GPU per node: no peer traffic", ""};
+    t.gpus = gpus;
+}
 
 namespace {
 // NCCL picks the algorithm its tuning model says is faster; NVLS wins on large node-wide

@@ -58,6 +58,13 @@ struct NodeTopology {
     std::vector<std::string> notes;
 };
 
+// How nodes talk: auto (what the instance supports: EFA with GPUDirect RDMA, else EFA staged
+// through host memory, else TCP over ENA), or one of them chosen (a cluster without the EFA
+// plugin, a container without GPUDirect). Choosing one the instance lacks is an error.
+enum class InterNodeTransport { automatic, efa_gdr, efa, tcp };
+std::string_view to_string(InterNodeTransport t);  // "auto", "efa-gdr", "efa", "tcp"
+std::optional<InterNodeTransport> parse_inter_node_transport(std::string_view text);
+
 // Calibration and what-ifs: a given Param replaces the derived figure as is. Use measured_param() (explain.hpp)
 // for a benchmark result so the output says "measured ...".
 struct TopologyOverrides {
@@ -65,6 +72,7 @@ struct TopologyOverrides {
     std::optional<Param> inter_gb_per_s, inter_latency_us;
     std::optional<Param> host_gb_per_s;  // GPU <-> host PCIe (also same-socket peers when the ring crosses sockets)
     std::optional<Param> pcie_efficiency, cross_socket_factor, efa_staged_efficiency, ena_tcp_efficiency, nvlink_efficiency, efa_efficiency;
+    InterNodeTransport transport = InterNodeTransport::automatic;
 };
 
 // Documented defaults (docs/models.md), each an InputOrigin::assumption Param.
@@ -77,6 +85,12 @@ Param default_efa_staged_efficiency(); // EFA through host bounce buffers vs GPU
 Param default_ena_tcp_efficiency();    // NCCL socket transport over ENA vs line rate
 Param default_latency_us(LinkClass c);
 
+// Only `gpus` of the node's accelerators take part (a pod, a partial job): a ring over half
+// of 8 PCIe GPUs or fewer stays on one socket (the host bridge, not the socket link); the
+// network share per GPU is unchanged (each GPU keeps the NIC it sits next to).
+void use_gpus_of_node(NodeTopology& topology, double gpus);
+
+// Throws InputError at "inter_node_transport" for a transport the instance lacks.
 NodeTopology node_topology(const Catalog& catalog, const Instance& instance, const TopologyOverrides& overrides = {});
 
 // A collective over `ranks_per_node` GPUs in each of `nodes` nodes, built from

@@ -48,6 +48,8 @@ TrainingPlan plan_training(const Catalog& catalog, const TrainingPlanRequest& r)
     p.token_budget = q0.token_budget;
     p.layout = q0.layout;
     p.pool = instance_pool(catalog, q0.instance->name, q0.nodes, "instance");
+    const double all_gpus = p.pool.gpus_per_node;
+    if (q0.gpus_per_node && *q0.gpus_per_node < all_gpus) p.pool.gpus_per_node = *q0.gpus_per_node;
     p.price = catalog_price(catalog, *q0.instance, r.region, r.purchase);
     TrainingTimeRequest q = q0;
     if (p.price) q.usd_per_hour = *p.price;
@@ -66,6 +68,9 @@ TrainingPlan plan_training(const Catalog& catalog, const TrainingPlanRequest& r)
         p.warnings.push_back("offloaded states need " + gb_text(*p.fit.host_per_node_gb.value) + " of host memory per node, more than the " +
                              gb_text(*p.fit.host_ram_gb.value) + " of RAM of one " + q.instance->name);
     p.notes = p.time.notes;
+    if (p.pool.gpus_per_node < all_gpus)
+        p.notes.push_back("the cost is of whole instances; on a node shared with other jobs (Kubernetes) this job's share is " +
+                          format_number(p.pool.gpus_per_node) + "/" + format_number(all_gpus) + " of it");
     if (q.layout.expert > 1)
         p.notes.push_back("the memory check does not split expert weights over --ep: model states per GPU are an upper bound");
     p.sources = plan_sources(p, q);

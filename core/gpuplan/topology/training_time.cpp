@@ -85,9 +85,12 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     const Instance& inst = *q.instance;
     const Accelerator* acc = inst.accelerator ? catalog.find_accelerator(*inst.accelerator) : nullptr;
     if (!acc || !inst.accelerator_count) throw InputError("instance", inst.name, "an instance type with accelerators");
-    const double gpn = *inst.accelerator_count;
-    if (gpn < 1 || std::floor(gpn) != gpn)
-        throw InputError("instance", inst.name + " (" + n(gpn) + " accelerators)", "whole accelerators for training (a fractional slice cannot train in parallel)");
+    const double all = *inst.accelerator_count;
+    if (all < 1 || std::floor(all) != all)
+        throw InputError("instance", inst.name + " (" + n(all) + " accelerators)", "whole accelerators for training (a fractional slice cannot train in parallel)");
+    const double gpn = q.gpus_per_node.value_or(all);
+    if (!(gpn >= 1 && gpn <= all && std::floor(gpn) == gpn))
+        throw InputError("gpus_per_node", n(gpn), "a whole number from 1 to the " + n(all) + " accelerators of " + inst.name);
     whole_at_least(q.nodes, 1, "nodes");
     whole_at_least(L.data, 1, "layout.data");
     whole_at_least(L.tensor, 1, "layout.tensor");
@@ -124,6 +127,8 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
 
     TrainingTime r;
     r.topology = node_topology(catalog, inst, q.topology);
+    use_gpus_of_node(r.topology, gpn);
+    r.gpus_per_node = gpn;
     const NodeTopology& topo = r.topology;
     r.notes = topo.notes;
     const bool full = L.recompute == Recompute::full;

@@ -49,6 +49,9 @@ struct TrainingTimeRequest {
     const ModelSpec* model = nullptr;
     const Instance* instance = nullptr;
     double nodes = 1;
+    // K of the instance's accelerators per node (a Kubernetes pod, a partial job); absent: all.
+    // The links are those K GPUs use (K of 8 PCIe GPUs on one socket stay off the socket link).
+    std::optional<double> gpus_per_node;
     ParallelLayout layout;
     TopologyOverrides topology;              // measured bandwidths replace datasheet ones
     std::optional<Param> peak_tflops;        // replaces the catalog's dense BF16 peak
@@ -63,6 +66,7 @@ struct TrainingTimeRequest {
 
 struct TrainingTime {
     NodeTopology topology;
+    double gpus_per_node = 0;               // as used (K, or every accelerator)
     Figure micro_batches;                   // m per step per data-parallel replica
     Figure compute_seconds;
     Figure data_parallel_comm_seconds;      // before overlap
