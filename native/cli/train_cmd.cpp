@@ -28,7 +28,7 @@ namespace {
 std::string n(double x) { return format_number(x); }
 
 struct TrainOptions {
-    std::string model, instance, region = "us-east-1", purchase = "on_demand", recompute = "none", calibration, transport = "auto";
+    std::string model, instance, region = "us-east-1", purchase = "on_demand", recompute = "none", calibration, transport = "auto", precision = "bf16";
     std::vector<std::string> models_files;
     double nodes = 1, gpus_per_node = 0, dp = 0, tp = 1, pp = 1, ep = 1, zero = 0, micro_batch = 1, sequence = 2048, global_batch_tokens = 0;
     double tokens = 1e9, compute_efficiency = 0, measured_intra = 0, measured_inter = 0, measured_host = 0, measured_mfu = 0, overhead_gib = 0;
@@ -61,6 +61,7 @@ const std::vector<std::pair<std::string, std::string>> kFlagOf = {
     {"offload_parameters", "--offload-parameters"},
     {"inter_node_transport", "--inter-node-transport"},
     {"gpus_per_node", "--gpus-per-node"},
+    {"precision", "--precision"},
 };
 
 std::string run_train(const Catalog& catalog, const TrainOptions& o) {
@@ -114,6 +115,7 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
     L.allow_cross_node_tensor_parallel = o.allow_cross_node_tp;
     if (o.given("--measured-intra-gb-per-s")) q.topology.intra_gb_per_s = measured_param(o.measured_intra, "intra-node bandwidth, --measured-intra-gb-per-s");
     q.topology.transport = *parse_inter_node_transport(o.transport);
+    q.precision = *parse_training_precision(o.precision);
     if (o.given("--measured-inter-gb-per-s")) q.topology.inter_gb_per_s = measured_param(o.measured_inter, "inter-node bandwidth, --measured-inter-gb-per-s");
     if (o.given("--measured-host-gb-per-s")) q.topology.host_gb_per_s = measured_param(o.measured_host, "GPU-host bandwidth, --measured-host-gb-per-s");
     if (o.given("--measured-mfu")) q.compute_efficiency = measured_param(o.measured_mfu, "model FLOPs utilisation, --measured-mfu");
@@ -173,6 +175,11 @@ Command register_train(CLI::App& parent) {
     add_models_file_option(*app, o->models_files);
     app->add_option("--instance", o->instance, "Instance type (see `gpuplan catalog`)")->required()->type_name("TYPE");
     app->add_option("--nodes", o->nodes, "Number of instances")->capture_default_str()->check(whole_rule(1));
+    app->add_option("--precision", o->precision,
+                    "Training precision of the linear layers: bf16 (mixed precision) or fp8 (Transformer Engine / torchao float8 on FP8 tensor cores; "
+                    "attention stays bf16)")
+        ->capture_default_str()
+        ->check(choice_rule({"bf16", "fp8"}));
     app->add_option("--gpus-per-node", o->gpus_per_node,
                     "Use K of the instance's GPUs per node (a Kubernetes pod, a partial job); the links are those the K GPUs use (default: all)")
         ->check(whole_rule(1));

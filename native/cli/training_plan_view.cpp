@@ -62,7 +62,8 @@ std::string training_plan_text(const TrainingPlan& plan, const TrainingTimeReque
     std::string out = model.name + " training on " + pool.label + " in " + plan.region + ", " + std::string(price_kind_words(purchase)) + "\n";
     out += "layout: data parallel " + n(dp) + " x tensor parallel " + n(tp) + " x pipeline parallel " + n(pp) + " = " + n(gpus) +
            (gpus == 1 ? " GPU" : " GPUs") + (L.expert > 1 ? ", expert parallel " + n(L.expert) + " within data parallel" : "") + "; ZeRO stage " +
-           std::to_string(L.zero_stage) + zero_words + "; bf16 mixed precision with Adam\n";
+           std::to_string(L.zero_stage) + zero_words +
+           (q.precision == TrainingPrecision::fp8 ? "; FP8 linear layers (bf16 attention and states) with Adam\n" : "; bf16 mixed precision with Adam\n");
     out += "batch: micro-batch " + quantity(L.micro_batch) + " x sequence " + quantity(L.sequence) + " tokens, " + quantity(mb) + " micro-batch" +
            (mb == 1 ? "" : "es") + " per replica per step = " + quantity(L.global_batch_tokens) + " tokens per step; recompute " + recompute +
            (offload ? std::string("; offload: ") + (L.offload_parameters ? "optimizer + parameters" : "optimizer") : "") + "\n\n";

@@ -288,3 +288,31 @@ TEST_CASE("K of a node's GPUs, and a chosen inter-node transport", "[topology][t
     CHECK(parse_inter_node_transport("efa-gdr") == InterNodeTransport::efa_gdr);
     CHECK_FALSE(parse_inter_node_transport("infiniband"));
 }
+
+TEST_CASE("FP8 training: linear layers at the FP8 peak, attention at bf16", "[training]") {
+    const ModelSpec& m = model("llama-3.2-1b");
+    const double N = count_parameters(m).active, attn = 2 * 16 * 2048 * 2048.0, T = 131072;
+    const TrainingFlops f = training_step_flops(m, T, 2048, RecomputeFlops::full);
+    CHECK(f.hardware_dense == Approx(8 * N * T));           // 6N + the recomputed 2N
+    CHECK(f.hardware_attention == Approx(4 * attn * T));    // 3 x attention + the recomputed one
+    CHECK(f.hardware_dense + f.hardware_attention == Approx(*f.hardware.value));
+
+    TrainingTimeRequest q;
+    q.model = &m;
+    q.instance = catalog().find_instance("p5.48xlarge");
+    q.layout.data = 8;
+    q.layout.micro_batch = 4;
+    q.layout.global_batch_tokens = T;
+    q.precision = TrainingPrecision::fp8;
+    const TrainingTime t = training_time(catalog(), q);
+    const double eff = default_training_efficiency(catalog().find_accelerator("H100-SXM"), TrainingPrecision::fp8).value;
+    const TrainingFlops none = training_step_flops(m, T, 2048, RecomputeFlops::none);
+    const double fp8_peak = *catalog().find_accelerator("H100-SXM")->dense_tflops.fp8, bf16_peak = *catalog().find_accelerator("H100-SXM")->dense_tflops.bf16;
+    CHECK(*t.compute_seconds.value == Approx(none.hardware_dense / (8 * fp8_peak * 1e12 * eff) + none.hardware_attention / (8 * bf16_peak * 1e12 * eff)));
+    CHECK_THAT(t.compute_efficiency.source, Contains("NEMO-H100-8B-FP8"));
+    // A100 has no FP8 tensor cores: refused at the precision.
+    q.instance = catalog().find_instance("p4d.24xlarge");
+    CHECK_THAT(error_of([&] { training_time(catalog(), q); }), Contains("precision: got \"fp8\"") && Contains("FP8 tensor cores"));
+    CHECK(parse_training_precision("fp8") == TrainingPrecision::fp8);
+    CHECK_FALSE(parse_training_precision("fp4"));
+}

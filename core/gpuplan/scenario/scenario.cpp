@@ -342,6 +342,11 @@ std::optional<TrainingPlanRequest> parse_train(ObjectReader& root, const Catalog
     if (auto v = r.optional_number("compute_efficiency", NumberRule::fraction)) t.compute_efficiency = user_param(*v);
     // Measured figures (from `gpuplan bench` on a real instance) replace datasheet ones.
     if (auto v = r.optional_number("measured_intra_gb_per_s", NumberRule::positive)) t.topology.intra_gb_per_s = measured_param(*v, "intra-node bandwidth");
+    if (auto v = r.optional_string("precision")) {
+        const auto precision = parse_training_precision(*v);
+        if (!precision) throw InputError(r.child_path("precision"), "\"" + *v + "\"", "bf16 or fp8 (FP8 linear layers, bf16 attention)");
+        t.precision = *precision;
+    }
     if (auto v = r.optional_string("inter_node_transport")) {
         const auto transport = parse_inter_node_transport(*v);
         if (!transport) throw InputError(r.child_path("inter_node_transport"), "\"" + *v + "\"", "auto, efa-gdr, efa or tcp");

@@ -46,13 +46,28 @@ OverlapDefaults default_overlap() {
 }
 
 // Calibrated defaults (see default_training_efficiency).
-constexpr double kAmpereTrainingEfficiency = 0.60, kHopperTrainingEfficiency = 0.41;
+constexpr double kAmpereTrainingEfficiency = 0.60, kHopperTrainingEfficiency = 0.41, kHopperFp8TrainingEfficiency = 0.475;
 
-Param default_training_efficiency(const Accelerator* acc) {
+std::string_view to_string(TrainingPrecision p) { return p == TrainingPrecision::fp8 ? "fp8" : "bf16"; }
+std::optional<TrainingPrecision> parse_training_precision(std::string_view text) {
+    if (text == "bf16") return TrainingPrecision::bf16;
+    if (text == "fp8") return TrainingPrecision::fp8;
+    return std::nullopt;
+}
+
+Param default_training_efficiency(const Accelerator* acc, TrainingPrecision precision) {
     const std::string arch = acc ? acc->architecture : std::string();
     const bool a100 = acc && acc->name.rfind("A100", 0) == 0;  // not the other Ampere parts (A10G)
     // Fitted on the calibration cases (assets/validation/training.json; docs/accuracy.md): the
     // efficiency that reproduces each generation's calibration run with this model's FLOPs.
+    if (precision == TrainingPrecision::fp8 && arch == "Hopper")
+        return assume(kHopperFp8TrainingEfficiency, "default Hopper FP8 training efficiency " + n(kHopperFp8TrainingEfficiency) +
+                                                        ": fitted on the calibration case NEMO-H100-8B-FP8 (NeMo 25.11 Llama-3-8B FP8 on 8 x H100; docs/accuracy.md)");
+    if (precision == TrainingPrecision::fp8) {
+        Param p = default_compute_efficiency();
+        p.source += "; no FP8 calibration case for " + (acc ? acc->name : std::string("this accelerator")) + " yet";
+        return p;
+    }
     if (a100)
         return assume(kAmpereTrainingEfficiency, "default A100 training efficiency " + n(kAmpereTrainingEfficiency) +
                                                     " of dense BF16 peak: fitted on the calibration case LF-A100-13B-8 (llm-foundry MPT-13B on 8 x A100-80GB; docs/accuracy.md)");
@@ -145,12 +160,33 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
         peak = Param{*acc->dense_tflops.fp16, InputOrigin::catalog, "catalog " + acc->name + " dense FP16 TFLOPS (no BF16: fp16 mixed precision)"};
         r.notes.push_back(acc->name + " has no BF16: compute uses its FP16 peak (fp16 mixed precision)");
     }
-    r.compute_efficiency = q.compute_efficiency.value_or(default_training_efficiency(acc));
+    r.compute_efficiency = q.compute_efficiency.value_or(default_training_efficiency(acc, q.precision));
     const TrainingFlops step_flops = training_step_flops(m, T, s, full ? RecomputeFlops::full : L.recompute == Recompute::selective ? RecomputeFlops::selective : RecomputeFlops::none);
     r.training_flops = step_flops.hardware;
     const Figure& flops = r.training_flops;
-    r.compute_seconds = peak ? compute_seconds(flops, G, *peak, r.compute_efficiency)
-                             : unknown_figure("compute_seconds", "s", "", acc->name + " dense BF16 peak unknown: " + (bf16_reason != acc->unknown.end() ? bf16_reason->second : "not recorded"));
+    // FP8: the linear layers' matrix multiplies run at the FP8 peak; attention stays in bf16.
+    std::optional<Param> dense_peak = peak;
+    if (q.precision == TrainingPrecision::fp8) {
+        if (!acc->dense_tflops.fp8) {
+            const auto why = acc->unknown.find("dense_tflops.fp8");
+            throw InputError("precision", "\"fp8\"", "an accelerator with FP8 tensor cores (" + acc->name + ": " +
+                                                          (why == acc->unknown.end() ? std::string("no FP8 figure in the catalog") : why->second) + "), or bf16");
+        }
+        dense_peak = Param{*acc->dense_tflops.fp8, InputOrigin::catalog, "catalog " + acc->name + " dense FP8 TFLOPS"};
+    }
+    if (peak && q.precision == TrainingPrecision::fp8) {
+        const double eff = r.compute_efficiency.value, dense = step_flops.hardware_dense, attn = step_flops.hardware_attention;
+        const double v = dense / (G * dense_peak->value * 1e12 * eff) + attn / (G * peak->value * 1e12 * eff);
+        r.compute_seconds = fig("compute_seconds", v, "s",
+                                "dense FLOPs / (GPUs x FP8 peak x efficiency) + attention FLOPs / (GPUs x BF16 peak x efficiency): FP8 linear layers, bf16 attention",
+                                n(dense) + " / (" + n(G) + " x " + n(dense_peak->value) + "e12 x " + n(eff) + ") + " + n(attn) + " / (" + n(G) + " x " +
+                                    n(peak->value) + "e12 x " + n(eff) + ") = " + n(v),
+                                {flops.as_input(), input("dense_fp8_tflops", "TFLOPS", *dense_peak), input("dense_peak_tflops", "TFLOPS", *peak),
+                                 input("compute_efficiency", "fraction", r.compute_efficiency)});
+    } else {
+        r.compute_seconds = peak ? compute_seconds(flops, G, *peak, r.compute_efficiency)
+                                 : unknown_figure("compute_seconds", "s", "", acc->name + " dense BF16 peak unknown: " + (bf16_reason != acc->unknown.end() ? bf16_reason->second : "not recorded"));
+    }
     const double compute = r.compute_seconds.value.value_or(NAN);
 
     // Parameters held per model-parallel rank (experts split over expert parallel).
@@ -398,8 +434,9 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
                                       {r.tokens_per_second.as_input(), input("gpus", "GPUs", user(G))});
     // MFU on model FLOPs (no recompute), as published benchmarks report it.
     if (peak) {
+        // Against the BF16 peak, as published benchmarks state MFU for both precisions.
         const double model_flops = *step_flops.model.value, v = model_flops / (step * G * peak->value * 1e12);
-        r.mfu = fig("mfu", v, "fraction", "model_flops / (step_seconds x GPUs x dense peak): model FLOPs utilisation (recompute not counted)",
+        r.mfu = fig("mfu", v, "fraction", "model_flops / (step_seconds x GPUs x dense BF16 peak): model FLOPs utilisation (recompute not counted)",
                     n(model_flops) + " / (" + n(step) + " x " + n(G) + " x " + n(peak->value) + "e12) = " + n(v),
                     {step_flops.model.as_input(), r.step_seconds.as_input(), input("dense_peak_tflops", "TFLOPS", *peak)});
     }

@@ -35,6 +35,12 @@
 namespace gpuplan {
 
 
+// The precision the matrix multiplies of the linear layers run in: bf16 mixed precision, or
+// FP8 (Transformer Engine, torchao float8) on FP8 tensor cores; attention stays in bf16.
+enum class TrainingPrecision { bf16, fp8 };
+std::string_view to_string(TrainingPrecision p);
+std::optional<TrainingPrecision> parse_training_precision(std::string_view text);
+
 // Fraction of each strategy's communication hidden under compute (documented defaults).
 struct OverlapDefaults {
     Param ddp, zero12, zero3, tensor, pipeline_p2p, expert, offload;
@@ -43,7 +49,7 @@ OverlapDefaults default_overlap();
 Param default_cpu_adam_params_per_s();  // per host (all its cores), parameters updated per second
 // Share of dense BF16 peak the training FLOPs reach, by GPU generation: fitted on the
 // calibration cases of assets/validation/ (docs/accuracy.md); 0.40 where none exists.
-Param default_training_efficiency(const Accelerator* accelerator);
+Param default_training_efficiency(const Accelerator* accelerator, TrainingPrecision precision = TrainingPrecision::bf16);
 
 struct TrainingTimeRequest {
     const ModelSpec* model = nullptr;
@@ -55,6 +61,7 @@ struct TrainingTimeRequest {
     ParallelLayout layout;
     TopologyOverrides topology;              // measured bandwidths replace datasheet ones
     std::optional<Param> peak_tflops;        // replaces the catalog's dense BF16 peak
+    TrainingPrecision precision = TrainingPrecision::bf16;
     // Share of dense peak the hardware FLOPs run at. Absent: the default for the GPU's
     // generation (default_training_efficiency); a measured figure replaces it.
     std::optional<Param> compute_efficiency;

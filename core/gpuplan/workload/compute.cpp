@@ -48,6 +48,7 @@ TrainingFlops training_step_flops(const ModelSpec& m, double tokens, double sequ
     const double dense_fwd = 2 * c.active, attn_fwd = 2 * m.layers * sequence * attn_dim;
     const double model = 3 * (dense_fwd + attn_fwd);
     const double extra = recompute == RecomputeFlops::full ? dense_fwd + attn_fwd : recompute == RecomputeFlops::selective ? attn_fwd : 0;
+    const double extra_dense = recompute == RecomputeFlops::full ? dense_fwd : 0;
     const std::vector<FigureInput> ins = {c.active_figure.as_input(), input("tokens", "tokens", user(tokens)), input("sequence", "tokens", user(sequence))};
     TrainingFlops f;
     f.model = {"model_flops", model * tokens, "FLOP",
@@ -58,6 +59,8 @@ TrainingFlops training_step_flops(const ModelSpec& m, double tokens, double sequ
     f.hardware = {"training_flops", (model + extra) * tokens, "FLOP", "model FLOPs" + what + " (Korthikanti et al. 2022)",
                   "(" + n(model) + (extra > 0 ? " + " + n(extra) : std::string()) + ") x " + n(tokens) + " = " + n((model + extra) * tokens),
                   {f.model.as_input()}, ""};
+    f.hardware_dense = (3 * dense_fwd + extra_dense) * tokens;
+    f.hardware_attention = (model + extra) * tokens - f.hardware_dense;
     return f;
 }
 

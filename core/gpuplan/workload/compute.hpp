@@ -27,6 +27,7 @@ enum class RecomputeFlops { none, selective, full };
 struct TrainingFlops {
     Figure hardware;     // FLOP per step, recompute included
     Figure model;        // FLOP per step, no recompute (MFU's numerator)
+    double hardware_dense = 0, hardware_attention = 0;  // the two parts of `hardware` (FP8 runs the dense part only)
 };
 TrainingFlops training_step_flops(const ModelSpec& model, double tokens, double sequence, RecomputeFlops recompute);
 
