@@ -151,6 +151,18 @@ std::string ObjectReader::string(const char* key) {
     return v.get<std::string>();
 }
 
+std::vector<std::string> ObjectReader::optional_string_list(const char* key) {
+    std::vector<std::string> out;
+    const Json* j = optional_value(key);
+    if (!j) return out;
+    if (!j->is_array()) throw InputError(child_path(key), json_preview(*j), "an array of strings");
+    for (std::size_t k = 0; k < j->size(); ++k) {
+        if (!(*j)[k].is_string()) throw InputError(index_path(child_path(key), k), json_preview((*j)[k]), "a string");
+        out.push_back((*j)[k].get<std::string>());
+    }
+    return out;
+}
+
 double ObjectReader::number(const char* key, NumberRule rule) {
     return read_number(require(key), child_path(key), rule);
 }

@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -78,6 +79,9 @@ public:
     const Json* optional_value(const char* key);
     std::optional<std::string> optional_string(const char* key);
     std::optional<double> optional_number(const char* key, NumberRule rule);
+
+    // An optional array of strings: absent gives an empty list.
+    std::vector<std::string> optional_string_list(const char* key);
 
     // A required key whose value may be null (unknown). Null gives std::nullopt.
     std::optional<double> nullable_number(const char* key, NumberRule rule);

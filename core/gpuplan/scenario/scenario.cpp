@@ -248,21 +248,9 @@ std::optional<VideoCostRequest> parse_video(ObjectReader& root, const Catalog& c
     return v;
 }
 
-std::vector<std::string> string_list(ObjectReader& r, const char* key) {
-    std::vector<std::string> out;
-    const Json* j = r.optional_value(key);
-    if (!j) return out;
-    if (!j->is_array()) throw InputError(r.child_path(key), json_preview(*j), "an array of strings");
-    for (std::size_t k = 0; k < j->size(); ++k) {
-        if (!(*j)[k].is_string()) throw InputError(index_path(r.child_path(key), k), json_preview((*j)[k]), "a string");
-        out.push_back((*j)[k].get<std::string>());
-    }
-    return out;
-}
-
 // "families": names that must exist in the catalog.
 std::vector<std::string> family_list(ObjectReader& r, const Catalog& catalog) {
-    std::vector<std::string> families = string_list(r, "families");
+    std::vector<std::string> families = r.optional_string_list("families");
     for (std::size_t k = 0; k < families.size(); ++k) {
         bool known = false;
         for (const auto& i : catalog.instances) known = known || i.family == families[k];
@@ -273,7 +261,7 @@ std::vector<std::string> family_list(ObjectReader& r, const Catalog& catalog) {
 
 // "purchase": a list of the catalog's price kinds.
 std::vector<PriceKind> purchase_list(ObjectReader& r) {
-    const std::vector<std::string> names = string_list(r, "purchase");
+    const std::vector<std::string> names = r.optional_string_list("purchase");
     std::vector<PriceKind> kinds;
     for (std::size_t k = 0; k < names.size(); ++k) {
         const std::optional<PriceKind> kind = price_kind_named(names[k]);

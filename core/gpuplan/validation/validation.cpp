@@ -59,30 +59,12 @@ std::string unit_list() {
     return s;
 }
 
-std::vector<std::string> string_list(ObjectReader& r, const char* key) {
-    std::vector<std::string> out;
-    const Json* v = r.optional_value(key);
-    if (!v) return out;
-    if (!v->is_array()) throw InputError(r.child_path(key), json_preview(*v), "a list of strings");
-    for (std::size_t i = 0; i < v->size(); ++i) {
-        if (!(*v)[i].is_string()) throw InputError(index_path(r.child_path(key), i), json_preview((*v)[i]), "a string");
-        out.push_back((*v)[i].get<std::string>());
-    }
-    return out;
-}
-
-std::string non_empty(ObjectReader& r, const char* key) {
-    std::string s = r.string(key);
-    if (s.empty()) throw InputError(r.child_path(key), "\"\"", "a non-empty string");
-    return s;
-}
-
 ValidationRecord parse_record(const Json& j, const std::string& path, const std::string& origin, const Catalog& catalog) {
     ObjectReader r(j, path);
     ValidationRecord v;
     v.origin = path;
-    v.id = non_empty(r, "id");
-    v.title = non_empty(r, "title");
+    v.id = r.string("id");
+    v.title = r.string("title");
     const std::string category = r.string("category");
     const auto c = parse_validation_category(category);
     if (!c) throw InputError(r.child_path("category") + " (record " + v.id + ")", "\"" + category + "\"", "one of: " + category_list());
@@ -95,13 +77,13 @@ ValidationRecord parse_record(const Json& j, const std::string& path, const std:
     {
         if (!r.has("source")) throw InputError(r.child_path("source") + " (record " + v.id + ")", "nothing", "the source: citation, url, date, location");
         ObjectReader s = r.object("source");
-        v.source.citation = non_empty(s, "citation");
-        v.source.url = non_empty(s, "url");
-        v.source.date = non_empty(s, "date");
-        v.source.location = non_empty(s, "location");
+        v.source.citation = s.string("citation");
+        v.source.url = s.string("url");
+        v.source.date = s.string("date");
+        v.source.location = s.string("location");
         s.finish();
     }
-    v.figure = non_empty(r, "figure");
+    v.figure = r.string("figure");
     if (v.figure.front() != '/') throw InputError(r.child_path("figure") + " (record " + v.id + ")", "\"" + v.figure + "\"",
                                                   "a JSON pointer into the scenario's result, e.g. \"/train/figures/tokens_per_second_per_gpu\"");
     {
@@ -113,11 +95,10 @@ ValidationRecord parse_record(const Json& j, const std::string& path, const std:
         if (!known) throw InputError(m.child_path("unit") + " (record " + v.id + ")", "\"" + v.unit + "\"", "one of: " + unit_list());
         m.finish();
     }
-    v.unstated = string_list(r, "unstated");
+    v.unstated = r.optional_string_list("unstated");
     v.known_gap = r.optional_string("known_gap").value_or("");
-    v.scenario = r.value("scenario");
-    // The scenario is checked now (an unknown model, instance or key fails at load, not at run).
-    parse_scenario(v.scenario.dump(), origin + " record " + v.id + " scenario", catalog);
+    // Parsed (and so checked) once, at load: an unknown model, instance or key fails here.
+    v.scenario = parse_scenario(r.value("scenario").dump(), origin + " record " + v.id + " scenario", catalog);
     r.finish();
     return v;
 }
@@ -171,8 +152,7 @@ std::vector<ValidationResult> run_validation(const std::vector<ValidationRecord>
     out.reserve(records.size());
     for (const ValidationRecord& v : records) {
         const std::string where = v.origin + " (record " + v.id + ")";
-        const Scenario scenario = parse_scenario(v.scenario.dump(), where + " scenario", catalog);
-        const Json result = evaluate_scenario(scenario, catalog);
+        const Json result = evaluate_scenario(v.scenario, catalog);
         const Json::json_pointer pointer(v.figure);
         if (!result.contains(pointer))
             throw InputError(where + ".figure", "\"" + v.figure + "\"", "a figure in the scenario's result (gpuplan eval shows them)");

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/scenario/scenario.hpp"
 
 namespace gpuplan {
 
@@ -56,7 +57,7 @@ struct ValidationRecord {
     ValidationCategory category = ValidationCategory::training_throughput;
     ValidationSplit split = ValidationSplit::validation;
     ValidationSource source;
-    nlohmann::json scenario;  // gpuplan.scenario/1 (checked when loaded)
+    Scenario scenario;        // gpuplan.scenario/1, parsed against the catalog when loaded
     std::string figure;       // JSON pointer into the result, to a figure: "/train/figures/tokens_per_second_per_gpu"
     double measured = 0;
     std::string unit;         // the measured unit: one of kValidationUnits
@@ -82,6 +83,7 @@ inline constexpr ValidationUnit kValidationUnits[] = {
 // unknown category or unit, a missing source or figure, a scenario the parser refuses (an
 // unknown model or instance) is an InputError naming the document, the record id and the
 // JSON path. Ids must be unique across documents.
+// The records' scenarios point into `catalog`, which must outlive them.
 std::vector<ValidationRecord> load_validation_records(const std::vector<CatalogDocument>& documents, const Catalog& catalog);
 const std::vector<CatalogDocument>& builtin_validation_documents();  // assets/validation/*.json
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <tuple>
 
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
@@ -22,12 +24,12 @@ std::string n(double x) { return format_number(x); }
 Param user(double v) { return {v, InputOrigin::user, ""}; }
 double val(const Figure& f) { return f.value.value_or(NAN); }
 
-// 2 all-reduces per layer of `tokens` x hidden x 2 bytes over `tp` GPUs of the instance.
-Figure tensor_parallel_allreduce(const Catalog& catalog, const ModelSpec& m, const GpuPool& pool, double tp, double tokens, std::string name) {
-    if (tp <= 1) return {std::move(name), 0.0, "s", "0 (no tensor parallel)", "0", {}, ""};
-    const NodeTopology topo = node_topology(catalog, *pool.instance);
+// 2 all-reduces per layer of `tokens` x hidden x 2 bytes over `tp` GPUs of `topo` (none: no
+// tensor parallel).
+Figure tensor_parallel_allreduce(const std::optional<NodeTopology>& topo, const ModelSpec& m, double tp, double tokens, std::string name) {
+    if (!topo) return {std::move(name), 0.0, "s", "0 (no tensor parallel)", "0", {}, ""};
     const double bytes = tokens * m.hidden * 2;
-    const CollectiveCost c = hierarchical_collective(Collective::all_reduce, bytes, topo, tp, 1);
+    const CollectiveCost c = hierarchical_collective(Collective::all_reduce, bytes, *topo, tp, 1);
     if (!c.seconds.value)
         return unknown_figure(std::move(name), "s", "2 x layers x all-reduce(tokens x hidden x 2 bytes)", c.seconds.unknown_reason);
     const double v = 2 * m.layers * *c.seconds.value;
@@ -162,7 +164,9 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
     // Tensor parallel: every layer ends its attention and its MLP with an all-reduce of the
     // batch's activations (batch x hidden x 2 bytes) over the replica's GPUs (Shoeybi et al.
     // 2019), on the critical path of every step.
-    e.tensor_parallel_seconds_per_step = tensor_parallel_allreduce(catalog, model, pool, tp, batch, "tensor_parallel_seconds_per_step");
+    // The node's links, built once for the decode step and the prefills below.
+    const std::optional<NodeTopology> tp_topology = tp > 1 ? std::optional<NodeTopology>(node_topology(catalog, *pool.instance)) : std::nullopt;
+    e.tensor_parallel_seconds_per_step = tensor_parallel_allreduce(tp_topology, model, tp, batch, "tensor_parallel_seconds_per_step");
     // Every step also pays a fixed cost outside the roofline: scheduling the batch, sampling,
     // and the gaps between kernel launches (fitted on a calibration case).
     e.step_overhead_seconds = q.step_overhead_seconds ? Figure{"step_overhead_seconds", *q.step_overhead_seconds, "s", "given (step_overhead_seconds)", n(*q.step_overhead_seconds), {}, ""}
@@ -215,7 +219,7 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
         e.prefill_seconds = prefill_seconds(model, e.prompt_tokens, batch, devices, *e.peak.tflops, e.compute_efficiency);
         e.prefill_seconds.inputs.push_back(input("prompt_tokens", "tokens", user(e.prompt_tokens)));
         e.prefill_seconds.inputs.push_back(input("batch", "sequences", user(batch)));
-        const Figure tp_prefill = tensor_parallel_allreduce(catalog, model, pool, tp, batch * e.prompt_tokens, "tensor_parallel_prefill_seconds");
+        const Figure tp_prefill = tensor_parallel_allreduce(tp_topology, model, tp, batch * e.prompt_tokens, "tensor_parallel_prefill_seconds");
         const double v = std::max(val(e.prefill_seconds), weight_read) + val(tp_prefill);
         e.time_to_first_token_seconds = {"time_to_first_token_seconds", v, "s",
                                          "max(prefill_seconds, weight_read_seconds) + tensor-parallel all-reduces of the prompts: all prompts of the batch prefilled together",
@@ -226,7 +230,7 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
     // Under load: prefills of arriving requests interleave with decode (serving.hpp).
     if (e.under_load && e.peak.tflops) {
         const Figure one_prefill = prefill_seconds(model, e.prompt_tokens, 1, devices, *e.peak.tflops, e.compute_efficiency);
-        const Figure tp_prefill = tensor_parallel_allreduce(catalog, model, pool, tp, e.prompt_tokens, "tensor_parallel_prefill_seconds");
+        const Figure tp_prefill = tensor_parallel_allreduce(tp_topology, model, tp, e.prompt_tokens, "tensor_parallel_prefill_seconds");
         const double prefill = std::max(val(one_prefill), weight_read) + val(tp_prefill);
         const ClosedLoop loop = closed_loop_serving({e.concurrency, e.output_tokens, prefill, step});
         e.request_seconds = loop.request_seconds;
@@ -248,11 +252,12 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
                                       {loop.output_tokens_per_second.as_input(), input("replicas", "", user(e.replicas))}, ""};
         e.output_tokens_per_second.inputs.front().rests_on_assumption = true;
     } else if (e.under_load) {
-        for (Figure* f : {&e.request_seconds, &e.prefill_share, &e.inter_token_latency_seconds, &e.output_tokens_per_second, &e.output_tokens_per_second_per_replica}) {
-            const std::string name = f->name.empty() ? "request_seconds" : f->name;
-            *f = unknown_figure(name, "s", "closed-loop serving model (docs/models.md)", "prefill time unknown: " + e.peak.why);
-        }
-        e.prefill_share.name = "prefill_share";
+        const std::string why = "prefill time unknown: " + e.peak.why;
+        for (auto [f, name, unit] : {std::tuple{&e.request_seconds, "request_seconds", "s"}, std::tuple{&e.prefill_share, "prefill_share", "fraction"},
+                                     std::tuple{&e.inter_token_latency_seconds, "inter_token_latency_seconds", "s"},
+                                     std::tuple{&e.output_tokens_per_second, "output_tokens_per_second", "tokens/s"},
+                                     std::tuple{&e.output_tokens_per_second_per_replica, "output_tokens_per_second_per_replica", "tokens/s"}})
+            *f = unknown_figure(name, unit, "closed-loop serving model (docs/models.md)", why);
     }
 
     // Cost per 1M tokens at the instance's expected rate.
@@ -287,8 +292,9 @@ std::vector<std::pair<std::string, const Figure*>> InferenceEstimate::figures() 
             {decode_step_seconds.name, &decode_step_seconds},
             {inter_token_latency_seconds.name, &inter_token_latency_seconds},
             {output_tokens_per_second.name, &output_tokens_per_second},
-            {output_tokens_per_second_per_replica.name, &output_tokens_per_second_per_replica},
-            {prefill_seconds.name, &prefill_seconds},
+            {output_tokens_per_second_per_replica.name, &output_tokens_per_second_per_replica}};
+    if (under_load) v.insert(v.end(), {{request_seconds.name, &request_seconds}, {prefill_share.name, &prefill_share}});
+    v.insert(v.end(), {{prefill_seconds.name, &prefill_seconds},
             {weight_read_seconds.name, &weight_read_seconds},
             {time_to_first_token_seconds.name, &time_to_first_token_seconds},
             {usd_per_million_tokens_on_demand.name, &usd_per_million_tokens_on_demand},
@@ -299,8 +305,7 @@ std::vector<std::pair<std::string, const Figure*>> InferenceEstimate::figures() 
             {fit.memory.total_gb.name, &fit.memory.total_gb},
             {fit.capacity_gb.name, &fit.capacity_gb},
             {fit.margin_gb.name, &fit.margin_gb},
-            {fit.max_batch.name, &fit.max_batch}};
-    if (under_load) v.insert(v.begin() + 15, {{request_seconds.name, &request_seconds}, {prefill_share.name, &prefill_share}});
+            {fit.max_batch.name, &fit.max_batch}});
     return v;
 }
 
