@@ -32,7 +32,7 @@ constexpr int kExitBadInput = 2;
 // Every subcommand, in the order `gpuplan --help` lists them. The one list: add a command here.
 using Registrar = Command (*)(CLI::App&);
 constexpr Registrar kRegistrars[] = {
-    register_catalog, register_show, register_price, register_fleet, register_idle, register_eval, register_devices,
+    register_catalog, register_show, register_price, register_prices, register_fleet, register_idle, register_eval, register_devices,
     register_models, register_fit, register_infer, register_recommend, register_train, register_simulate, register_bench, register_calibrate,
     register_collective, register_validate,
     register_gui,
@@ -74,7 +74,8 @@ const char* const kMainFooter = R"(Examples:
   gpuplan recommend --training --model llama-3-8b --tokens 1e11 --deadline-hours 48
   gpuplan simulate decode --scenario assets/scenarios/d1-decode-g7e.json --gantt
   gpuplan bench decode --backend cpu --chunks 8 --videos 3
-  gpuplan --catalog my-prices.json price p5.48xlarge
+  gpuplan prices import eu-west-2/index.json --out prices.json
+  gpuplan --catalog prices.json price p5.48xlarge --region eu-west-2
 
 Run `gpuplan COMMAND --help` for a command's options; full guide: docs/cli.md.
 Figures marked "*" rest on a documented default assumption (docs/pricing.md).

@@ -36,6 +36,8 @@ Command register_catalog(CLI::App& parent);
 Command register_show(CLI::App& parent);
 // price_cmd.cpp
 Command register_price(CLI::App& parent);
+// prices_cmd.cpp (`prices import`: AWS Price List offer files -> a catalog price overlay)
+Command register_prices(CLI::App& parent);
 // fleet_cmd.cpp, idle_cmd.cpp
 Command register_fleet(CLI::App& parent);
 Command register_idle(CLI::App& parent);

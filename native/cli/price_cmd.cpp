@@ -176,6 +176,13 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
              " of the 1-year terms they need and " + term_share(quotes, Term::three_year) + " of the 3-year.\n"
              "if term shared $: a commitment's cost for the hours used alone, if other work uses the rest of its term.\n"
              "break-even util.: used less than this share of the term's hours, on-demand would cost less.\n";
+    // Commitments priced from the catalog's listed prices (a price overlay), with their source.
+    std::map<std::string, std::vector<std::string>> listed;  // source citation -> keys
+    for (const Quote& quote : quotes)
+        if (const CommitmentPrice* c = is_commitment(quote.option.kind) ? inst.find_commitment_price(q.region, quote.option) : nullptr)
+            listed["source " + c->source + ", as of " + c->as_of].push_back(quote.label);
+    for (const auto& [source, labels] : listed)
+        after += "Listed prices, not an assumed discount (" + source + "): " + join(labels, "; ") + ".\n";
     const bool spot_priced =
         std::any_of(quotes.begin(), quotes.end(), [](const Quote& x) { return x.option.kind == PurchaseKind::spot && x.available; });
     if (zones)

@@ -32,10 +32,11 @@ import sys
 ERROR_CHECKS = ["--rc", "2", "--empty-out", "--one-line-err"]
 # run_case.sh's checks and how many values each takes.
 CHECKS = {"--rc": 1, "--out": 1, "--out-re": 1, "--not-out": 1, "--err": 1, "--empty-out": 0,
-          "--one-line-err": 0, "--json": 1, "--empty-file": 1, "--big-file": 2, "--env": 1}
+          "--one-line-err": 0, "--json": 1, "--empty-file": 1, "--big-file": 2, "--env": 1,
+          "--first": 1, "--no-file": 1}
 PLACEHOLDER = re.compile(r"@([A-Z][A-Z0-9_]*)@")
 SEP = "\x1f"
-FILES = ["basics", "pricing", "input_errors", "workload", "train", "recommend", "simulate", "bench", "accuracy"]
+FILES = ["basics", "pricing", "prices", "input_errors", "workload", "train", "recommend", "simulate", "bench", "accuracy"]
 
 
 class Case:

@@ -14,6 +14,8 @@
 #   --empty-file NAME       create an empty file @WORK@/NAME first
 #   --big-file NAME BYTES   create @WORK@/NAME holding BYTES zero bytes first
 #   --env NAME=VALUE        run gpuplan with this environment variable set; repeatable
+#   --first "WORDS"         run `gpuplan WORDS` (split at spaces) first; it must succeed
+#   --no-file NAME          no file @WORK@/NAME* is left after the run (nothing partial)
 # "@WORK@" in the arguments is replaced by a temporary folder, removed afterwards.
 # Environment: PYTHON (default python3) for --json.
 set -u
@@ -25,7 +27,7 @@ trap 'rm -rf "$work"' EXIT
 
 rc_want=0
 outs=() out_res=() not_outs=() errs=() jsons=()
-empty_out=0 one_line_err=0 envs=()
+empty_out=0 one_line_err=0 envs=() firsts=() no_files=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   case $1 in
     --rc) rc_want=$2; shift 2 ;;
@@ -39,6 +41,8 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     --empty-file) : > "$work/$2"; shift 2 ;;
     --big-file) head -c "$3" /dev/zero > "$work/$2"; shift 3 ;;
     --env) envs+=("$2"); shift 2 ;;
+    --first) firsts+=("$2"); shift 2 ;;
+    --no-file) no_files+=("$2"); shift 2 ;;
     *) echo "run_case.sh: unknown check '$1'" >&2; exit 2 ;;
   esac
 done
@@ -46,6 +50,12 @@ done
 
 args=()
 for a in "$@"; do args+=("${a//@WORK@/$work}"); done
+
+# --first "WORDS": a gpuplan command (words split at spaces) that must succeed before the one checked.
+for f in ${firsts[@]+"${firsts[@]}"}; do
+  read -ra first_args <<< "${f//@WORK@/$work}"
+  "$gpuplan" "${first_args[@]}" > "$work/first.out" 2>&1 || { echo "FAIL: the first command failed: gpuplan $f"; cat "$work/first.out"; exit 1; }
+done
 
 env ${envs[@]+"${envs[@]}"} "$gpuplan" "${args[@]}" > "$work/stdout" 2> "$work/stderr"
 rc=$?
@@ -59,6 +69,7 @@ for r in ${out_res[@]+"${out_res[@]}"}; do grep -qE -- "$r" "$work/stdout" || fa
 for t in ${not_outs[@]+"${not_outs[@]}"}; do grep -qF -- "$t" "$work/stdout" && fail "stdout contains: $t"; done
 for t in ${errs[@]+"${errs[@]}"}; do grep -qF -- "$t" "$work/stderr" || fail "stderr lacks: $t"; done
 if [ "$empty_out" = 1 ] && [ -s "$work/stdout" ]; then fail "stdout is not empty"; fi
+for n in ${no_files[@]+"${no_files[@]}"}; do ls "$work/$n"* > /dev/null 2>&1 && fail "a file $n* was left behind"; done
 if [ "$one_line_err" = 1 ]; then
   [ "$(wc -l < "$work/stderr")" = 1 ] || fail "stderr is not exactly one line"
   grep -q '^gpuplan: error: ' "$work/stderr" || fail "stderr does not start with 'gpuplan: error: '"

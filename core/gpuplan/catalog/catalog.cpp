@@ -52,6 +52,12 @@ const Price* Instance::find_price(std::string_view region, PriceKind option) con
     return nullptr;
 }
 
+const CommitmentPrice* Instance::find_commitment_price(std::string_view region, const PurchaseOption& option) const {
+    for (const auto& p : commitment_prices)
+        if (p.region == region && p.option == option) return &p;
+    return nullptr;
+}
+
 bool Instance::offered_in(std::string_view region) const {
     for (const auto& p : prices)
         if (p.region == region) return true;
@@ -151,8 +157,8 @@ std::string utc_date(std::int64_t seconds) {
     return text;
 }
 
-std::string stale_price_note(const Catalog& catalog, const Price& price) {
-    const auto age = price_age_days(price.as_of, catalog.today);
+std::string stale_price_note(const Catalog& catalog, std::string_view as_of) {
+    const auto age = price_age_days(as_of, catalog.today);
     if (!age || *age <= kStalePriceDays) return "";
     return "; " + std::to_string(*age) + " days old on " + catalog.today + " (gpuplan flags prices over " + std::to_string(kStalePriceDays) +
            " days: check the current one)";
@@ -447,6 +453,88 @@ void add_or_replace(std::vector<Record>& records, Record record, std::set<std::s
     records.push_back(std::move(record));
 }
 
+std::string usd(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "$%.4f", v);
+    return text;
+}
+
+// A document's top-level "prices": each entry names its instance and sets one price of it,
+// replacing the entry for the same region and option (the change is listed in overrides).
+void apply_price_overlay(Catalog& catalog, ObjectReader& root, const std::string& origin) {
+    const Json* list = root.optional_value("prices");
+    if (!list) return;
+    const std::string list_path = root.child_path("prices");
+    if (!list->is_array()) throw InputError(list_path, json_preview(*list), "an array of price entries");
+    for (std::size_t k = 0; k < list->size(); ++k) {
+        const std::string path = index_path(list_path, k);
+        const Json& entry = (*list)[k];
+        ObjectReader r(entry, path);
+        const std::string name = r.string("instance");
+        auto it = std::find_if(catalog.instances.begin(), catalog.instances.end(), [&](const Instance& i) { return i.name == name; });
+        if (it == catalog.instances.end())
+            throw InputError(r.child_path("instance"), "\"" + name + "\"",
+                             "an instance type in the catalog or in an earlier --catalog file (add the type there first)");
+        Instance& instance = *it;
+        const std::string option_key = r.string("option");
+        if (price_kind_named(option_key)) {
+            Json without_instance = entry;
+            without_instance.erase("instance");
+            NullTracker nulls(path);
+            Price p = parse_price(without_instance, path, 0, nulls);
+            if (!p.usd_per_hour) throw InputError(r.child_path("usd_per_hour"), "null", "a price in USD per hour (an overlay sets known prices only)");
+            auto old = std::find_if(instance.prices.begin(), instance.prices.end(),
+                                    [&](const Price& q) { return q.region == p.region && q.option == p.option; });
+            if (old != instance.prices.end()) {
+                if (old->usd_per_hour != p.usd_per_hour)
+                    catalog.overrides.push_back(name + " " + p.region + " " + option_key + ": " +
+                                                (old->usd_per_hour ? usd(*old->usd_per_hour) : std::string("unknown")) + " (" + old->source +
+                                                ") replaced by " + usd(*p.usd_per_hour) + " (" + p.source + ", " + origin + ")");
+                const auto zones = p.zones ? p.zones : (old->usd_per_hour == p.usd_per_hour ? old->zones : std::nullopt);
+                *old = std::move(p);
+                old->zones = zones;
+            } else {
+                instance.prices.push_back(std::move(p));
+            }
+            continue;
+        }
+        const std::optional<PurchaseOption> option = purchase_option_named(option_key);
+        if (!option || !is_commitment(option->kind) || !option->payment)
+            throw InputError(r.child_path("option"), "\"" + option_key + "\"",
+                             price_kind_keys() + ", or a commitment with its term and payment (\"reserved-1y-all-upfront\", "
+                             "\"compute-savings-plan-3y-no-upfront\", ...)");
+        CommitmentPrice c;
+        c.option = *option;
+        c.origin = origin;
+        c.region = r.string("region");
+        if (!looks_like_region(c.region)) throw InputError(r.child_path("region"), "\"" + c.region + "\"", "an AWS region name such as \"us-east-1\"");
+        c.upfront_usd = r.number("upfront_usd", NumberRule::non_negative);
+        c.usd_per_hour = r.number("usd_per_hour", NumberRule::non_negative);
+        if (c.option.payment == Payment::all_upfront && c.usd_per_hour != 0)
+            throw InputError(r.child_path("usd_per_hour"), json_preview(entry["usd_per_hour"]), "0 for an all-upfront commitment");
+        if (c.option.payment == Payment::no_upfront && c.upfront_usd != 0)
+            throw InputError(r.child_path("upfront_usd"), json_preview(entry["upfront_usd"]), "0 for a no-upfront commitment");
+        if (c.effective_usd_per_hour() <= 0)
+            throw InputError(path, "upfront 0 and 0 per hour", "a commitment that costs something");
+        c.as_of = r.string("as_of");
+        if (!looks_like_date(c.as_of)) throw InputError(r.child_path("as_of"), "\"" + c.as_of + "\"", "a date \"YYYY-MM-DD\" or \"YYYY-MM\"");
+        c.source = r.string("source");
+        c.note = r.optional_string("note").value_or("");
+        r.finish();
+        auto old = std::find_if(instance.commitment_prices.begin(), instance.commitment_prices.end(),
+                                [&](const CommitmentPrice& p) { return p.region == c.region && p.option == c.option; });
+        if (old == instance.commitment_prices.end()) {
+            instance.commitment_prices.push_back(std::move(c));
+            continue;
+        }
+        if (old->upfront_usd != c.upfront_usd || old->usd_per_hour != c.usd_per_hour)
+            catalog.overrides.push_back(name + " " + c.region + " " + option_key + ": upfront " + usd(old->upfront_usd) + " + " +
+                                        usd(old->usd_per_hour) + "/h (" + old->origin + ") replaced by upfront " + usd(c.upfront_usd) + " + " +
+                                        usd(c.usd_per_hour) + "/h (" + origin + ")");
+        *old = std::move(c);
+    }
+}
+
 // Cross-record checks once every document is in: references resolve and totals agree.
 void check_consistency(Catalog& catalog) {
     for (std::size_t k = 0; k < catalog.instances.size(); ++k) {
@@ -455,6 +543,9 @@ void check_consistency(Catalog& catalog) {
         for (const auto& p : i.prices)
             if (!catalog.sources.count(p.source))
                 throw InputError(where + ".prices", "source \"" + p.source + "\"", "a key of \"sources\"");
+        for (const auto& p : i.commitment_prices)
+            if (!catalog.sources.count(p.source))
+                throw InputError(p.origin + ": prices for \"" + i.name + "\"", "source \"" + p.source + "\"", "a key of \"sources\"");
         if (!i.accelerator) continue;
         const Accelerator* a = catalog.find_accelerator(*i.accelerator);
         if (!a) throw InputError(where + ".accelerator", "\"" + *i.accelerator + "\"", "the name of an accelerator in the catalog");
@@ -515,6 +606,7 @@ Catalog load_catalog(const std::vector<CatalogDocument>& documents) {
                 add_or_replace(catalog.instances, parse_instance((*list)[k], path, doc.origin), names, path, catalog.overrides);
             }
         }
+        apply_price_overlay(catalog, root, doc.origin);
         root.finish();
     }
     check_consistency(catalog);

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuplan/pricing/purchase_option.hpp"
+
 namespace gpuplan {
 
 enum class AcceleratorKind { gpu, trainium, inferentia };
@@ -84,6 +86,21 @@ struct Price {
     std::string note;
 };
 
+// A commitment's real price (an AWS price-list import, or a catalog file that carries one): paid
+// at purchase, then billed every hour of the term. "reserved" means a Standard Reserved
+// Instance; Convertible ones are not imported (docs/catalog.md, "Price overlays").
+struct CommitmentPrice {
+    std::string region;
+    PurchaseOption option;      // a commitment with its term and payment
+    double upfront_usd = 0;     // per instance, once per term
+    double usd_per_hour = 0;    // recurring, every hour of the term
+    std::string as_of, source, note;
+    std::string origin;         // the file it came from
+
+    // What one hour of the term costs with the upfront spread over it.
+    double effective_usd_per_hour() const { return usd_per_hour + upfront_usd / term_hours(*option.term); }
+};
+
 struct Instance {
     std::string name, family;
     std::optional<std::string> accelerator;       // name of an Accelerator
@@ -97,6 +114,7 @@ struct Instance {
     std::optional<double> peer_gbit_per_s_per_accelerator;
     std::optional<double> local_nvme_gb, ebs_gbit_per_s;
     std::vector<Price> prices;
+    std::vector<CommitmentPrice> commitment_prices;  // from a price overlay; empty in the built-in catalog
     std::string source_notes;
     std::vector<Correction> corrections;
     UnknownReasons unknown;
@@ -105,6 +123,7 @@ struct Instance {
     // Accelerator memory of the whole instance (a fractional slice's memory is its own).
     std::optional<double> total_accelerator_memory_gib() const;
     const Price* find_price(std::string_view region, PriceKind option) const;
+    const CommitmentPrice* find_commitment_price(std::string_view region, const PurchaseOption& option) const;
     // Whether the catalog has any price entry (known or null) for this type in `region`: a type
     // the price snapshot does not list in a region is not offered there.
     bool offered_in(std::string_view region) const;
@@ -145,7 +164,8 @@ struct Catalog {
 std::optional<int> price_age_days(std::string_view as_of, std::string_view today);
 // "; 212 days old on 2027-02-17 (gpuplan flags prices over 180 days: check the current one)",
 // or "" when the price is fresh or the catalog has no date to judge by.
-std::string stale_price_note(const Catalog& catalog, const Price& price);
+std::string stale_price_note(const Catalog& catalog, std::string_view as_of);
+inline std::string stale_price_note(const Catalog& catalog, const Price& price) { return stale_price_note(catalog, price.as_of); }
 // "2026-11-24": the UTC date of a clock reading, for a shell to put in Catalog::today.
 std::string utc_date(std::int64_t seconds_since_epoch);
 
@@ -160,7 +180,9 @@ struct CatalogDocument {
 };
 
 // Parses and validates documents in order; a later document's record with the same name
-// replaces the earlier one (recorded in Catalog::overrides). Throws InputError naming the
+// replaces the earlier one (recorded in Catalog::overrides). A document's top-level `prices`
+// (a price overlay, as `gpuplan prices import` writes) sets prices of instances loaded by then:
+// one that replaces a different price is listed in Catalog::overrides too. Throws InputError naming the
 // document, JSON path, value and expectation for anything wrong, including cross-document
 // problems (an instance naming an unknown accelerator, memory that disagrees with its
 // accelerator, an interconnect that does not fit the accelerator count).

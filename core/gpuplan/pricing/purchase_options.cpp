@@ -187,6 +187,37 @@ Quote commitment_quote(const Context& ctx, PurchaseKind kind, const char* label_
     return q;
 }
 
+// A commitment with its real price in the catalog (a price overlay): upfront and hourly as AWS
+// lists them, so the effective rate is the recurring price plus the upfront spread over the term.
+Quote listed_commitment_quote(const Catalog& catalog, const Context& ctx, const char* label_prefix, const CommitmentPrice& listed) {
+    const Term term = *listed.option.term;
+    const double hours = term_hours(term);
+    const std::string cite = "catalog " + ctx.instance.name + " " + listed.region + " " + key(listed.option) + ", source " + listed.source +
+                             ", as of " + listed.as_of +
+                             stale_price_note(catalog, listed.as_of);
+    const Param upfront{listed.upfront_usd, InputOrigin::catalog, cite};
+    const Param recurring{listed.usd_per_hour, InputOrigin::catalog, cite};
+    const FigureInput in_term = input("term_hours", "h", {hours, InputOrigin::derived, "AWS term: 8760 h a year"});
+    const FigureInput in_up = input("upfront_usd", "USD", upfront), in_rec = input("recurring_usd_per_hour", "USD/h", recurring);
+
+    Quote q;
+    q.option = listed.option;
+    q.key = key(q.option);
+    const Payment payment = *listed.option.payment;
+    q.label = std::string(label_prefix) + (term == Term::one_year ? " 1-year, " : " 3-year, ") +
+              (payment == Payment::no_upfront ? "no upfront" : payment == Payment::partial_upfront ? "partial upfront" : "all upfront");
+    const double eff = listed.effective_usd_per_hour();
+    q.effective_usd_per_hour = money("effective_usd_per_hour", eff, "USD/h", "recurring_usd_per_hour + upfront_usd / term_hours",
+                                     format_number(listed.usd_per_hour) + " + " + format_number(listed.upfront_usd) + " / " +
+                                         format_number(hours) + " = " + format_number(eff),
+                                     {in_rec, in_up, in_term});
+    q.upfront_usd = money("upfront_usd", listed.upfront_usd, "USD", "listed upfront price", format_number(listed.upfront_usd), {in_up});
+    q.recurring_usd_per_hour =
+        money("recurring_usd_per_hour", listed.usd_per_hour, "USD/h", "listed hourly price", format_number(listed.usd_per_hour), {in_rec});
+    finish_quote(q, ctx);
+    return q;
+}
+
 Quote unavailable_spot(std::string reason) {
     Quote q;
     q.option = {PurchaseKind::spot, std::nullopt, std::nullopt};
@@ -255,17 +286,24 @@ std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteReq
     std::vector<Quote> quotes;
     quotes.push_back(flat_quote(ctx, "On-demand", PurchaseKind::on_demand, *od, "catalog on-demand price",
                                 format_number(od->value), {input("on_demand_usd_per_hour", "USD/h", *od)}));
-    for (Term term : {Term::one_year, Term::three_year}) {
-        const int t = term == Term::one_year ? 0 : 1;
-        for (Payment pay : {Payment::no_upfront, Payment::partial_upfront, Payment::all_upfront})
-            quotes.push_back(commitment_quote(ctx, PurchaseKind::reserved, "Reserved", term, pay, a.reserved_discount[t]));
-        for (Payment pay : {Payment::no_upfront, Payment::partial_upfront, Payment::all_upfront})
-            quotes.push_back(commitment_quote(ctx, PurchaseKind::instance_savings_plan, "EC2 Instance Savings Plan", term, pay,
-                                              a.instance_savings_plan_discount[t]));
-        for (Payment pay : {Payment::no_upfront, Payment::partial_upfront, Payment::all_upfront})
-            quotes.push_back(commitment_quote(ctx, PurchaseKind::compute_savings_plan, "Compute Savings Plan", term, pay,
-                                              a.compute_savings_plan_discount[t]));
-    }
+    // Each commitment at its listed price when the catalog has one (a price overlay), else at
+    // the assumed discount off on-demand.
+    struct Commitment {
+        PurchaseKind kind;
+        const char* label;
+        const Param* discount;  // [1y, 3y]
+    };
+    const Commitment commitments[] = {{PurchaseKind::reserved, "Reserved", a.reserved_discount},
+                                      {PurchaseKind::instance_savings_plan, "EC2 Instance Savings Plan", a.instance_savings_plan_discount},
+                                      {PurchaseKind::compute_savings_plan, "Compute Savings Plan", a.compute_savings_plan_discount}};
+    for (Term term : {Term::one_year, Term::three_year})
+        for (const Commitment& c : commitments)
+            for (Payment pay : {Payment::no_upfront, Payment::partial_upfront, Payment::all_upfront}) {
+                if (const CommitmentPrice* listed = instance->find_commitment_price(request.region, {c.kind, term, pay}))
+                    quotes.push_back(listed_commitment_quote(catalog, ctx, c.label, *listed));
+                else
+                    quotes.push_back(commitment_quote(ctx, c.kind, c.label, term, pay, c.discount[term == Term::one_year ? 0 : 1]));
+            }
 
     quotes.push_back(spot_quote(catalog, ctx, *od));
     const double cb = od->value * (1.0 - a.capacity_block_discount.value);

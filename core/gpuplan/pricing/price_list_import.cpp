@@ -1,0 +1,392 @@
+// price_list_import.cpp — streaming reader for AWS EC2 offer files (price_list_import.hpp).
+//
+// The file is one JSON object (AWS writes products before terms; a file written the other way
+// round is read twice, the second time for its terms only):
+//   { "offerCode": "AmazonEC2", "version": "...", "publicationDate": "...",
+//     "products": { SKU: { "sku", "productFamily", "attributes": { "instanceType", ... } } },
+//     "terms": { "OnDemand" | "Reserved": { SKU: { TERM: { "priceDimensions": { RATE: {
+//                "unit": "Hrs" | "Quantity", "pricePerUnit": { "USD": "1.23" } } },
+//                "termAttributes": { "LeaseContractLength", "OfferingClass", "PurchaseOption" } } } } } }
+// The SAX handler below tracks the key at each depth and keeps only what the catalog can use,
+// so memory stays proportional to the rows kept, not to the file.
+#include "gpuplan/pricing/price_list_import.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <unordered_map>
+
+#include "gpuplan/input_error.hpp"
+#include "gpuplan/pricing/purchase_option.hpp"
+
+namespace gpuplan {
+
+namespace {
+
+// No EC2 instance lists anywhere near these (the dearest on-demand type in the catalog is about
+// $114 an hour): a larger figure is a corrupt file, not a price.
+constexpr double kAbsurdUsdPerHour = 10000;
+constexpr double kAbsurdUpfrontUsd = kAbsurdUsdPerHour * 3 * kHoursPerYear;
+
+std::string usd_text(double v) {
+    char text[40];
+    std::snprintf(text, sizeof text, "$%.4f", v);
+    return text;
+}
+
+struct Product {
+    std::string sku, family, instance, region, os, tenancy, software, capacity, location_type, instance_family, gpu, market;
+};
+
+struct Dimension {
+    std::string rate_code, unit, usd;
+};
+
+struct OfferTerm {
+    std::string code, lease, offering_class, purchase_option;
+    std::vector<Dimension> dimensions;
+};
+
+struct KeptProduct {
+    std::string instance, region;
+};
+
+class OfferSax {
+public:
+    OfferSax(const std::string& file, const std::set<std::string>& types, const std::set<std::string>& regions)
+        : file_(file), types_(types), regions_(regions), keys_(32) {}
+
+    // --- nlohmann SAX interface -------------------------------------------------------------
+    bool null() { return true; }
+    bool boolean(bool) { return true; }
+    bool number_integer(std::int64_t) { return true; }
+    bool number_unsigned(std::uint64_t) { return true; }
+    bool number_float(double, const std::string&) { return true; }
+    bool binary(nlohmann::json::binary_t&) { return true; }
+    bool start_array(std::size_t) { return open(); }
+    bool end_array() { return close(); }
+    bool key(std::string& k) {
+        keys_[depth_] = k;
+        return true;
+    }
+    bool start_object(std::size_t) {
+        if (!open()) return false;
+        if (section_ == Section::products && depth_ == 3) product_ = Product{keys_[2]};
+        if (section_ == Section::terms) {
+            if (depth_ == 2 && !products_seen_) terms_before_products = true;
+            if (depth_ == 4) {
+                auto it = kept_.find(keys_[3]);
+                term_product_ = it == kept_.end() ? nullptr : &*it;
+            }
+            if (term_product_ && depth_ == 5) term_ = OfferTerm{keys_[4]};
+            if (term_product_ && depth_ == 7 && keys_[5] == "priceDimensions") dimension_ = Dimension{keys_[6]};
+        }
+        return true;
+    }
+    bool end_object() {
+        if (section_ == Section::products && depth_ == 3 && !skip_products) finish_product();
+        if (section_ == Section::terms && term_product_) {
+            if (depth_ == 7 && keys_[5] == "priceDimensions") term_.dimensions.push_back(std::move(dimension_));
+            if (depth_ == 5) finish_term();
+        }
+        return close();
+    }
+    bool string(std::string& value) {
+        if (depth_ == 1) {
+            const std::string& k = keys_[1];
+            if (k == "offerCode") {
+                if (value != "AmazonEC2")
+                    throw InputError(file_ + ": $.offerCode", "\"" + value + "\"",
+                                     "\"AmazonEC2\": an EC2 offer file from the AWS Price List Bulk API (this is another service's)");
+                header.offer_code = value;
+            } else if (k == "version") {
+                header.version = value;
+            } else if (k == "publicationDate") {
+                header.publication_date = value;
+            }
+        } else if (section_ == Section::products) {
+            if (depth_ == 3 && keys_[3] == "sku") product_.sku = value;
+            if (depth_ == 3 && keys_[3] == "productFamily") product_.family = value;
+            if (depth_ == 4 && keys_[3] == "attributes") product_attribute(keys_[4], value);
+        } else if (section_ == Section::terms && term_product_) {
+            if (depth_ == 6 && keys_[5] == "termAttributes") {
+                if (keys_[6] == "LeaseContractLength") term_.lease = value;
+                if (keys_[6] == "OfferingClass") term_.offering_class = value;
+                if (keys_[6] == "PurchaseOption") term_.purchase_option = value;
+            }
+            if (depth_ == 7 && keys_[5] == "priceDimensions" && keys_[7] == "unit") dimension_.unit = value;
+            if (depth_ == 8 && keys_[5] == "priceDimensions" && keys_[7] == "pricePerUnit" && keys_[8] == "USD") dimension_.usd = value;
+        }
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& e) {
+        throw InputError(file_ + ": byte " + std::to_string(position), "'" + last_token.substr(0, 40) + "'",
+                         std::string("well-formed JSON to the end of the file (a truncated download?): ") + e.what());
+    }
+
+    // --- results ---------------------------------------------------------------------------
+    OfferHeader header;
+    std::vector<ImportedPrice> rows;
+    std::vector<std::string> warnings;
+    std::set<std::string> accelerated_not_in_catalog;
+    PriceListImportStats stats;
+    bool products_seen_ = false;
+    bool terms_before_products = false;  // then the file is read again for its terms
+    bool skip_products = false;           // set on that second reading
+    std::unordered_map<std::string, KeptProduct> kept_;  // SKU -> what it is
+
+private:
+    enum class Section { other, products, terms };
+
+    bool open() {
+        ++depth_;
+        if (depth_ >= keys_.size()) keys_.resize(depth_ * 2);
+        keys_[depth_].clear();
+        if (depth_ == 2) section_ = keys_[1] == "products" ? Section::products : keys_[1] == "terms" ? Section::terms : Section::other;
+        if (depth_ == 2 && section_ == Section::products) products_seen_ = true;
+        return true;
+    }
+    bool close() {
+        if (depth_ == 4 && section_ == Section::terms) term_product_ = nullptr;
+        if (depth_ == 2) section_ = Section::other;
+        --depth_;
+        return true;
+    }
+
+    void product_attribute(const std::string& name, const std::string& value) {
+        if (name == "instanceType") product_.instance = value;
+        else if (name == "regionCode") product_.region = value;
+        else if (name == "operatingSystem") product_.os = value;
+        else if (name == "tenancy") product_.tenancy = value;
+        else if (name == "preInstalledSw") product_.software = value;
+        else if (name == "capacitystatus") product_.capacity = value;
+        else if (name == "locationType") product_.location_type = value;
+        else if (name == "instanceFamily") product_.instance_family = value;
+        else if (name == "gpu") product_.gpu = value;
+        else if (name == "marketoption") product_.market = value;
+    }
+
+    // Keeps a product that is a Linux, shared-tenancy, no-pre-installed-software, "Used"
+    // capacity instance of a catalog type in an AWS Region (not a Local Zone).
+    void finish_product() {
+        ++stats.products;
+        const Product& p = product_;
+        if (p.instance.empty() || p.family.rfind("Compute Instance", 0) != 0) return;
+        if (p.os != "Linux" || p.tenancy != "Shared" || p.software != "NA") return;
+        if (!p.capacity.empty() && p.capacity != "Used") return;
+        if (!p.location_type.empty() && p.location_type != "AWS Region") return;
+        // Capacity Blocks are separate SKUs (marketoption "CapacityBlock", a $0 Linux fee: the
+        // block's own price is quoted per offering, not in the price list).
+        if (!p.market.empty() && p.market != "OnDemand") return;
+        if (!types_.count(p.instance)) {
+            const bool accelerated = p.instance_family == "GPU instance" || p.instance_family == "Machine Learning ASIC Instances" ||
+                                     (!p.gpu.empty() && p.gpu != "0");
+            if (accelerated) accelerated_not_in_catalog.insert(p.instance);
+            return;
+        }
+        if (p.region.empty()) {
+            warnings.push_back(file_ + ": SKU " + p.sku + " (" + p.instance + "): no regionCode attribute; skipped");
+            return;
+        }
+        if (!regions_.count(p.region)) {
+            if (unknown_regions_.insert(p.region).second)
+                warnings.push_back(file_ + ": SKU " + p.sku + ": regionCode \"" + p.region +
+                                   "\" is not a region gpuplan knows; its rows are skipped (regions: gpuplan catalog --help)");
+            return;
+        }
+        kept_[p.sku] = {p.instance, p.region};
+        ++stats.products_kept;
+        header.regions.insert(p.region);
+    }
+
+    std::string term_path(const Dimension& d) const {
+        return file_ + ": SKU " + keys_[3] + ": $.terms." + keys_[2] + "." + keys_[3] + "." + term_.code + ".priceDimensions." + d.rate_code +
+               ".pricePerUnit.USD";
+    }
+
+    double usd(const Dimension& d, double absurd) const {
+        const char* begin = d.usd.c_str();
+        char* end = nullptr;
+        const double v = std::strtod(begin, &end);
+        if (d.usd.empty() || end != begin + d.usd.size() || v != v)
+            throw InputError(term_path(d), "\"" + d.usd.substr(0, 40) + "\"", "a price in USD written as a number, such as \"98.32\"");
+        if (v < 0 || v > absurd)
+            throw InputError(term_path(d), "\"" + d.usd + "\"",
+                             "a price from 0 to " + std::to_string(static_cast<long long>(absurd)) + " USD (" +
+                                 (d.unit == "Quantity" ? "upfront" : "per hour") + "): a corrupt file otherwise");
+        return v;
+    }
+
+    void finish_term() {
+        const auto& [sku, product] = *term_product_;
+        ImportedPrice row;
+        row.instance = product.instance;
+        row.region = product.region;
+        row.sku = sku;
+        row.file = file_;
+        const bool on_demand = keys_[2] == "OnDemand";
+        if (!on_demand && keys_[2] != "Reserved") return;  // other term types (none today) are not read
+        if (on_demand) {
+            row.option = "on_demand";
+            for (const Dimension& d : term_.dimensions)
+                if (d.unit == "Hrs") row.usd_per_hour = usd(d, kAbsurdUsdPerHour);
+            if (row.usd_per_hour == 0) return;  // AWS lists $0 rows for capacity it does not sell this way
+        } else {
+            if (term_.offering_class != "standard") {
+                ++stats.convertible_skipped;
+                return;
+            }
+            const std::string lease = term_.lease == "1yr" ? "1y" : term_.lease == "3yr" ? "3y" : "";
+            const std::string payment = term_.purchase_option == "No Upfront"        ? "no-upfront"
+                                        : term_.purchase_option == "Partial Upfront" ? "partial-upfront"
+                                        : term_.purchase_option == "All Upfront"     ? "all-upfront"
+                                                                                     : "";
+            if (lease.empty() || payment.empty()) {
+                warnings.push_back(file_ + ": SKU " + sku + " term " + term_.code + ": LeaseContractLength \"" + term_.lease +
+                                   "\", PurchaseOption \"" + term_.purchase_option + "\" not understood (expected 1yr/3yr and No/Partial/All Upfront); skipped");
+                return;
+            }
+            row.option = "reserved-" + lease + "-" + payment;
+            for (const Dimension& d : term_.dimensions) {
+                if (d.unit == "Quantity") row.upfront_usd = usd(d, kAbsurdUpfrontUsd);
+                if (d.unit == "Hrs") row.usd_per_hour = usd(d, kAbsurdUsdPerHour);
+            }
+            const bool consistent = (row.upfront_usd > 0 || row.usd_per_hour > 0) && (payment != "no-upfront" || row.upfront_usd == 0) &&
+                                    (payment != "all-upfront" || row.usd_per_hour == 0);
+            if (!consistent) {
+                warnings.push_back(file_ + ": SKU " + sku + " term " + term_.code + ": " + term_.purchase_option + " with " +
+                                   usd_text(row.upfront_usd) + " upfront and " + usd_text(row.usd_per_hour) +
+                                   "/h does not add up (no upfront pays nothing upfront, all upfront nothing hourly); skipped");
+                return;
+            }
+        }
+        rows.push_back(std::move(row));
+    }
+
+    const std::string& file_;
+    const std::set<std::string>& types_;
+    const std::set<std::string>& regions_;
+    std::vector<std::string> keys_;  // keys_[d]: the current key in the object at depth d (1 = the root)
+    std::size_t depth_ = 0;
+    Section section_ = Section::other;
+    Product product_;
+    const std::pair<const std::string, KeptProduct>* term_product_ = nullptr;
+    OfferTerm term_;
+    Dimension dimension_;
+    std::set<std::string> unknown_regions_;
+};
+
+// Counts the bytes the parser reads, for the import's statistics.
+class CountingBuffer : public std::streambuf {
+public:
+    explicit CountingBuffer(std::streambuf* source) : source_(source), buffer_(1 << 16) {}
+    std::uint64_t bytes() const { return bytes_; }
+
+protected:
+    int_type underflow() override {
+        const std::streamsize n = source_->sgetn(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+        if (n <= 0) return traits_type::eof();
+        bytes_ += static_cast<std::uint64_t>(n);
+        setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
+        return traits_type::to_int_type(buffer_[0]);
+    }
+
+private:
+    std::streambuf* source_;
+    std::vector<char> buffer_;
+    std::uint64_t bytes_ = 0;
+};
+
+}  // namespace
+
+std::string offer_source_key(const OfferHeader& offer) {
+    std::string k = "AWS-PRICE-LIST";
+    if (offer.regions.size() == 1) k += "-" + *offer.regions.begin();
+    return k + "-" + offer.version;
+}
+
+PriceListImport::PriceListImport(std::set<std::string> instance_types, std::set<std::string> known_regions)
+    : instance_types_(std::move(instance_types)), known_regions_(std::move(known_regions)) {}
+
+void PriceListImport::add_offer_file(std::istream& in, const std::string& file_name) {
+    OfferSax sax(file_name, instance_types_, known_regions_);
+    CountingBuffer counting(in.rdbuf());
+    std::istream counted(&counting);
+    nlohmann::json::sax_parse(counted, &sax);
+    if (sax.terms_before_products && sax.products_seen_) {
+        // Terms came first, when no product was known yet: read the file again for its terms.
+        in.clear();
+        if (!in.seekg(0)) throw InputError(file_name, "terms before products in a stream that cannot be read twice", "a file (not a pipe)");
+        OfferSax terms(file_name, instance_types_, known_regions_);
+        terms.kept_ = std::move(sax.kept_);
+        terms.products_seen_ = terms.skip_products = true;
+        CountingBuffer again(in.rdbuf());
+        std::istream counted_again(&again);
+        nlohmann::json::sax_parse(counted_again, &terms);
+        sax.rows = std::move(terms.rows);
+        for (auto& w : terms.warnings) sax.warnings.push_back(std::move(w));
+        sax.stats.convertible_skipped = terms.stats.convertible_skipped;
+    }
+    if (sax.header.offer_code.empty())
+        throw InputError(file_name + ": $.offerCode", "nothing (key missing)",
+                         "\"AmazonEC2\": an EC2 offer file from the AWS Price List Bulk API (offers/v1.0/aws/AmazonEC2/.../index.json)");
+    if (!sax.products_seen_) throw InputError(file_name + ": $.products", "nothing (key missing)", "the offer file's products");
+    const std::string& date = sax.header.publication_date;
+    if (date.size() < 10 || date[4] != '-' || date[7] != '-')
+        throw InputError(file_name + ": $.publicationDate", "\"" + date + "\"", "the offer's publication date, such as \"2026-07-01T00:00:00Z\"");
+    if (sax.header.version.empty()) throw InputError(file_name + ": $.version", "nothing (key missing)", "the offer file's version");
+
+    // The whole file read without error: now its rows join the import.
+    sax.header.file = file_name;
+    const std::size_t offer = offers_.size();
+    offers_.push_back(sax.header);
+    for (auto& w : sax.warnings) warnings_.push_back(std::move(w));
+    if (!sax.accelerated_not_in_catalog.empty()) {
+        std::string names;
+        for (const auto& n : sax.accelerated_not_in_catalog) names += (names.empty() ? "" : ", ") + n;
+        const bool one = sax.accelerated_not_in_catalog.size() == 1;
+        warnings_.push_back(file_name + ": " + std::to_string(sax.accelerated_not_in_catalog.size()) + " accelerated instance type" +
+                            (one ? " is" : "s are") + " not in the catalog, so skipped: " + names +
+                            " (add " + (one ? "it" : "them") + " in a --catalog file to import " + (one ? "its" : "their") + " prices)");
+    }
+    for (ImportedPrice& row : sax.rows) {
+        row.offer = offer;
+        auto [it, added] = prices_.try_emplace({row.instance, row.region, row.option}, row);
+        if (added) continue;
+        const ImportedPrice& old = it->second;
+        if (old.usd_per_hour != row.usd_per_hour || old.upfront_usd != row.upfront_usd)
+            warnings_.push_back(row.instance + " " + row.region + " " + row.option + ": " + old.file + " (SKU " + old.sku + ") gives " +
+                                usd_text(old.usd_per_hour) + "/h + " + usd_text(old.upfront_usd) + " upfront, " + row.file + " (SKU " +
+                                row.sku + ") " + usd_text(row.usd_per_hour) + "/h + " + usd_text(row.upfront_usd) +
+                                " upfront; the later file's is kept");
+        it->second = row;
+    }
+    stats_.bytes += counting.bytes();
+    stats_.products += sax.stats.products;
+    stats_.products_kept += sax.stats.products_kept;
+    stats_.convertible_skipped += sax.stats.convertible_skipped;
+}
+
+nlohmann::json PriceListImport::overlay() const {
+    nlohmann::json sources = nlohmann::json::object();
+    for (const OfferHeader& o : offers_) {
+        std::string regions;
+        for (const auto& r : o.regions) regions += (regions.empty() ? "" : ", ") + r;
+        sources[offer_source_key(o)] = {
+            {"title", "AWS Price List Bulk API, " + o.offer_code + " offer file version " + o.version + ", published " + o.publication_date +
+                          (regions.empty() ? "" : ", for " + regions) + " (imported by gpuplan prices import from " + o.file + ")"},
+            {"url", nullptr}};
+    }
+    nlohmann::json prices = nlohmann::json::array();
+    for (const auto& [k, p] : prices_) {
+        const OfferHeader& o = offers_[p.offer];
+        nlohmann::json entry = {{"instance", p.instance}, {"region", p.region}, {"option", p.option}, {"usd_per_hour", p.usd_per_hour}};
+        if (p.option != "on_demand") entry["upfront_usd"] = p.upfront_usd;
+        entry["as_of"] = o.publication_date.substr(0, 10);
+        entry["source"] = offer_source_key(o);
+        entry["note"] = "AWS price list SKU " + p.sku + " (Linux, shared tenancy, no pre-installed software)";
+        prices.push_back(std::move(entry));
+    }
+    return {{"schema", "gpuplan.catalog/1"}, {"sources", std::move(sources)}, {"prices", std::move(prices)}};
+}
+
+}  // namespace gpuplan

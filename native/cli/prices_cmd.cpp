@@ -1,0 +1,138 @@
+// prices_cmd.cpp — `gpuplan prices import`: AWS Price List offer files → a catalog price overlay.
+//
+// Flags → core (pricing/price_list_import.hpp streams each file) → the overlay written to --out
+// through a temporary file renamed into place, so a failed import never leaves a partial
+// overlay. The overlay is a catalog document: `gpuplan --catalog overlay.json price ...`.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "gpuplan/pricing/price_list_import.hpp"
+
+namespace gpuplan::cli {
+
+namespace {
+
+struct PricesImportOptions {
+    std::vector<std::string> files;
+    std::string out;
+    bool progress = false;
+    Format format = Format::table;
+};
+
+std::string size_text(std::uint64_t bytes) {
+    const double b = static_cast<double>(bytes);
+    return b >= 1e6 ? fmt::format("{:.1f} MB", b / 1e6) : b >= 1e3 ? fmt::format("{:.1f} kB", b / 1e3) : fmt::format("{} bytes", bytes);
+}
+
+// Writes `text` to `path` whole or not at all: a temporary file beside it, then a rename.
+void write_whole(const std::string& path, const std::string& text) {
+    const std::string temporary = path + ".partial";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out) throw InputError("--out: cannot write '" + temporary + "': " + std::strerror(errno));
+        out << text;
+        out.flush();
+        if (!out) {
+            std::remove(temporary.c_str());
+            throw InputError("--out: cannot write '" + temporary + "': write failed (disk full?)");
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(temporary, path, ec);
+    if (ec) {
+        std::remove(temporary.c_str());
+        throw InputError("--out: cannot write '" + path + "': " + ec.message());
+    }
+}
+
+std::string run_prices_import(const PricesImportOptions& o, const Catalog& catalog) {
+    std::set<std::string> types, regions;
+    for (const Instance& i : catalog.instances) types.insert(i.name);
+    for (const std::string& r : catalog.regions()) regions.insert(r);
+    PriceListImport import(types, regions);
+    for (const std::string& file : o.files) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(file, ec)) throw InputError("FILE: cannot read '" + file + "': it is a directory, not a file");
+        std::ifstream in(file, std::ios::binary);
+        if (!in) throw InputError("FILE: cannot read '" + file + "': " + std::strerror(errno));
+        if (o.progress) std::cerr << "gpuplan prices import: reading " << file << "\n" << std::flush;
+        import.add_offer_file(in, file);
+        if (in.bad()) throw InputError("FILE: cannot read '" + file + "': read error");
+    }
+    if (import.price_count() == 0)
+        throw InputError("FILE", std::to_string(o.files.size()) + " file(s) with no price for a catalog instance type",
+                         "an EC2 offer file listing Linux, shared-tenancy prices of the catalog's types (nothing was written)");
+    const nlohmann::json overlay = import.overlay();
+    write_whole(o.out, overlay.dump(2) + "\n");
+
+    const PriceListImportStats& s = import.stats();
+    std::size_t commitments = 0;
+    for (const auto& p : overlay["prices"]) commitments += p["option"] != "on_demand";
+    if (o.format == Format::json) {
+        nlohmann::json j = {{"out", o.out},
+                            {"files", o.files},
+                            {"bytes_read", s.bytes},
+                            {"products", s.products},
+                            {"products_kept", s.products_kept},
+                            {"prices", import.price_count()},
+                            {"commitment_prices", commitments},
+                            {"convertible_reservations_skipped", s.convertible_skipped},
+                            {"sources", overlay["sources"]},
+                            {"warnings", import.warnings()}};
+        return j.dump(2) + "\n";
+    }
+    std::string text = fmt::format("wrote {}: {} prices ({} on-demand, {} reserved) of {} products kept out of {}, from {} in {} file{}\n", o.out,
+                                   import.price_count(), import.price_count() - commitments, commitments, s.products_kept, s.products,
+                                   size_text(s.bytes), o.files.size(), o.files.size() == 1 ? "" : "s");
+    for (const OfferHeader& h : import.offers())
+        text += fmt::format("  {}: offer version {}, published {}, regions {}\n", h.file, h.version, h.publication_date,
+                            h.regions.empty() ? std::string("none kept") : join({h.regions.begin(), h.regions.end()}, ", "));
+    if (s.convertible_skipped)
+        text += fmt::format("  {} Convertible Reserved Instance price{} skipped: gpuplan's reserved prices are Standard reservations\n",
+                            s.convertible_skipped, s.convertible_skipped == 1 ? "" : "s");
+    for (const std::string& w : import.warnings()) text += "warning: " + w + "\n";
+    text += "use it: gpuplan --catalog " + o.out + " price INSTANCE --region REGION\n";
+    return text;
+}
+
+}  // namespace
+
+Command register_prices(CLI::App& parent) {
+    auto o = std::make_shared<PricesImportOptions>();
+    CLI::App* prices = parent.add_subcommand("prices", "Bring real AWS prices into the catalog (import: AWS Price List offer files)");
+    prices->footer("Run `gpuplan prices import --help`; the overlay format: docs/catalog.md (\"Price overlays\").");
+    CLI::App* app = prices->add_subcommand("import", "Read AWS Price List Bulk API EC2 offer files and write a catalog price overlay");
+    app->fallthrough();  // --catalog after `import` belongs to the main command
+    app->add_option("FILE", o->files, "EC2 offer files (offers/v1.0/aws/AmazonEC2/<version>/<region>/index.json), as downloaded")
+        ->required()
+        ->type_name("FILE");
+    app->add_option("--out", o->out, "Overlay file to write (gpuplan.catalog/1); written whole or not at all")->required()->type_name("FILE");
+    app->add_flag("--progress", o->progress, "Name each file on stderr as it is read (default when stderr is a terminal)");
+    add_format_option(*app, o->format, {Format::table, Format::json});
+    app->footer(R"(Keeps the Linux, shared-tenancy, no-pre-installed-software, "Used" capacity rows of the catalog's
+instance types (built-in and --catalog files): the on-demand price and the Standard Reserved
+Instance prices (1 and 3 years; no, partial and all upfront), each citing the offer version and
+publication date. The file is streamed: memory stays small however large it is.
+Examples:
+  gpuplan prices import eu-west-2/index.json --out prices.json
+  gpuplan --catalog prices.json price p5.48xlarge --region eu-west-2 --hours 106
+)" + std::string(kExitCodes));
+    return {prices, [o, app](const Catalog& catalog) {
+                if (!app->parsed()) throw InputError("gpuplan prices: name what to do: `gpuplan prices import FILE... --out overlay.json`");
+                PricesImportOptions run = *o;
+                run.progress = o->progress || isatty(STDERR_FILENO);
+                return run_prices_import(run, catalog);
+            }};
+}
+
+}  // namespace gpuplan::cli
