@@ -2,7 +2,10 @@
 """Regenerate gpuplan's catalog JSON from the reference CSVs.
 
 Reads   <reference>/accelerators.csv, <reference>/aws-gpu-instances.csv and
-        <reference>/regional-prices.csv (prices in the other 23 regions)
+        <reference>/regional-prices.csv (prices in the other 23 regions), and the project's
+        own sheets in the same columns for the families the reference lacks:
+        assets/catalog/additions/accelerators-added.csv, aws-gpu-instances-added.csv
+        (inf1, g5g, g4ad, dl1, dl2q, g7; sources in each row and additions/README.md)
 Writes  <out>/accelerators.json and <out>/instances.json  (schema gpuplan.catalog/1)
 
 The JSON files are the source of truth that the C++ loader reads; this script is
@@ -24,6 +27,8 @@ SCHEMA = "gpuplan.catalog/1"
 EXPECTED_ACCELERATORS = 17
 EXPECTED_INSTANCES = 67
 EXPECTED_REGIONAL_ROWS = 853
+EXPECTED_ADDED_ACCELERATORS = 6
+EXPECTED_ADDED_INSTANCES = 23
 
 ON_DEMAND_AS_OF = "2026-07-20"  # Karpenter pricing file stamped 2026-07-20T13:44:30Z
 SPOT_AS_OF = "2026-07"          # SkyPilot snapshot is undated; about mid-2026
@@ -177,6 +182,14 @@ _NEURON = {
 }
 _RTX_TENSOR = ("NVIDIA's Server Edition datasheet omits dense tensor figures "
                "(marketing quotes only sparse FP4 TOPS and an unqualified ~1 PFLOP FP16/BF16)")
+_TURING = {
+    "dense_tflops.tf32": "n/a: Turing has no TF32 support",
+    "dense_tflops.bf16": "n/a: Turing has no BF16 support",
+    "dense_tflops.fp8": "n/a: Turing has no FP8 support",
+    "dense_tflops.fp4": "n/a: Turing has no FP4 tensor cores",
+    "peer_link": NO_NVLINK,
+    "peer_link_gb_per_s": NO_NVLINK,
+}
 _A10G_FLOPS = "NVIDIA publishes no A10G datasheet (A10 figures are in flops_basis only)"
 
 ACCEL_REASONS = {
@@ -193,14 +206,7 @@ ACCEL_REASONS = {
         "dense_tflops.tf32": "GB200 TF32 " + NOT_FOUND,
         "tdp_w": "GB200 TDP " + NOT_FOUND,
     }),
-    "T4": {
-        "dense_tflops.tf32": "n/a: Turing has no TF32 support",
-        "dense_tflops.bf16": "n/a: Turing has no BF16 support",
-        "dense_tflops.fp8": "n/a: Turing has no FP8 support",
-        "dense_tflops.fp4": "n/a: Turing has no FP4 tensor cores",
-        "peer_link": NO_NVLINK,
-        "peer_link_gb_per_s": NO_NVLINK,
-    },
+    "T4": dict(_TURING),
     "A10G": dict(_AMPERE_FP, **{
         "dense_tflops.fp32": _A10G_FLOPS,
         "dense_tflops.tf32": _A10G_FLOPS,
@@ -231,6 +237,54 @@ ACCEL_REASONS = {
     "Trainium": dict(_NEURON),
     "Trainium2": dict(_NEURON),
     "Inferentia2": dict(_NEURON),
+    # additions/accelerators-added.csv
+    "Inferentia": dict(_NEURON, **{
+        "dense_tflops.fp32": "no FP32 figure in the AWS Neuron docs read (FP32 models are cast to BF16)",
+        "dense_tflops.tf32": "n/a: NeuronCore-v1 has no TF32",
+        "dense_tflops.fp8": "n/a: NeuronCore-v1 has no FP8",
+        "dense_tflops.fp4": "n/a: NeuronCore-v1 has no FP4",
+    }),
+    "T4G": dict(_TURING),
+    "Radeon Pro V520": {
+        "compute_capability": "n/a: an AMD GPU has no CUDA compute capability",
+        "memory_bandwidth_gb_per_s": "Radeon Pro V520 memory bandwidth " + NOT_FOUND,
+        "dense_tflops.tf32": "n/a: RDNA has no TF32 tensor units",
+        "dense_tflops.bf16": "Radeon Pro V520 BF16 " + NOT_FOUND,
+        "dense_tflops.fp16": "Radeon Pro V520 FP16 " + NOT_FOUND,
+        "dense_tflops.fp8": "n/a: RDNA has no FP8",
+        "dense_tflops.fp4": "n/a: RDNA has no FP4",
+        "peer_link": "n/a: no GPU-to-GPU link named in any source read; peers talk over PCIe",
+        "peer_link_gb_per_s": "n/a: no GPU-to-GPU link named in any source read; peers talk over PCIe",
+        "pcie_gen": "PCIe generation " + NOT_FOUND,
+        "pcie_lanes": "PCIe lane count " + NOT_FOUND,
+        "tdp_w": "Radeon Pro V520 TDP " + NOT_FOUND,
+    },
+    "Gaudi HL-205": {
+        "memory_bandwidth_gb_per_s": "Gaudi HBM bandwidth " + NOT_FOUND,
+        **{f"dense_tflops.{p}": "Habana published benchmark results, not peak FLOPS, for first-generation Gaudi"
+           for p in ("fp32", "tf32", "bf16", "fp16", "fp8", "fp4")},
+        "peer_link": "Gaudi links chips over its own on-chip 100GbE RoCE ports, not a named peer link; DL1's wiring not confirmed",
+        "peer_link_gb_per_s": "Gaudi links chips over its own on-chip 100GbE RoCE ports, not a named peer link; DL1's wiring not confirmed",
+        "pcie_gen": "PCIe generation " + NOT_FOUND,
+        "pcie_lanes": "PCIe lane count " + NOT_FOUND,
+        "tdp_w": "HL-205 TDP " + NOT_FOUND,
+    },
+    "Qualcomm Cloud AI 100 Standard": {
+        "dense_tflops.fp32": "Qualcomm's SKU table gives FP16 and INT8 only",
+        "dense_tflops.tf32": "Qualcomm's SKU table gives FP16 and INT8 only",
+        "dense_tflops.bf16": "Qualcomm's SKU table gives FP16 and INT8 only",
+        "dense_tflops.fp8": "Qualcomm's SKU table gives FP16 and INT8 only",
+        "dense_tflops.fp4": "Qualcomm's SKU table gives FP16 and INT8 only",
+        "peer_link": "n/a: no chip-to-chip link in Qualcomm's docs; cards talk over PCIe",
+        "peer_link_gb_per_s": "n/a: no chip-to-chip link in Qualcomm's docs; cards talk over PCIe",
+    },
+    "RTX PRO 4500 Blackwell Server": {
+        "dense_tflops.fp32": "no NVIDIA Server Edition datasheet found (Workstation Edition figures are in flops_basis only)",
+        **{f"dense_tflops.{p}": "no NVIDIA Server Edition datasheet found; the Workstation Edition's third-party tensor figures "
+           "are in flops_basis only (the Server Edition runs at 165 W against 200 W)" for p in ("tf32", "bf16", "fp16", "fp8", "fp4")},
+        "peer_link": NO_NVLINK,
+        "peer_link_gb_per_s": NO_NVLINK,
+    },
 }
 
 # Neuron interconnect names; each must appear in that row's source_notes.
@@ -238,6 +292,17 @@ NEURON_LINK = {
     "Trainium": "NeuronLink-v2",
     "Trainium2": "NeuronLink-v3",
     "Inferentia2": "NeuronLink-v2",
+    "Inferentia": "NeuronLink-v1",
+}
+
+# Facts the project's own sheet (additions/aws-gpu-instances-added.csv) leaves empty, and why.
+ADDITION_NULL_REASONS = {
+    ("dl1.24xlarge", "interconnect"): (
+        "not established: Habana's 8-Gaudi servers link the chips all-to-all over 7 of each chip's on-chip "
+        "100GbE RoCE ports (docs.habana.ai, distributed training overview), which none of the catalog's link "
+        "kinds describes; that DL1 is wired this way is not confirmed"),
+    ("dl1.24xlarge", "peer_gbit_per_s_per_accelerator"): (
+        "not established: 700 Gbit/s per Gaudi over on-chip RoCE in Habana's reference server; DL1 not confirmed"),
 }
 
 # --------------------------------------------------------------------------
@@ -466,12 +531,14 @@ def build_accelerator(row):
     name = row["accelerator"].strip()
     row, corrected = apply_sheet_corrections(name, row)
     vendor = row["vendor"].strip()
-    if vendor == "NVIDIA":
+    if vendor in ("NVIDIA", "AMD"):
         kind = "gpu"
     elif name.startswith("Trainium"):
         kind = "trainium"
     elif name.startswith("Inferentia"):
         kind = "inferentia"
+    elif vendor.startswith(("Habana", "Qualcomm")):
+        kind = "asic"  # another vendor's AI accelerator: no CUDA, no Neuron
     else:
         sys.exit(f"error: accelerator {name}: cannot classify kind")
     w = f"accelerators.csv {name}"
@@ -654,7 +721,7 @@ def build_instance(row, accel_by_name, regional):
     if ic is not None and ic not in INTERCONNECTS:
         sys.exit(f"error: {w}: unexpected gpu_interconnect {ic!r}")
     if ic is None:
-        unknown["interconnect"] = no_accel_list
+        unknown["interconnect"] = ADDITION_NULL_REASONS.get((name, "interconnect"), no_accel_list)
 
     p2p = num(row["gpu_p2p_gbps_per_gpu"], w)
     if p2p is None:
@@ -666,7 +733,7 @@ def build_instance(row, accel_by_name, regional):
         elif ic == "pcie":
             unknown["peer_gbit_per_s_per_accelerator"] = "AWS publishes no PCIe peer-to-peer figure"
         elif ic is None:
-            unknown["peer_gbit_per_s_per_accelerator"] = no_accel_list
+            unknown["peer_gbit_per_s_per_accelerator"] = ADDITION_NULL_REASONS.get((name, "peer_gbit_per_s_per_accelerator"), no_accel_list)
         elif (name, "peer_gbit_per_s_per_accelerator") in CORRECTED_NULL_REASONS:
             unknown["peer_gbit_per_s_per_accelerator"] = CORRECTED_NULL_REASONS[(name, "peer_gbit_per_s_per_accelerator")]
         else:
@@ -675,6 +742,12 @@ def build_instance(row, accel_by_name, regional):
     # --- prices (us-east-1 on-demand, us-east-1 typical spot, extras) ---
     prices = []
     od = num(row["price_on_demand_usd_hr_us_east_1"], w)
+    if od is None and "not offered in us-east-1" in notes:
+        # No us-east-1 entries at all: the type is not offered there (docs/catalog.md).
+        add_regional_prices(name, prices, unknown, regional, w)
+        if not prices:
+            sys.exit(f"error: {w}: not offered in us-east-1 and no region in regional-prices.csv")
+        return finish_instance(name, row, corrected, w, notes, unknown, prices, od, accel, count, mem_each, efa, gdr, ic, p2p)
     prices.append({"region": REGION, "option": "on_demand", "usd_per_hour": od,
                    "as_of": ON_DEMAND_AS_OF, "source": "KARP-PRICE",
                    "note": "Linux on-demand list price"})
@@ -707,9 +780,11 @@ def build_instance(row, accel_by_name, regional):
         elif "us-east-2 spot" in notes:
             r = re.search(r"us-east-2 spot ([\d.]+-[\d.]+)", notes).group(1)
             reason = (f"no us-east-1 spot rows in the SkyPilot snapshot (only us-east-2, {r})")
-        elif "us-west-2" in notes:
+        elif "us-west-2" in notes and "[SKY]" in notes:
             r = re.search(r"spot ([\d.]+) \[SKY\]", notes).group(1)
             reason = f"no us-east-1 spot rows in the SkyPilot snapshot (only us-west-2, {r})"
+        elif "newer than the SkyPilot snapshots" in notes:
+            reason = "G7 (GA 2026-06-18) is newer than the SkyPilot snapshots, which list no G7 spot price"
         else:
             reason = ("not read: the SkyPilot snapshot lists this type but its spot rows were not read "
                       "(reference README, Known gaps)")
@@ -731,7 +806,10 @@ def build_instance(row, accel_by_name, regional):
                        "usd_per_hour": Num(extra["price"]), "as_of": extra["as_of"],
                        "source": extra["source"], "note": extra["note"]})
     add_regional_prices(name, prices, unknown, regional, w)
+    return finish_instance(name, row, corrected, w, notes, unknown, prices, od, accel, count, mem_each, efa, gdr, ic, p2p)
 
+
+def finish_instance(name, row, corrected, w, notes, unknown, prices, od, accel, count, mem_each, efa, gdr, ic, p2p):
     rec = {
         "name": name,
         "family": row["family"].strip(),
@@ -780,6 +858,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reference", type=Path, default=(repo / ".." / "shared" / "reference").resolve(),
                     help="directory holding accelerators.csv and aws-gpu-instances.csv")
+    ap.add_argument("--additions", type=Path, default=repo / "assets" / "catalog" / "additions",
+                    help="directory holding the project's own accelerators-added.csv and aws-gpu-instances-added.csv")
     ap.add_argument("--out", type=Path, default=repo / "assets" / "catalog",
                     help="output directory for accelerators.json and instances.json")
     args = ap.parse_args()
@@ -790,6 +870,12 @@ def main():
         sys.exit(f"error: expected {EXPECTED_ACCELERATORS} accelerators, got {len(acc_rows)}")
     if len(inst_rows) != EXPECTED_INSTANCES:
         sys.exit(f"error: expected {EXPECTED_INSTANCES} instances, got {len(inst_rows)}")
+    added_acc = read_csv(args.additions / "accelerators-added.csv")
+    added_inst = read_csv(args.additions / "aws-gpu-instances-added.csv")
+    if (len(added_acc), len(added_inst)) != (EXPECTED_ADDED_ACCELERATORS, EXPECTED_ADDED_INSTANCES):
+        sys.exit(f"error: expected {EXPECTED_ADDED_ACCELERATORS} + {EXPECTED_ADDED_INSTANCES} added rows, got {len(added_acc)} + {len(added_inst)}")
+    acc_rows += added_acc
+    inst_rows += added_inst
 
     accelerators = [build_accelerator(r) for r in acc_rows]
     by_name = {a["name"]: a for a in accelerators}

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
 #include "table_export.hpp"
 #include "ui/app_options.hpp"
@@ -150,6 +151,29 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_import_results(const char* file_te
     if (!page.state.bench_error.empty()) return gpuplan::web::keep(text, page.state.bench_error);
     page.state.view = gpuplan::ui::View::measurements;
     return gpuplan::web::keep(text, "");
+}
+
+// A catalog document (a price overlay from `gpuplan prices import`, or any gpuplan.catalog/1
+// file) loaded after the built-in catalog, as the CLI's --catalog does; the scenario is then
+// evaluated again against it. Returns "" and a summary in `summary`, or the error. The file is
+// not put in the link (an overlay can be megabytes): a shared link uses the built-in catalog.
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_import_catalog(const char* file_text, const char* file_name) {
+    static std::string text;
+    auto& page = *g_page;
+    try {
+        std::vector<gpuplan::CatalogDocument> docs = gpuplan::builtin_catalog_documents();
+        docs.push_back({file_name, file_text});
+        gpuplan::Catalog catalog = gpuplan::load_catalog(docs);
+        catalog.today = page.catalog ? page.catalog->today : "";
+        const std::size_t changes = catalog.overrides.size();
+        page.catalog = std::move(catalog);
+        page.state.catalog = &*page.catalog;
+        gpuplan::ui::set_scenario(page.state, page.state.scenario);
+        gpuplan::web::request_frames(page);
+        return gpuplan::web::keep(text, nlohmann::json{{"error", ""}, {"changes", changes}}.dump());
+    } catch (const gpuplan::InputError& e) {
+        return gpuplan::web::keep(text, nlohmann::json{{"error", e.what()}}.dump());
+    }
 }
 
 // The current view's table as CSV: the catalog for the Catalog view, else every figure of the

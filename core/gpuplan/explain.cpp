@@ -24,6 +24,18 @@ FigureInput Figure::as_input(std::string source_note) const {
             rests_on_assumption()};
 }
 
+Figure make_figure(std::string name, double value, std::string unit, std::string formula, std::string worked,
+                   std::vector<FigureInput> inputs) {
+    Figure f;
+    f.name = std::move(name);
+    f.value = value;
+    f.unit = std::move(unit);
+    f.formula = std::move(formula);
+    f.worked = std::move(worked);
+    f.inputs = std::move(inputs);
+    return f;
+}
+
 Figure unknown_figure(std::string name, std::string unit, std::string formula, std::string why) {
     Figure f;
     f.name = std::move(name);

@@ -60,6 +60,10 @@ struct Figure {
     FigureInput as_input(std::string source_note = "") const;
 };
 
+// A known figure with its explanation, in one call.
+Figure make_figure(std::string name, double value, std::string unit, std::string formula, std::string worked,
+                   std::vector<FigureInput> inputs);
+
 // A figure that cannot be computed, with the reason (shown as "unknown" with its why).
 Figure unknown_figure(std::string name, std::string unit, std::string formula, std::string why);
 

@@ -182,7 +182,7 @@ Command register_catalog(CLI::App& parent) {
     CLI::App* app = parent.add_subcommand("catalog", "List EC2 accelerator instance types with price-normalised metrics");
     app->add_option("--family", o->families, "Only these families (comma-separated: p5,g6e)")->delimiter(',')->type_name("LIST");
     app->add_option("--accelerator", o->accelerators, "Only these accelerators (comma-separated: H100-SXM,L40S)")->delimiter(',')->type_name("LIST");
-    app->add_option("--kind", o->kind, "Only this accelerator kind")->check(CLI::IsMember({"gpu", "trainium", "inferentia"}));
+    app->add_option("--kind", o->kind, "Only this accelerator kind")->check(CLI::IsMember({"gpu", "trainium", "inferentia", "asic"}));
     app->add_option("--min-accel-memory-gib", o->min_accel_memory_gib, "Only instances with at least this much accelerator memory in total (GiB)")
         ->check(number_rule(NumberRule::non_negative));
     add_region_option(*app, o->region);

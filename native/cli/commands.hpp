@@ -38,6 +38,8 @@ Command register_show(CLI::App& parent);
 Command register_price(CLI::App& parent);
 // prices_cmd.cpp (`prices import`: AWS Price List offer files -> a catalog price overlay)
 Command register_prices(CLI::App& parent);
+// spot_fleet_cmd.cpp (`spot-fleet`: a weighted spot fleet over types and zones)
+Command register_spot_fleet(CLI::App& parent);
 // fleet_cmd.cpp, idle_cmd.cpp
 Command register_fleet(CLI::App& parent);
 Command register_idle(CLI::App& parent);

@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
+#include "gpuplan/pricing/spot_advisor.hpp"
 #include "gpuplan/scenario/scenario.hpp"
 
 namespace gpuplan::cli {
@@ -51,6 +52,7 @@ struct PriceOptions {
     std::string instance, region = "us-east-1";
     double hours = 730, instances = 1;
     double tokens_per_second = 0, rtf = 0, training_hours = 0, spot_discount = 0, checkpoint_interval_hours = 0;
+    std::string interruption_bucket, spot_advisor;
     std::map<std::string, double> overrides;  // by flag
     bool explain = false;
     Format format = Format::table;
@@ -87,6 +89,30 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
     for (const auto& d : kDefaultFlags)
         if (o.given(d.flag)) *d.slot(q) = {o.overrides.at(d.flag), InputOrigin::user, ""};
     if (o.given("--spot-discount")) q.assumptions.spot_discount = Param{o.spot_discount, InputOrigin::user, ""};
+    // Spot interruptions from the Spot Advisor's bucket (given, or looked up in its data file).
+    std::optional<InterruptionBucket> bucket;
+    std::string bucket_from;
+    if (o.given("--interruption-bucket")) {
+        bucket = interruption_bucket_named(o.interruption_bucket);
+        if (!bucket) throw InputError("--interruption-bucket", "'" + o.interruption_bucket + "'", interruption_bucket_labels());
+        bucket_from = "--interruption-bucket";
+    }
+    if (o.given("--spot-advisor")) {
+        const SpotAdvisorData advisor = parse_spot_advisor(read_input_file(o.spot_advisor, "--spot-advisor"), o.spot_advisor);
+        const SpotAdvisorEntry* entry = advisor.find(q.region, inst.name);
+        if (!entry)
+            throw InputError("--spot-advisor", "'" + inst.name + "' in " + q.region,
+                             "a type and region the file lists for Linux (" + o.spot_advisor + " has no such entry)");
+        bucket = entry->bucket;
+        bucket_from = "the Spot Advisor data " + o.spot_advisor + " (" + inst.name + " in " + q.region + ", saving " +
+                      format_number(entry->saving_percent) + "%)";
+    }
+    if (bucket) {
+        const Figure m = mean_hours_between_interruptions(*bucket, bucket_from);
+        q.spot_risk.mean_hours_between_interruptions = {*m.value, InputOrigin::user,
+                                                        "interruptions " + std::string(label(*bucket)) + " a month, from " + bucket_from +
+                                                            ": " + m.worked + " h (bucket midpoint, Poisson; docs/pricing.md)"};
+    }
     if (o.given("--checkpoint-interval-hours")) q.spot_risk.checkpoint_interval_hours = Param{o.checkpoint_interval_hours, InputOrigin::user, ""};
     UnitCostOptions units;
     if (o.given("--tokens-per-second")) units.tokens_per_second = o.tokens_per_second;
@@ -195,6 +221,9 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
                  format_number(q.spot_risk.mean_hours_between_interruptions.value) + " h on average, " +
                  format_number(q.spot_risk.checkpoint_minutes.value) + " min per checkpoint, " +
                  format_number(q.spot_risk.restart_minutes.value) + " min per restart (Young 1974 / Daly 2006).\n";
+    if (spot_priced && q.spot_risk.mean_hours_between_interruptions.origin == InputOrigin::user &&
+        !q.spot_risk.mean_hours_between_interruptions.source.empty())
+        after += "  " + q.spot_risk.mean_hours_between_interruptions.source + ".\n";
     if (any_star) {
         std::vector<KeyValue> used;
         for (const auto& d : kDefaultFlags) {
@@ -252,6 +281,15 @@ Command register_price(CLI::App& parent) {
         ->check(number_rule(NumberRule::discount));
     app->add_option("--checkpoint-interval-hours", o->checkpoint_interval_hours, "Spot: hours between checkpoints (default: the Young/Daly optimum)")
         ->check(number_rule(NumberRule::positive));
+    CLI::Option* bucket = app->add_option("--interruption-bucket", o->interruption_bucket,
+                                          "Spot: the Spot Instance Advisor's frequency of interruption (<5%, 5-10%, 10-15%, 15-20%, >20% a month), "
+                                          "for the mean hours between interruptions")
+                              ->type_name("BUCKET");
+    CLI::Option* advisor = app->add_option("--spot-advisor", o->spot_advisor,
+                                           "Spot: the Spot Advisor data file (spot-advisor-data.json as downloaded): the type's bucket in the region")
+                               ->type_name("FILE");
+    bucket->excludes(advisor)->excludes("--mtbi-hours");
+    advisor->excludes("--mtbi-hours");
     app->add_flag("--explain", o->explain, "After the table, show each figure's formula, worked line and inputs with their origins");
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
     app->footer(R"(Options: on-demand and spot (catalog prices), Reserved Instances, EC2 Instance and Compute Savings
@@ -264,7 +302,9 @@ Examples:
   gpuplan price g6e.xlarge --hours 8760 --reserved-1y-discount 0.35 --explain
   gpuplan price g6e.xlarge --tokens-per-second 1000 --format json
   gpuplan price g7e.2xlarge --region us-east-2 --rtf 3.21
-  gpuplan price p5.48xlarge --mtbi-hours 2 --checkpoint-minutes 5 --restart-minutes 10)");
+  gpuplan price p5.48xlarge --mtbi-hours 2 --checkpoint-minutes 5 --restart-minutes 10
+  gpuplan price g6e.12xlarge --interruption-bucket 10-15%
+  gpuplan price g6e.12xlarge --spot-advisor spot-advisor-data.json)");
     return {app, [o](const Catalog& c) { return run_price(c, *o); }};
 }
 

@@ -1,8 +1,9 @@
 // import_export.test.js — a bench results file imports through the file picker and by
 // drag-and-drop (the Measurements view opens with it); a bad file is refused with the reason;
-// the scenario exports as JSON and the table as CSV.
+// the scenario exports as JSON and the table as CSV; a price overlay (`gpuplan prices import`)
+// imports through the same picker and the Costs figures use its listed reservations.
 //
-// Usage: node import_export.test.js <web dir> <good bench.json> <bad bench.json> <scenario.json> <screenshot dir>
+// Usage: node import_export.test.js <web dir> <good bench.json> <bad bench.json> <scenario.json> <screenshot dir> <overlay.json>
 'use strict';
 
 const fs = require('fs');
@@ -10,8 +11,8 @@ const path = require('path');
 const h = require('./harness');
 
 h.runTest('browser.import_export', async () => {
-  const [webDir, goodFile, badFile, scenarioFile, screenshotDir] = process.argv.slice(2);
-  if (!screenshotDir) throw new Error('usage: node import_export.test.js <web dir> <good.json> <bad.json> <scenario.json> <screenshot dir>');
+  const [webDir, goodFile, badFile, scenarioFile, screenshotDir, overlayFile] = process.argv.slice(2);
+  if (!overlayFile) throw new Error('usage: node import_export.test.js <web dir> <good.json> <bad.json> <scenario.json> <screenshot dir> <overlay.json>');
   h.requireBuilt(webDir);
   const server = await h.serve(webDir);
   const browser = await h.launch();
@@ -76,8 +77,34 @@ h.runTest('browser.import_export', async () => {
     const expectedValue = state2.results.fleet && state2.results.fleet.figures.blended_usd_per_gpu_hour.value;
     if (expectedValue !== undefined && (!blended || Number(blended.split(',')[1]) !== expectedValue))
       throw new Error(`CSV row for blended_usd_per_gpu_hour is ${blended}, results say ${expectedValue}`);
+    // 5. A price overlay through the picker: p5.48xlarge in eu-west-2 for 106 h, its 1-year
+    // all-upfront reservation listed at $330,000 (tests/cli/data/price-list/ec2-eu-west-2.json):
+    // 330,000 / 8,760 = $37.6712/h, billed as the whole term.
+    const priced = { schema: 'gpuplan.scenario/1', name: 'overlay check', region: 'eu-west-2', price: { instance: 'p5.48xlarge', hours: 106 } };
+    const before = await page.evaluate((s) => { window.gpuplan.setScenario(s); return window.gpuplan.getState(); }, priced);
+    const option = (st, key) => st.results.price.options.find((o) => o.key === key);
+    if (option(before, 'reserved-1y-all-upfront').figures.effective_usd_per_hour.assumption !== true)
+      throw new Error('before the overlay, the 1-year reservation should rest on the assumed discount');
+    await page.setInputFiles('#results-file', overlayFile);
+    await page.waitForFunction(() => /Imported overlay/.test(document.getElementById('toolbar-message').textContent), null, { timeout: 10_000 });
+    const after = await page.evaluate(() => window.gpuplan.getState());
+    const listed = option(after, 'reserved-1y-all-upfront').figures;
+    if (Math.abs(listed.effective_usd_per_hour.value - 330000 / 8760) > 1e-9 || listed.cost_usd.value !== 330000 || listed.effective_usd_per_hour.assumption)
+      throw new Error(`after the overlay: ${JSON.stringify(listed.effective_usd_per_hour)} ${JSON.stringify(listed.cost_usd)}`);
+    // A bad overlay (an instance the catalog lacks) is refused with its JSON path, and the good one stays.
+    const bad = await page.evaluate(async ([name, text]) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([text], name, { type: 'application/json' }));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, cancelable: true }));
+      await new Promise((r) => setTimeout(r, 300));
+      return { message: document.getElementById('toolbar-message').textContent, state: window.gpuplan.getState() };
+    }, ['bad-overlay.json', fs.readFileSync(overlayFile, 'utf8').replace('"p5.48xlarge"', '"zz9.huge"')]);
+    if (!/bad-overlay.json was not imported: .*\$\.prices\[\d+\]\.instance/.test(bad.message))
+      throw new Error(`bad overlay: ${bad.message}`);
+    if (option(bad.state, 'reserved-1y-all-upfront').figures.cost_usd.value !== 330000) throw new Error('a refused overlay undid the good one');
     if (page.errors.length) throw new Error(`errors: ${page.errors.join('; ')}`);
-    return `picker and drop imports of ${path.basename(goodFile)} opened Measurements; ${path.basename(badFile)} refused ` +
+    return `price overlay imported (1-year all upfront $${(330000 / 8760).toFixed(4)}/h, billed $330,000 for 106 h), a bad one refused; ` +
+      `picker and drop imports of ${path.basename(goodFile)} opened Measurements; ${path.basename(badFile)} refused ` +
       `("${dropped.state.bench_error.slice(0, 80)}..."); scenario JSON and ${csv.length - 2}-row CSV exported`;
   } finally {
     await browser.close();

@@ -12,14 +12,40 @@ using namespace gpuplan;
 
 TEST_CASE("built-in catalog holds every reference row", "[catalog]") {
     const Catalog c = load_builtin_catalog();
-    // shared/reference: aws-gpu-instances.csv has 67 rows, accelerators.csv 17.
-    CHECK(c.instances.size() == 67);
-    CHECK(c.accelerators.size() == 17);
+    // shared/reference: aws-gpu-instances.csv has 67 rows, accelerators.csv 17; the project's own
+    // sheets (assets/catalog/additions/) add 23 instance types and 6 accelerators.
+    CHECK(c.instances.size() == 67 + 23);
+    CHECK(c.accelerators.size() == 17 + 6);
     CHECK(c.overrides.empty());
     for (const char* name : {"p3.2xlarge", "p4d.24xlarge", "p5.48xlarge", "p5en.48xlarge", "p6-b200.48xlarge", "p6e-gb200.36xlarge",
                              "g4dn.xlarge", "g5.48xlarge", "g6.2xlarge", "g6e.xlarge", "g6f.large", "gr6f.4xlarge", "g7e.48xlarge",
-                             "inf2.48xlarge", "trn1n.32xlarge", "trn2.48xlarge", "trn2u.48xlarge"})
+                             "inf2.48xlarge", "trn1n.32xlarge", "trn2.48xlarge", "trn2u.48xlarge", "inf1.24xlarge", "g5g.metal",
+                             "g4ad.16xlarge", "dl1.24xlarge", "dl2q.24xlarge", "g7.2xlarge", "g7.48xlarge"})
         CHECK(c.find_instance(name) != nullptr);
+}
+
+TEST_CASE("the added families keep their kinds, gaps and regions", "[catalog]") {
+    const Catalog c = load_builtin_catalog();
+    CHECK(c.find_accelerator("Gaudi HL-205")->kind == AcceleratorKind::asic);
+    CHECK(c.find_accelerator("Qualcomm Cloud AI 100 Standard")->kind == AcceleratorKind::asic);
+    CHECK(c.find_accelerator("Inferentia")->kind == AcceleratorKind::inferentia);
+    // An AMD GPU has no CUDA compute capability: unknown, with the reason.
+    const Accelerator& v520 = *c.find_accelerator("Radeon Pro V520");
+    CHECK(v520.kind == AcceleratorKind::gpu);
+    CHECK_FALSE(v520.compute_capability);
+    CHECK(v520.unknown.at("compute_capability").rfind("n/a: ", 0) == 0);
+    // dl2q is not offered in us-east-1: no entry there at all, and priced where it is.
+    const Instance& dl2q = *c.find_instance("dl2q.24xlarge");
+    CHECK_FALSE(dl2q.offered_in("us-east-1"));
+    CHECK(dl2q.offered_regions() == std::vector<std::string>{"eu-central-1", "us-west-2"});
+    CHECK(*dl2q.find_price("us-west-2", PriceKind::on_demand)->usd_per_hour == 8.9194);
+    // G7: AWS's us-east-1 price list, no spot price yet (newer than the snapshots).
+    const Instance& g7 = *c.find_instance("g7.2xlarge");
+    CHECK(*g7.find_price("us-east-1", PriceKind::on_demand)->usd_per_hour == 2.52);
+    CHECK_FALSE(g7.find_price("us-east-1", PriceKind::spot_typical)->usd_per_hour);
+    CHECK(g7.null_price_reason("us-east-1", PriceKind::spot_typical).find("newer than the SkyPilot") != std::string::npos);
+    // dl1: the chips' link is not established; said so rather than guessed.
+    CHECK_FALSE(c.find_instance("dl1.24xlarge")->interconnect);
 }
 
 TEST_CASE("catalog facts keep their values, kinds and sources", "[catalog]") {
@@ -107,7 +133,7 @@ TEST_CASE("a user's catalog file extends and overrides the built-in one", "[cata
        "prices": [{"region": "eu-west-1", "option": "on_demand", "usd_per_hour": 1.1, "as_of": "2026-11-01", "source": "KARP-PRICE"}],
        "source_notes": "my quote", "unknown": {"peer_gbit_per_s_per_accelerator": "n/a: single accelerator"}}]})"});
     const Catalog c = load_catalog(docs);
-    CHECK(c.instances.size() == 67);
+    CHECK(c.instances.size() == 67 + 23);
     REQUIRE(c.overrides.size() == 1);
     CHECK(c.overrides[0].find("g6.2xlarge") != std::string::npos);
     CHECK(c.find_instance("g6.2xlarge")->find_price("eu-west-1", PriceKind::on_demand)->usd_per_hour == 1.1);

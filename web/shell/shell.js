@@ -134,13 +134,27 @@
     else toolbarMessage(`Imported ${fileName}.`);
     return error;
   }
+  // A catalog file (gpuplan.catalog/1: a price overlay from `gpuplan prices import`) replaces
+  // the catalog's prices until the page is reloaded; it does not travel in the link.
+  function importCatalog(text, fileName) {
+    const reply = JSON.parse(callText('gpuplan_page_import_catalog', text, fileName));
+    if (reply.error) toolbarMessage(`${fileName} was not imported: ${reply.error}`, true);
+    else toolbarMessage(`Imported ${fileName}: ${reply.changes} catalog figure${reply.changes === 1 ? '' : 's'} replaced, the rest added. ` +
+                        'Kept until you reload; a copied link uses the built-in catalog.');
+    return reply.error;
+  }
+  function isCatalogDocument(text) {
+    try { return JSON.parse(text).schema === 'gpuplan.catalog/1'; } catch (e) { return false; }
+  }
   async function importFile(file) {
     if (!file) return;
     if (file.size > 16 * 1024 * 1024) {  // the core's input limit (kMaxInputBytes)
-      toolbarMessage(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB; results files over 16 MiB are refused.`, true);
+      toolbarMessage(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB; files over 16 MiB are refused.`, true);
       return;
     }
-    importResults(await file.text(), file.name);
+    const text = await file.text();
+    if (isCatalogDocument(text)) importCatalog(text, file.name);
+    else importResults(text, file.name);
   }
   function wireToolbar() {
     $('toolbar').hidden = embed;
@@ -259,6 +273,7 @@
                                         typeof scenario === 'string' ? scenario : JSON.stringify(scenario)),
     setView: (name) => callText('gpuplan_page_set_view', name),
     importResults,
+    importCatalog,
     exportCsv: () => callText('gpuplan_page_export_csv'),
     redraw: (frames) => Module._gpuplan_page_redraw(frames || 3),
   };

@@ -15,6 +15,7 @@ std::string_view to_string(AcceleratorKind kind) {
     case AcceleratorKind::gpu: return "gpu";
     case AcceleratorKind::trainium: return "trainium";
     case AcceleratorKind::inferentia: return "inferentia";
+    case AcceleratorKind::asic: return "asic";
     }
     return "?";
 }
@@ -229,7 +230,8 @@ AcceleratorKind parse_kind(ObjectReader& r) {
     if (kind == "gpu") return AcceleratorKind::gpu;
     if (kind == "trainium") return AcceleratorKind::trainium;
     if (kind == "inferentia") return AcceleratorKind::inferentia;
-    throw InputError(r.child_path("kind"), "\"" + kind + "\"", "one of \"gpu\", \"trainium\", \"inferentia\"");
+    if (kind == "asic") return AcceleratorKind::asic;
+    throw InputError(r.child_path("kind"), "\"" + kind + "\"", "one of \"gpu\", \"trainium\", \"inferentia\", \"asic\"");
 }
 
 std::vector<std::string> parse_string_list(ObjectReader& r, const char* key) {
@@ -265,8 +267,9 @@ Accelerator parse_accelerator(const Json& j, const std::string& path, const std:
     a.vendor = r.string("vendor");
     a.architecture = r.string("architecture");
     // Compute capability is a GPU concept; Trainium/Inferentia must not pretend to have one.
+    // An AMD GPU has none: null, with its reason in "unknown".
     if (a.kind == AcceleratorKind::gpu)
-        a.compute_capability = r.string("compute_capability");
+        a.compute_capability = nulls.string(r, "compute_capability", "compute_capability");
     else if (r.has("compute_capability"))
         throw InputError(r.child_path("compute_capability"), json_preview(j["compute_capability"]),
                          "no compute_capability for a " + std::string(to_string(a.kind)) + " (GPUs only)");

@@ -18,7 +18,9 @@
 
 namespace gpuplan {
 
-enum class AcceleratorKind { gpu, trainium, inferentia };
+// asic: another vendor's AI accelerator (Habana Gaudi, Qualcomm Cloud AI 100): no CUDA, no
+// Neuron, so the GPU models do not apply to it.
+enum class AcceleratorKind { gpu, trainium, inferentia, asic };
 enum class Interconnect { nvswitch, nvlink, pcie, neuronlink, none };
 
 std::string_view to_string(AcceleratorKind kind);

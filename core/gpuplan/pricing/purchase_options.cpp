@@ -72,18 +72,6 @@ Figure median_spot_discount(const Catalog& catalog, const std::string& region) {
 
 namespace {
 
-Figure money(std::string name, double value, std::string unit, std::string formula, std::string worked,
-             std::vector<FigureInput> inputs) {
-    Figure f;
-    f.name = std::move(name);
-    f.value = value;
-    f.unit = std::move(unit);
-    f.formula = std::move(formula);
-    f.worked = std::move(worked);
-    f.inputs = std::move(inputs);
-    return f;
-}
-
 struct Context {
     const Instance& instance;
     const QuoteRequest& request;
@@ -99,7 +87,7 @@ void finish_quote(Quote& q, const Context& ctx) {
     const FigureInput in_hours = input("hours", "h", {ctx.request.hours, InputOrigin::user, ""});
     const FigureInput in_count = input("instances", "", {ctx.request.count, InputOrigin::user, ""});
     const double used = eff * ctx.request.hours * ctx.request.count;
-    q.cost_usd = money("cost_usd", used, "USD", "effective_usd_per_hour x hours x instances",
+    q.cost_usd = make_figure("cost_usd", used, "USD", "effective_usd_per_hour x hours x instances",
                        format_number(eff) + " x " + format_number(ctx.request.hours) + " x " + format_number(ctx.request.count) +
                            " = " + format_number(used),
                        {in_eff, in_hours, in_count});
@@ -115,25 +103,25 @@ void finish_quote(Quote& q, const Context& ctx) {
         q.attributable_cost_usd->name = "attributable_cost_usd";
         q.attributable_cost_usd->formula += ", if other work uses the rest of the term";
         const double billed = eff * term * terms * ctx.request.count;
-        q.cost_usd = money("cost_usd", billed, "USD", "effective_usd_per_hour x term_hours x terms x instances",
+        q.cost_usd = make_figure("cost_usd", billed, "USD", "effective_usd_per_hour x term_hours x terms x instances",
                            format_number(eff) + " x " + format_number(term) + " x " + format_number(terms) + " x " +
                                format_number(ctx.request.count) + " = " + format_number(billed),
                            {in_eff, in_term, in_terms, in_count});
         const double filled = ctx.request.hours / (term * terms);
-        q.term_utilization = money("term_utilization", filled, "fraction of term hours", "hours / (term_hours x terms)",
+        q.term_utilization = make_figure("term_utilization", filled, "fraction of term hours", "hours / (term_hours x terms)",
                                    format_number(ctx.request.hours) + " / (" + format_number(term) + " x " + format_number(terms) +
                                        ") = " + format_number(filled),
                                    {in_hours, in_term, in_terms});
     }
     const double saving = 1.0 - eff / od;
-    q.saving_vs_on_demand = money("saving_vs_on_demand", saving, "fraction", "1 - effective_usd_per_hour / on_demand_usd_per_hour",
+    q.saving_vs_on_demand = make_figure("saving_vs_on_demand", saving, "fraction", "1 - effective_usd_per_hour / on_demand_usd_per_hour",
                                   "1 - " + format_number(eff) + " / " + format_number(od) + " = " + format_number(saving),
                                   {in_eff, in_od});
     if (is_commitment(q.option.kind)) {
         // A commitment is billed for every hour of the term; used a fraction u of the hours,
         // each used hour costs eff / u, which equals on-demand at u = eff / od.
         const double u = eff / od;
-        q.break_even_utilization = money("break_even_utilization", u, "fraction of term hours",
+        q.break_even_utilization = make_figure("break_even_utilization", u, "fraction of term hours",
                                          "effective_usd_per_hour / on_demand_usd_per_hour",
                                          format_number(eff) + " / " + format_number(od) + " = " + format_number(u), {in_eff, in_od});
     }
@@ -145,8 +133,8 @@ Quote flat_quote(const Context& ctx, std::string label, PurchaseKind kind, const
     q.option = {kind, std::nullopt, std::nullopt};
     q.key = key(q.option);
     q.label = std::move(label);
-    q.effective_usd_per_hour = money("effective_usd_per_hour", price.value, "USD/h", std::move(formula), std::move(worked), std::move(inputs));
-    q.upfront_usd = money("upfront_usd", 0, "USD", "no upfront payment", "0", {});
+    q.effective_usd_per_hour = make_figure("effective_usd_per_hour", price.value, "USD/h", std::move(formula), std::move(worked), std::move(inputs));
+    q.upfront_usd = make_figure("upfront_usd", 0, "USD", "no upfront payment", "0", {});
     q.recurring_usd_per_hour = q.effective_usd_per_hour;
     q.recurring_usd_per_hour.name = "recurring_usd_per_hour";
     finish_quote(q, ctx);
@@ -170,17 +158,17 @@ Quote commitment_quote(const Context& ctx, PurchaseKind kind, const char* label_
     q.key = key(q.option);
     q.label = std::string(label_prefix) + (term == Term::one_year ? " 1-year, " : " 3-year, ") +
               (payment == Payment::no_upfront ? "no upfront" : payment == Payment::partial_upfront ? "partial upfront" : "all upfront");
-    q.effective_usd_per_hour = money("effective_usd_per_hour", eff, "USD/h", "on_demand_usd_per_hour x (1 - discount)",
+    q.effective_usd_per_hour = make_figure("effective_usd_per_hour", eff, "USD/h", "on_demand_usd_per_hour x (1 - discount)",
                                      format_number(od) + " x (1 - " + format_number(discount.value) + ") = " + format_number(eff),
                                      {in_od, in_d});
     const double upfront = eff * hours * share;
     std::vector<FigureInput> upfront_inputs = {q.effective_usd_per_hour.as_input(), in_term};
     if (payment == Payment::partial_upfront) upfront_inputs.push_back(input("partial_upfront_share", "fraction", a.partial_upfront_share));
-    q.upfront_usd = money("upfront_usd", upfront, "USD", "effective_usd_per_hour x term_hours x upfront_share",
+    q.upfront_usd = make_figure("upfront_usd", upfront, "USD", "effective_usd_per_hour x term_hours x upfront_share",
                           format_number(eff) + " x " + format_number(hours) + " x " + format_number(share) + " = " + format_number(upfront),
                           upfront_inputs);
     const double recurring = eff * (1.0 - share);
-    q.recurring_usd_per_hour = money("recurring_usd_per_hour", recurring, "USD/h", "effective_usd_per_hour x (1 - upfront_share)",
+    q.recurring_usd_per_hour = make_figure("recurring_usd_per_hour", recurring, "USD/h", "effective_usd_per_hour x (1 - upfront_share)",
                                      format_number(eff) + " x (1 - " + format_number(share) + ") = " + format_number(recurring),
                                      upfront_inputs);
     finish_quote(q, ctx);
@@ -207,13 +195,13 @@ Quote listed_commitment_quote(const Catalog& catalog, const Context& ctx, const 
     q.label = std::string(label_prefix) + (term == Term::one_year ? " 1-year, " : " 3-year, ") +
               (payment == Payment::no_upfront ? "no upfront" : payment == Payment::partial_upfront ? "partial upfront" : "all upfront");
     const double eff = listed.effective_usd_per_hour();
-    q.effective_usd_per_hour = money("effective_usd_per_hour", eff, "USD/h", "recurring_usd_per_hour + upfront_usd / term_hours",
+    q.effective_usd_per_hour = make_figure("effective_usd_per_hour", eff, "USD/h", "recurring_usd_per_hour + upfront_usd / term_hours",
                                      format_number(listed.usd_per_hour) + " + " + format_number(listed.upfront_usd) + " / " +
                                          format_number(hours) + " = " + format_number(eff),
                                      {in_rec, in_up, in_term});
-    q.upfront_usd = money("upfront_usd", listed.upfront_usd, "USD", "listed upfront price", format_number(listed.upfront_usd), {in_up});
+    q.upfront_usd = make_figure("upfront_usd", listed.upfront_usd, "USD", "listed upfront price", format_number(listed.upfront_usd), {in_up});
     q.recurring_usd_per_hour =
-        money("recurring_usd_per_hour", listed.usd_per_hour, "USD/h", "listed hourly price", format_number(listed.usd_per_hour), {in_rec});
+        make_figure("recurring_usd_per_hour", listed.usd_per_hour, "USD/h", "listed hourly price", format_number(listed.usd_per_hour), {in_rec});
     finish_quote(q, ctx);
     return q;
 }
@@ -260,7 +248,7 @@ Quote spot_quote(const Catalog& catalog, const Context& ctx, const Param& od) {
     const double eff = *q.effective_usd_per_hour.value;
     const double per_useful = eff * (1.0 + *plan.overhead_fraction.value);
     q.spot_effective_usd_per_useful_hour =
-        money("spot_usd_per_useful_hour", per_useful, "USD/h", "spot_usd_per_hour x (1 + rework_overhead_fraction)",
+        make_figure("spot_usd_per_useful_hour", per_useful, "USD/h", "spot_usd_per_hour x (1 + rework_overhead_fraction)",
               format_number(eff) + " x (1 + " + format_number(*plan.overhead_fraction.value) + ") = " + format_number(per_useful),
               {q.effective_usd_per_hour.as_input(), plan.overhead_fraction.as_input(plan.overhead_fraction.worked)});
     return q;

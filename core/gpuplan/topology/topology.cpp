@@ -262,7 +262,7 @@ NodeTopology node_topology(const Catalog& catalog, const Instance& inst, const T
     }
 
     // Across nodes.
-    const bool neuron = acc && acc->kind != AcceleratorKind::gpu;
+    const bool neuron = acc && (acc->kind == AcceleratorKind::trainium || acc->kind == AcceleratorKind::inferentia);
     const bool efa = (inst.efa_interfaces && *inst.efa_interfaces > 0) ||
                      (!inst.efa_interfaces && inst.unknown_reason("efa_interfaces").find("EFA supported") != std::string::npos);
     const bool gdr = inst.gpudirect_rdma.value_or(false) || (neuron && efa);

@@ -14,10 +14,7 @@ std::string n(double x) { return format_number(x); }
 Param user(double v) { return {v, InputOrigin::user, ""}; }
 Param assume(double v, std::string why) { return {v, InputOrigin::assumption, std::move(why)}; }
 
-Figure fig(std::string name, double value, std::string unit, std::string formula, std::string worked, std::vector<FigureInput> inputs) {
-    return {std::move(name), value, std::move(unit), std::move(formula), std::move(worked), std::move(inputs), ""};
-}
-Figure zero(std::string name, std::string why) { return fig(std::move(name), 0, "s", why, "0", {}); }
+Figure zero(std::string name, std::string why) { return make_figure(std::move(name), 0, "s", why, "0", {}); }
 
 void whole_at_least(double v, double min, const std::string& where) {
     if (!std::isfinite(v) || v < min || std::floor(v) != v) throw InputError(where, n(v), "a whole number >= " + n(min));
@@ -149,7 +146,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     const bool full = L.recompute == Recompute::full;
     const double s = L.sequence, b = L.micro_batch, h = m.hidden, T = L.global_batch_tokens;
     const std::string layout_text = "dp " + n(dp) + " x tp " + n(tp) + " x pp " + n(pp) + (ep > 1 ? ", ep " + n(ep) : "");
-    r.micro_batches = fig("micro_batches", mb, "", "global_batch_tokens / (data x micro_batch x sequence)",
+    r.micro_batches = make_figure("micro_batches", mb, "", "global_batch_tokens / (data x micro_batch x sequence)",
                           n(T) + " / (" + n(dp) + " x " + n(b) + " x " + n(s) + ") = " + n(mb), {input("global_batch_tokens", "tokens", user(T))});
 
     // Compute.
@@ -177,7 +174,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     if (peak && q.precision == TrainingPrecision::fp8) {
         const double eff = r.compute_efficiency.value, dense = step_flops.hardware_dense, attn = step_flops.hardware_attention;
         const double v = dense / (G * dense_peak->value * 1e12 * eff) + attn / (G * peak->value * 1e12 * eff);
-        r.compute_seconds = fig("compute_seconds", v, "s",
+        r.compute_seconds = make_figure("compute_seconds", v, "s",
                                 "dense FLOPs / (GPUs x FP8 peak x efficiency) + attention FLOPs / (GPUs x BF16 peak x efficiency): FP8 linear layers, bf16 attention",
                                 n(dense) + " / (" + n(G) + " x " + n(dense_peak->value) + "e12 x " + n(eff) + ") + " + n(attn) + " / (" + n(G) + " x " +
                                     n(peak->value) + "e12 x " + n(eff) + ") = " + n(v),
@@ -257,14 +254,14 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
         }
         const Param& ov = L.zero_stage == 0 ? q.overlap.ddp : L.zero_stage < 3 ? q.overlap.zero12 : q.overlap.zero3;
         if (known) {
-            r.data_parallel_comm_seconds = fig("data_parallel_comm_seconds", total, "s",
+            r.data_parallel_comm_seconds = make_figure("data_parallel_comm_seconds", total, "s",
                                                what + " of 2 bytes x " + n(params_rank) + " parameters per rank over " + n(g_dp) + " ranks per node x " + n(n_dp) + " nodes (ZeRO stage " + std::to_string(L.zero_stage) + "; Rajbhandari et al. 2020)",
                                                worked + " = " + n(total), ins);
             if (need(r.compute_seconds)) {
                 const double share = L.zero_stage == 3 ? 1.0 : (full ? 6.0 / 8 : 4.0 / 6);
                 const double window = compute * share;
                 const double exposed = total - std::min(ov.value * total, window);
-                r.data_parallel_exposed_seconds = fig("data_parallel_exposed_seconds", exposed, "s",
+                r.data_parallel_exposed_seconds = make_figure("data_parallel_exposed_seconds", exposed, "s",
                                                       "comm - min(overlap x comm, compute window); window = compute x " + n(share) + (L.zero_stage == 3 ? " (all of it)" : " (backward share)"),
                                                       n(total) + " - min(" + n(ov.value) + " x " + n(total) + ", " + n(window) + ") = " + n(exposed),
                                                       {r.data_parallel_comm_seconds.as_input(), input("overlap", "fraction", ov), r.compute_seconds.as_input()});
@@ -294,7 +291,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
         const CollectiveCost c = hierarchical_collective(Collective::all_reduce, bytes, tp_topo, rpn, tn);
         if (need(c.seconds)) {
             const double v = count * *c.seconds.value * (1 - q.overlap.tensor.value);
-            r.tensor_parallel_seconds = fig("tensor_parallel_seconds", v, "s",
+            r.tensor_parallel_seconds = make_figure("tensor_parallel_seconds", v, "s",
                                             n(per_layer) + " all-reduces of b x s x h x 2 bytes per layer x layers / pp x micro-batches x (1 - overlap) (Shoeybi et al. 2019)",
                                             n(per_layer) + " x " + n(layers_here) + " x " + n(mb) + " x " + n(*c.seconds.value) + " x (1 - " + n(q.overlap.tensor.value) + ") = " + n(v) + " (" + c.bottleneck_text + ")",
                                             {c.seconds.as_input(c.seconds.worked), input("tensor_overlap", "fraction", q.overlap.tensor)});
@@ -320,7 +317,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
         } else {
             const double bytes = b * s * h * 2, one = bytes / (l.gb_per_s.value * 1e9) + l.latency_us.value * 1e-6;
             const double v = 2 * mb * one * (1 - q.overlap.pipeline_p2p.value);
-            r.pipeline_p2p_seconds = fig("pipeline_p2p_seconds", v, "s", "2 x micro-batches x (b x s x h x 2 / B + alpha) x (1 - overlap)",
+            r.pipeline_p2p_seconds = make_figure("pipeline_p2p_seconds", v, "s", "2 x micro-batches x (b x s x h x 2 / B + alpha) x (1 - overlap)",
                                          "2 x " + n(mb) + " x (" + n(bytes) + " / " + n(l.gb_per_s.value) + "e9 + " + n(l.latency_us.value) + "e-6) x (1 - " + n(q.overlap.pipeline_p2p.value) + ") = " + n(v),
                                          {input("link_gb_per_s", "GB/s", l.gb_per_s), input("latency_us", "us", l.latency_us), input("pipeline_overlap", "fraction", q.overlap.pipeline_p2p)});
             if (v > 0) parts.push_back({"pipeline point-to-point over " + std::string(link_words(l.cls)) + " (" + std::string(to_string(l.cls)) + ")", l.cls, v, r.pipeline_p2p_seconds.rests_on_assumption()});
@@ -337,7 +334,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
         const CollectiveCost c = hierarchical_collective(Collective::all_to_all, bytes, topo, rpn, en);
         if (need(c.seconds)) {
             const double v = count * *c.seconds.value * (1 - q.overlap.expert.value);
-            r.expert_parallel_seconds = fig("expert_parallel_seconds", v, "s",
+            r.expert_parallel_seconds = make_figure("expert_parallel_seconds", v, "s",
                                             n(per_layer) + " all-to-alls of b x s x h x 2 x top_k bytes per MoE layer x MoE layers / pp x micro-batches x (1 - overlap) (Lepikhin et al. 2020)",
                                             n(per_layer) + " x " + n(moe_layers_here) + " x " + n(mb) + " x " + n(*c.seconds.value) + " x (1 - " + n(q.overlap.expert.value) + ") = " + n(v) + " (" + c.bottleneck_text + ")",
                                             {c.seconds.as_input(c.seconds.worked), input("expert_overlap", "fraction", q.overlap.expert)});
@@ -355,7 +352,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
         if (unknown_reason.empty()) {
             const double work = compute + *r.tensor_parallel_seconds.value + *r.expert_parallel_seconds.value + *r.pipeline_p2p_seconds.value;
             const double v = work * (pp - 1) / mb;
-            r.bubble_seconds = fig("bubble_seconds", v, "s",
+            r.bubble_seconds = make_figure("bubble_seconds", v, "s",
                                    "pipelined work x (p - 1) / m, i.e. a fraction (p-1)/(m+p-1) = " + n((pp - 1) / (mb + pp - 1)) + " of the pipeline time (Huang et al. 2019; Narayanan et al. 2021)",
                                    n(work) + " x (" + n(pp) + " - 1) / " + n(mb) + " = " + n(v),
                                    {r.compute_seconds.as_input(), r.tensor_parallel_seconds.as_input(), r.expert_parallel_seconds.as_input(), r.pipeline_p2p_seconds.as_input(),
@@ -378,7 +375,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
             const double transfer = bytes / (topo.host.gb_per_s.value * 1e9);
             const double adam = shard * gpn / q.cpu_adam_params_per_s.value;
             const double v = (transfer + adam) * (1 - q.overlap.offload.value);
-            r.offload_seconds = fig("offload_seconds", v, "s",
+            r.offload_seconds = make_figure("offload_seconds", v, "s",
                                     "(parameters per GPU x " + n(bytes_per) + " bytes / PCIe GB/s + parameters per GPU x GPUs per node / CPU Adam rate) x (1 - overlap) (Ren et al. 2021)",
                                     "(" + n(shard) + " x " + n(bytes_per) + " / " + n(topo.host.gb_per_s.value) + "e9 + " + n(shard) + " x " + n(gpn) + " / " + n(q.cpu_adam_params_per_s.value) + ") x (1 - " + n(q.overlap.offload.value) + ") = " + n(v),
                                     {input("host_pcie_gb_per_s", "GB/s", topo.host.gb_per_s), input("cpu_adam_params_per_s", "params/s", q.cpu_adam_params_per_s),
@@ -393,7 +390,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     std::map<LinkClass, Figure> by_link;
     for (const Part& p : parts) {
         if (p.cls == LinkClass::none) continue;
-        auto [it, fresh] = by_link.try_emplace(p.cls, fig("exposed_" + std::string(to_string(p.cls)) + "_seconds", 0, "s",
+        auto [it, fresh] = by_link.try_emplace(p.cls, make_figure("exposed_" + std::string(to_string(p.cls)) + "_seconds", 0, "s",
                                                           "sum of exposed communication over " + std::string(link_words(p.cls)) + " (data, tensor, pipeline, expert parallel)", "", {}));
         Figure& f = it->second;
         *f.value += p.seconds;
@@ -425,27 +422,27 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
         worked += (worked.empty() ? "" : " + ") + n(*f->value);
         ins.push_back(f->as_input());
     }
-    r.step_seconds = fig("step_seconds", step, "s", "compute + bubble + exposed data-parallel + tensor-parallel + pipeline p2p + expert-parallel + offload (" + layout_text + ")",
+    r.step_seconds = make_figure("step_seconds", step, "s", "compute + bubble + exposed data-parallel + tensor-parallel + pipeline p2p + expert-parallel + offload (" + layout_text + ")",
                          worked + " = " + n(step), ins);
     const double tps = T / step;
-    r.tokens_per_second = fig("tokens_per_second", tps, "tokens/s", "global_batch_tokens / step_seconds", n(T) + " / " + n(step) + " = " + n(tps), {r.step_seconds.as_input()});
+    r.tokens_per_second = make_figure("tokens_per_second", tps, "tokens/s", "global_batch_tokens / step_seconds", n(T) + " / " + n(step) + " = " + n(tps), {r.step_seconds.as_input()});
     // Per GPU: how published training benchmarks report throughput (torchtitan, llm-foundry, NeMo).
-    r.tokens_per_second_per_gpu = fig("tokens_per_second_per_gpu", tps / G, "tokens/s", "tokens_per_second / GPUs", n(tps) + " / " + n(G) + " = " + n(tps / G),
+    r.tokens_per_second_per_gpu = make_figure("tokens_per_second_per_gpu", tps / G, "tokens/s", "tokens_per_second / GPUs", n(tps) + " / " + n(G) + " = " + n(tps / G),
                                       {r.tokens_per_second.as_input(), input("gpus", "GPUs", user(G))});
     // MFU on model FLOPs (no recompute), as published benchmarks report it.
     if (peak) {
         // Against the BF16 peak, as published benchmarks state MFU for both precisions.
         const double model_flops = *step_flops.model.value, v = model_flops / (step * G * peak->value * 1e12);
-        r.mfu = fig("mfu", v, "fraction", "model_flops / (step_seconds x GPUs x dense BF16 peak): model FLOPs utilisation (recompute not counted)",
+        r.mfu = make_figure("mfu", v, "fraction", "model_flops / (step_seconds x GPUs x dense BF16 peak): model FLOPs utilisation (recompute not counted)",
                     n(model_flops) + " / (" + n(step) + " x " + n(G) + " x " + n(peak->value) + "e12) = " + n(v),
                     {step_flops.model.as_input(), r.step_seconds.as_input(), input("dense_peak_tflops", "TFLOPS", *peak)});
     }
     const double total = q.token_budget / tps;
-    r.total_seconds = fig("total_seconds", total, "s", "token_budget / tokens_per_second", n(q.token_budget) + " / " + n(tps) + " = " + n(total),
+    r.total_seconds = make_figure("total_seconds", total, "s", "token_budget / tokens_per_second", n(q.token_budget) + " / " + n(tps) + " = " + n(total),
                           {input("token_budget", "tokens", user(q.token_budget)), r.tokens_per_second.as_input()});
-    r.total_hours = fig("total_hours", total / 3600, "h", "total_seconds / 3600", n(total) + " / 3600 = " + n(total / 3600), {r.total_seconds.as_input()});
+    r.total_hours = make_figure("total_hours", total / 3600, "h", "total_seconds / 3600", n(total) + " / 3600 = " + n(total / 3600), {r.total_seconds.as_input()});
     const double cost = total / 3600 * q.usd_per_hour.value * q.nodes;
-    r.cost_usd = fig("cost_usd", cost, "USD", "total_hours x usd_per_hour x nodes", n(total / 3600) + " x " + n(q.usd_per_hour.value) + " x " + n(q.nodes) + " = " + n(cost),
+    r.cost_usd = make_figure("cost_usd", cost, "USD", "total_hours x usd_per_hour x nodes", n(total / 3600) + " x " + n(q.usd_per_hour.value) + " x " + n(q.nodes) + " = " + n(cost),
                      {r.total_hours.as_input(), input("usd_per_hour", "USD/h", q.usd_per_hour), input("nodes", "", user(q.nodes))});
 
     // Bottleneck in words.
