@@ -76,8 +76,11 @@ std::string run_prices_import(const PricesImportOptions& o, const Catalog& catal
     write_whole(o.out, overlay.dump(2) + "\n");
 
     const PriceListImportStats& s = import.stats();
-    std::size_t commitments = 0;
-    for (const auto& p : overlay["prices"]) commitments += p["option"] != "on_demand";
+    std::size_t commitments = 0, reserved = 0;
+    for (const auto& p : overlay["prices"]) {
+        commitments += p["option"] != "on_demand";
+        reserved += p["option"].get<std::string>().rfind("reserved-", 0) == 0;
+    }
     if (o.format == Format::json) {
         nlohmann::json j = {{"out", o.out},
                             {"files", o.files},
@@ -86,16 +89,19 @@ std::string run_prices_import(const PricesImportOptions& o, const Catalog& catal
                             {"products_kept", s.products_kept},
                             {"prices", import.price_count()},
                             {"commitment_prices", commitments},
+                            {"reserved_prices", reserved},
+                            {"savings_plans_prices", commitments - reserved},
                             {"convertible_reservations_skipped", s.convertible_skipped},
                             {"sources", overlay["sources"]},
                             {"warnings", import.warnings()}};
         return j.dump(2) + "\n";
     }
-    std::string text = fmt::format("wrote {}: {} prices ({} on-demand, {} reserved) of {} products kept out of {}, from {} in {} file{}\n", o.out,
-                                   import.price_count(), import.price_count() - commitments, commitments, s.products_kept, s.products,
+    std::string text = fmt::format("wrote {}: {} prices ({} on-demand, {} reserved, {} Savings Plans) from {} in {} file{}\n", o.out,
+                                   import.price_count(), import.price_count() - commitments, reserved, commitments - reserved,
                                    size_text(s.bytes), o.files.size(), o.files.size() == 1 ? "" : "s");
     for (const OfferHeader& h : import.offers())
-        text += fmt::format("  {}: offer version {}, published {}, regions {}\n", h.file, h.version, h.publication_date,
+        text += fmt::format("  {}: {} version {}, published {}, regions {}\n", h.file,
+                            h.offer_code == "AWSSavingsPlans" ? "Savings Plans file" : "EC2 offer", h.version, h.publication_date,
                             h.regions.empty() ? std::string("none kept") : join({h.regions.begin(), h.regions.end()}, ", "));
     if (s.convertible_skipped)
         text += fmt::format("  {} Convertible Reserved Instance price{} skipped: gpuplan's reserved prices are Standard reservations\n",
@@ -111,9 +117,11 @@ Command register_prices(CLI::App& parent) {
     auto o = std::make_shared<PricesImportOptions>();
     CLI::App* prices = parent.add_subcommand("prices", "Bring real AWS prices into the catalog (import: AWS Price List offer files)");
     prices->footer("Run `gpuplan prices import --help`; the overlay format: docs/catalog.md (\"Price overlays\").");
-    CLI::App* app = prices->add_subcommand("import", "Read AWS Price List Bulk API EC2 offer files and write a catalog price overlay");
+    CLI::App* app = prices->add_subcommand("import", "Read AWS Price List Bulk API EC2 offer and Savings Plans files and write a catalog price overlay");
     app->fallthrough();  // --catalog after `import` belongs to the main command
-    app->add_option("FILE", o->files, "EC2 offer files (offers/v1.0/aws/AmazonEC2/<version>/<region>/index.json), as downloaded")
+    app->add_option("FILE", o->files,
+                    "EC2 offer files (offers/v1.0/aws/AmazonEC2/<version>/<region>/index.json) and Savings Plans files "
+                    "(savingsPlan/v1.0/aws/AWSComputeSavingsPlan/<version>/<region>/index.json), as downloaded")
         ->required()
         ->type_name("FILE");
     app->add_option("--out", o->out, "Overlay file to write (gpuplan.catalog/1); written whole or not at all")->required()->type_name("FILE");
@@ -121,10 +129,11 @@ Command register_prices(CLI::App& parent) {
     add_format_option(*app, o->format, {Format::table, Format::json});
     app->footer(R"(Keeps the Linux, shared-tenancy, no-pre-installed-software, "Used" capacity rows of the catalog's
 instance types (built-in and --catalog files): the on-demand price and the Standard Reserved
-Instance prices (1 and 3 years; no, partial and all upfront), each citing the offer version and
-publication date. The file is streamed: memory stays small however large it is.
+Instance prices (1 and 3 years; no, partial and all upfront), and from Savings Plans files the
+Compute and EC2 Instance Savings Plans rates for Linux shared tenancy, each citing the file's
+version and publication date. Files are streamed: memory stays small however large they are.
 Examples:
-  gpuplan prices import eu-west-2/index.json --out prices.json
+  gpuplan prices import eu-west-2/index.json sp-eu-west-2/index.json --out prices.json
   gpuplan --catalog prices.json price p5.48xlarge --region eu-west-2 --hours 106
 )" + std::string(kExitCodes));
     return {prices, [o, app](const Catalog& catalog) {

@@ -240,3 +240,48 @@ TEST_CASE("price overlay: loading checks entries and lists what each overlay cha
           9500);
     CHECK(both.overrides.back().find("first.json) replaced by upfront $9500.0000") != std::string::npos);
 }
+
+TEST_CASE("price import: a Savings Plans file gives Compute and EC2 Instance Savings Plan prices") {
+    const auto plan = [](const char* sku, const char* family, const char* term, const char* payment) {
+        return json{{"sku", sku}, {"productFamily", family}, {"attributes", {{"purchaseTerm", term}, {"purchaseOption", payment}}}};
+    };
+    const auto rate = [](const char* usage, const char* operation, const char* price) {
+        return json{{"discountedUsageType", usage}, {"discountedOperation", operation}, {"discountedServiceCode", "AmazonEC2"},
+                    {"rateCode", std::string("R.") + usage}, {"discountedRate", {{"price", price}, {"currency", "USD"}}}};
+    };
+    json doc = {{"version", "20260701000000"}, {"publicationDate", "2026-07-01T00:00:00Z"}, {"regionCode", "eu-west-2"},
+                {"products", json::array({plan("C1", "ComputeSavingsPlans", "1yr", "No Upfront"),
+                                          plan("I3", "EC2InstanceSavingsPlans", "3yr", "Partial Upfront")})},
+                {"terms", {{"savingsPlan", json::array({{{"sku", "C1"}, {"rates", json::array({rate("EUW2-BoxUsage:p5.48xlarge", "RunInstances", "51.5"),
+                                                                                                 rate("EUW2-BoxUsage:p5.48xlarge", "RunInstances:0002", "60")})}},
+                                                        {{"rates", json::array({rate("EUW2-BoxUsage:p5.48xlarge", "RunInstances", "30")})}, {"sku", "I3"}}})}}}};
+    PriceListImport import = importer();
+    add(import, doc, "sp.json");
+    const json overlay = import.overlay();
+    REQUIRE(overlay["prices"].size() == 2);  // the Windows rate (RunInstances:0002) is not kept
+    CHECK(overlay["prices"][0]["option"] == "compute-savings-plan-1y-no-upfront");
+    CHECK(overlay["prices"][0]["usd_per_hour"] == 51.5);
+    CHECK(overlay["prices"][0]["source"] == "AWS-SAVINGS-PLANS-eu-west-2-20260701000000");
+    // 3-year partial upfront at $30/h: half upfront, 0.5 x 30 x 26,280 = 394,200, and $15/h.
+    CHECK(overlay["prices"][1]["option"] == "instance-savings-plan-3y-partial-upfront");
+    CHECK(overlay["prices"][1]["upfront_usd"].get<double>() == Approx(394200));
+    CHECK(overlay["prices"][1]["usd_per_hour"].get<double>() == Approx(15));
+    const Catalog catalog = with_overlay(overlay);
+    QuoteRequest request;
+    request.instance = "p5.48xlarge";
+    request.region = "eu-west-2";
+    const auto quotes = quote_purchase_options(catalog, request);
+    CHECK(*quote_for(quotes, "instance-savings-plan-3y-partial-upfront").effective_usd_per_hour.value == Approx(30));
+
+    // A rate that is not a number names the plan SKU and rate.
+    json bad = doc;
+    bad["terms"]["savingsPlan"][0]["rates"][0]["discountedRate"]["price"] = "cheap";
+    PriceListImport other = importer();
+    std::istringstream in(bad.dump());
+    try {
+        other.add_offer_file(in, "sp.json");
+        FAIL("accepted a rate that is not a number");
+    } catch (const InputError& e) {
+        CHECK(std::string(e.what()).find("sp.json: SKU C1: rate R.EUW2-BoxUsage:p5.48xlarge") != std::string::npos);
+    }
+}

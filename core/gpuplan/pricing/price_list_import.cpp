@@ -35,6 +35,7 @@ std::string usd_text(double v) {
 
 struct Product {
     std::string sku, family, instance, region, os, tenancy, software, capacity, location_type, instance_family, gpu, market;
+    std::string purchase_option, purchase_term;  // Savings Plans products
 };
 
 struct Dimension {
@@ -49,6 +50,26 @@ struct OfferTerm {
 struct KeptProduct {
     std::string instance, region;
 };
+
+// A Savings Plans product: which plan, term and payment ("compute-savings-plan", "1y", "no-upfront").
+struct SavingsPlan {
+    std::string kind, term, payment;
+};
+
+// One rate of a Savings Plans term that the catalog can use (Linux, shared tenancy, EC2).
+struct PlanRate {
+    std::string usage_type, operation, service, region, instance, rate_code, price;
+};
+
+struct PlanTerm {
+    std::string plan_sku;
+    std::vector<PlanRate> rates;
+};
+
+// "No Upfront" -> "no-upfront", as purchase_option.hpp spells payments; "" for anything else.
+std::string payment_key(const std::string& aws) {
+    return aws == "No Upfront" ? "no-upfront" : aws == "Partial Upfront" ? "partial-upfront" : aws == "All Upfront" ? "all-upfront" : "";
+}
 
 class OfferSax {
 public:
@@ -73,6 +94,11 @@ public:
         if (section_ == Section::products && depth_ == 3) product_ = Product{keys_[2]};
         if (section_ == Section::terms) {
             if (depth_ == 2 && !products_seen_) terms_before_products = true;
+            if (savings_plan_terms_) {
+                if (depth_ == 4) plan_term_ = PlanTerm{};
+                if (depth_ == 6 && keys_[4] == "rates") plan_rate_ = PlanRate{};
+                return true;
+            }
             if (depth_ == 4) {
                 auto it = kept_.find(keys_[3]);
                 term_product_ = it == kept_.end() ? nullptr : &*it;
@@ -84,7 +110,10 @@ public:
     }
     bool end_object() {
         if (section_ == Section::products && depth_ == 3 && !skip_products) finish_product();
-        if (section_ == Section::terms && term_product_) {
+        if (section_ == Section::terms && savings_plan_terms_) {
+            if (depth_ == 6 && keys_[4] == "rates") keep_plan_rate();
+            if (depth_ == 4) finish_plan_term();
+        } else if (section_ == Section::terms && term_product_) {
             if (depth_ == 7 && keys_[5] == "priceDimensions") term_.dimensions.push_back(std::move(dimension_));
             if (depth_ == 5) finish_term();
         }
@@ -102,11 +131,25 @@ public:
                 header.version = value;
             } else if (k == "publicationDate") {
                 header.publication_date = value;
+            } else if (k == "regionCode") {  // a Savings Plans file's region
+                file_region_ = value;
             }
         } else if (section_ == Section::products) {
             if (depth_ == 3 && keys_[3] == "sku") product_.sku = value;
             if (depth_ == 3 && keys_[3] == "productFamily") product_.family = value;
             if (depth_ == 4 && keys_[3] == "attributes") product_attribute(keys_[4], value);
+        } else if (section_ == Section::terms && savings_plan_terms_) {
+            if (depth_ == 4 && keys_[4] == "sku") plan_term_.plan_sku = value;
+            if (depth_ == 6 && keys_[4] == "rates") {
+                const std::string& k = keys_[6];
+                if (k == "discountedUsageType") plan_rate_.usage_type = value;
+                else if (k == "discountedOperation") plan_rate_.operation = value;
+                else if (k == "discountedServiceCode") plan_rate_.service = value;
+                else if (k == "discountedRegionCode") plan_rate_.region = value;
+                else if (k == "discountedInstanceType") plan_rate_.instance = value;
+                else if (k == "rateCode") plan_rate_.rate_code = value;
+            }
+            if (depth_ == 7 && keys_[4] == "rates" && keys_[6] == "discountedRate" && keys_[7] == "price") plan_rate_.price = value;
         } else if (section_ == Section::terms && term_product_) {
             if (depth_ == 6 && keys_[5] == "termAttributes") {
                 if (keys_[6] == "LeaseContractLength") term_.lease = value;
@@ -133,6 +176,7 @@ public:
     bool terms_before_products = false;  // then the file is read again for its terms
     bool skip_products = false;           // set on that second reading
     std::unordered_map<std::string, KeptProduct> kept_;  // SKU -> what it is
+    std::unordered_map<std::string, SavingsPlan> plans_;  // Savings Plans SKU -> which plan
 
 private:
     enum class Section { other, products, terms };
@@ -142,6 +186,7 @@ private:
         if (depth_ >= keys_.size()) keys_.resize(depth_ * 2);
         keys_[depth_].clear();
         if (depth_ == 2) section_ = keys_[1] == "products" ? Section::products : keys_[1] == "terms" ? Section::terms : Section::other;
+        if (depth_ == 3 && section_ == Section::terms) savings_plan_terms_ = keys_[2] == "savingsPlan";  // decided once per term list
         if (depth_ == 2 && section_ == Section::products) products_seen_ = true;
         return true;
     }
@@ -163,6 +208,8 @@ private:
         else if (name == "instanceFamily") product_.instance_family = value;
         else if (name == "gpu") product_.gpu = value;
         else if (name == "marketoption") product_.market = value;
+        else if (name == "purchaseOption") product_.purchase_option = value;
+        else if (name == "purchaseTerm") product_.purchase_term = value;
     }
 
     // Keeps a product that is a Linux, shared-tenancy, no-pre-installed-software, "Used"
@@ -170,6 +217,18 @@ private:
     void finish_product() {
         ++stats.products;
         const Product& p = product_;
+        if (p.family == "ComputeSavingsPlans" || p.family == "EC2InstanceSavingsPlans") {
+            header.offer_code = "AWSSavingsPlans";
+            const std::string term = p.purchase_term == "1yr" ? "1y" : p.purchase_term == "3yr" ? "3y" : "";
+            const std::string payment = payment_key(p.purchase_option);
+            if (term.empty() || payment.empty()) {
+                warnings.push_back(file_ + ": Savings Plan SKU " + p.sku + ": purchaseTerm \"" + p.purchase_term + "\", purchaseOption \"" +
+                                   p.purchase_option + "\" not understood (expected 1yr/3yr and No/Partial/All Upfront); skipped");
+                return;
+            }
+            plans_[p.sku] = {p.family == "ComputeSavingsPlans" ? "compute-savings-plan" : "instance-savings-plan", term, payment};
+            return;
+        }
         if (p.instance.empty() || p.family.rfind("Compute Instance", 0) != 0) return;
         if (p.os != "Linux" || p.tenancy != "Shared" || p.software != "NA") return;
         if (!p.capacity.empty() && p.capacity != "Used") return;
@@ -203,14 +262,15 @@ private:
                ".pricePerUnit.USD";
     }
 
-    double usd(const Dimension& d, double absurd) const {
+    double usd(const Dimension& d, double absurd, const std::string& path = "") const {
+        const std::string where = path.empty() ? term_path(d) : path;
         const char* begin = d.usd.c_str();
         char* end = nullptr;
         const double v = std::strtod(begin, &end);
         if (d.usd.empty() || end != begin + d.usd.size() || v != v)
-            throw InputError(term_path(d), "\"" + d.usd.substr(0, 40) + "\"", "a price in USD written as a number, such as \"98.32\"");
+            throw InputError(where, "\"" + d.usd.substr(0, 40) + "\"", "a price in USD written as a number, such as \"98.32\"");
         if (v < 0 || v > absurd)
-            throw InputError(term_path(d), "\"" + d.usd + "\"",
+            throw InputError(where, "\"" + d.usd + "\"",
                              "a price from 0 to " + std::to_string(static_cast<long long>(absurd)) + " USD (" +
                                  (d.unit == "Quantity" ? "upfront" : "per hour") + "): a corrupt file otherwise");
         return v;
@@ -262,6 +322,50 @@ private:
         rows.push_back(std::move(row));
     }
 
+    // A Savings Plans rate for Linux (RunInstances) on shared tenancy (BoxUsage) of a catalog type.
+    void keep_plan_rate() {
+        PlanRate& r = plan_rate_;
+        if (r.operation != "RunInstances" || (!r.service.empty() && r.service != "AmazonEC2")) return;
+        const auto box = r.usage_type.find("BoxUsage:");
+        if (box == std::string::npos) return;
+        if (r.instance.empty()) r.instance = r.usage_type.substr(box + 9);
+        if (types_.count(r.instance)) plan_term_.rates.push_back(std::move(r));
+    }
+
+    // A Savings Plan's rate is the effective hourly price of a covered instance-hour; how it is
+    // paid follows the plan: all upfront (rate x term hours at purchase), no upfront (the rate
+    // every hour), partial (AWS: at least half upfront; half is taken, and said).
+    void finish_plan_term() {
+        header.offer_code = "AWSSavingsPlans";
+        if (plan_term_.rates.empty()) return;
+        const auto plan = plans_.find(plan_term_.plan_sku);
+        if (plan == plans_.end()) {
+            if (products_seen_)
+                warnings.push_back(file_ + ": Savings Plans term for SKU " + plan_term_.plan_sku + " has no product in the file; skipped");
+            return;
+        }
+        const double term_hours = (plan->second.term == "1y" ? 1 : 3) * kHoursPerYear;
+        for (const PlanRate& r : plan_term_.rates) {
+            const std::string region = r.region.empty() ? file_region_ : r.region;
+            if (!regions_.count(region)) continue;  // a Local Zone or a region gpuplan does not know
+            const Dimension d{r.rate_code, "Hrs", r.price};
+            const double rate = usd(d, kAbsurdUsdPerHour, file_ + ": SKU " + plan_term_.plan_sku + ": rate " + r.rate_code + ": discountedRate.price");
+            ImportedPrice row;
+            row.instance = r.instance;
+            row.region = region;
+            row.sku = plan_term_.plan_sku;
+            row.file = file_;
+            row.option = plan->second.kind + "-" + plan->second.term + "-" + plan->second.payment;
+            const std::string& pay = plan->second.payment;
+            row.upfront_usd = pay == "all-upfront" ? rate * term_hours : pay == "partial-upfront" ? 0.5 * rate * term_hours : 0;
+            row.usd_per_hour = pay == "all-upfront" ? 0 : pay == "partial-upfront" ? 0.5 * rate : rate;
+            row.note = "AWS Savings Plans rate " + usd_text(rate) + "/h, plan SKU " + plan_term_.plan_sku + ", Linux shared tenancy" +
+                       (pay == "partial-upfront" ? "; partial upfront split half upfront, half hourly (AWS: at least half upfront)" : "");
+            rows.push_back(std::move(row));
+            header.regions.insert(region);
+        }
+    }
+
     const std::string& file_;
     const std::set<std::string>& types_;
     const std::set<std::string>& regions_;
@@ -272,6 +376,10 @@ private:
     const std::pair<const std::string, KeptProduct>* term_product_ = nullptr;
     OfferTerm term_;
     Dimension dimension_;
+    PlanTerm plan_term_;
+    PlanRate plan_rate_;
+    std::string file_region_;
+    bool savings_plan_terms_ = false;  // inside terms.savingsPlan (else OnDemand / Reserved)
     std::set<std::string> unknown_regions_;
 };
 
@@ -299,7 +407,7 @@ private:
 }  // namespace
 
 std::string offer_source_key(const OfferHeader& offer) {
-    std::string k = "AWS-PRICE-LIST";
+    std::string k = offer.offer_code == "AWSSavingsPlans" ? "AWS-SAVINGS-PLANS" : "AWS-PRICE-LIST";
     if (offer.regions.size() == 1) k += "-" + *offer.regions.begin();
     return k + "-" + offer.version;
 }
@@ -317,18 +425,22 @@ void PriceListImport::add_offer_file(std::istream& in, const std::string& file_n
         in.clear();
         if (!in.seekg(0)) throw InputError(file_name, "terms before products in a stream that cannot be read twice", "a file (not a pipe)");
         OfferSax terms(file_name, instance_types_, known_regions_);
+        terms.header = sax.header;
         terms.kept_ = std::move(sax.kept_);
+        terms.plans_ = std::move(sax.plans_);
         terms.products_seen_ = terms.skip_products = true;
         CountingBuffer again(in.rdbuf());
         std::istream counted_again(&again);
         nlohmann::json::sax_parse(counted_again, &terms);
         sax.rows = std::move(terms.rows);
+        sax.header = terms.header;
         for (auto& w : terms.warnings) sax.warnings.push_back(std::move(w));
         sax.stats.convertible_skipped = terms.stats.convertible_skipped;
     }
     if (sax.header.offer_code.empty())
         throw InputError(file_name + ": $.offerCode", "nothing (key missing)",
-                         "\"AmazonEC2\": an EC2 offer file from the AWS Price List Bulk API (offers/v1.0/aws/AmazonEC2/.../index.json)");
+                         "\"AmazonEC2\": an EC2 offer file from the AWS Price List Bulk API (offers/v1.0/aws/AmazonEC2/.../index.json), "
+                         "or a Savings Plans price-list file (savingsPlan/v1.0/aws/AWSComputeSavingsPlan/.../index.json)");
     if (!sax.products_seen_) throw InputError(file_name + ": $.products", "nothing (key missing)", "the offer file's products");
     const std::string& date = sax.header.publication_date;
     if (date.size() < 10 || date[4] != '-' || date[7] != '-')
@@ -383,7 +495,7 @@ nlohmann::json PriceListImport::overlay() const {
         if (p.option != "on_demand") entry["upfront_usd"] = p.upfront_usd;
         entry["as_of"] = o.publication_date.substr(0, 10);
         entry["source"] = offer_source_key(o);
-        entry["note"] = "AWS price list SKU " + p.sku + " (Linux, shared tenancy, no pre-installed software)";
+        entry["note"] = p.note.empty() ? "AWS price list SKU " + p.sku + " (Linux, shared tenancy, no pre-installed software)" : p.note;
         prices.push_back(std::move(entry));
     }
     return {{"schema", "gpuplan.catalog/1"}, {"sources", std::move(sources)}, {"prices", std::move(prices)}};

@@ -9,6 +9,12 @@
 // Reserved Instance prices (1 and 3 years; no, partial and all upfront). The result is a
 // catalog document (docs/catalog.md, "Price overlays") whose prices cite the offer version and
 // publication date. Format: AWS, "Reading the service price list files" (Price List Bulk API).
+//
+// A Savings Plans price-list file (savingsPlan/v1.0/aws/AWSComputeSavingsPlan/<version>/<region>/
+// index.json: "products" and "terms.savingsPlan" as arrays; AWS, "Reading the service price list
+// file for a Savings Plan") is read by the same call: each plan product (Compute or EC2 Instance
+// Savings Plans, term, payment) and each of its rates for Linux ("RunInstances") shared-tenancy
+// ("BoxUsage:<type>") usage of a catalog type becomes that type's Savings Plan price.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +35,7 @@ struct ImportedPrice {
     double usd_per_hour = 0;      // on-demand price, or a commitment's recurring hourly price
     double upfront_usd = 0;       // commitments only
     std::string sku, file;        // where it came from
+    std::string note;             // what the overlay entry says beyond its source ("" = the default)
     std::size_t offer = 0;        // index into PriceListImport::offers
 };
 
@@ -50,7 +57,7 @@ public:
     // known_regions: region codes gpuplan knows (rows of other regions are skipped with a warning).
     PriceListImport(std::set<std::string> instance_types, std::set<std::string> known_regions);
 
-    // Reads one offer file to its end. Throws InputError naming the file, SKU and field for a
+    // Reads one offer file (EC2, or Savings Plans) to its end. Throws InputError naming the file, SKU and field for a
     // file that is not an EC2 offer file, truncated or malformed JSON, a price that is not a
     // number, or a negative or absurd price. Nothing from a file that throws is kept.
     void add_offer_file(std::istream& in, const std::string& file_name);
