@@ -107,12 +107,7 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
         bucket_from = "the Spot Advisor data " + o.spot_advisor + " (" + inst.name + " in " + q.region + ", saving " +
                       format_number(entry->saving_percent) + "%)";
     }
-    if (bucket) {
-        const Figure m = mean_hours_between_interruptions(*bucket, bucket_from);
-        q.spot_risk.mean_hours_between_interruptions = {*m.value, InputOrigin::user,
-                                                        "interruptions " + std::string(label(*bucket)) + " a month, from " + bucket_from +
-                                                            ": " + m.worked + " h (bucket midpoint, Poisson; docs/pricing.md)"};
-    }
+    if (bucket) q.spot_risk.mean_hours_between_interruptions = interruption_param(*bucket, bucket_from);
     if (o.given("--checkpoint-interval-hours")) q.spot_risk.checkpoint_interval_hours = Param{o.checkpoint_interval_hours, InputOrigin::user, ""};
     UnitCostOptions units;
     if (o.given("--tokens-per-second")) units.tokens_per_second = o.tokens_per_second;

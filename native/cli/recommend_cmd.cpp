@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "recommend_training_view.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/scenario/scenario.hpp"
 #include "gpuplan/recommend/recommend.hpp"
@@ -134,15 +135,6 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
 
 std::string n(double x) { return format_number(x); }
 
-// The `gpuplan train` command line that shows one candidate's step in full.
-std::string train_command(const TrainingRecommendRequest& q, const TrainingCandidate& c) {
-    const ParallelLayout& l = c.parallel;
-    return "gpuplan train --model " + q.model->name + " --instance " + c.instance + " --nodes " + n(c.nodes) + " --dp " + n(l.data) + " --tp " +
-           n(l.tensor) + " --zero " + std::to_string(l.zero_stage) + " --micro-batch " + n(q.micro_batch) + " --sequence " + n(q.sequence) +
-           " --global-batch-tokens " + n(q.global_batch_tokens) + " --recompute " + std::string(to_string(q.recompute)) + " --tokens " +
-           n(q.token_budget) + " --purchase " + std::string(to_string(c.purchase)) + " --region " + q.region;
-}
-
 std::string run_training(const Catalog& catalog, const RecommendOptions& o, const ModelSpec* model) {
     if (!o.given("--tokens")) throw InputError("--tokens: required with --training (the token budget to train on, e.g. --tokens 1e11)");
     TrainingRecommendRequest q = o.train;
@@ -166,8 +158,7 @@ std::string run_training(const Catalog& catalog, const RecommendOptions& o, cons
         rethrow_for_flag(e, {{"token_budget", "--tokens"}, {"max_nodes", "--max-nodes"}, {"model", "--model"}});
     }
     nlohmann::json j = to_json(r);  // the scenario's "recommend_training" result, each pick with its working
-    const char* names[] = {"cheapest", "fastest", "balanced"};
-    for (std::size_t k = 0; k < r.picks.size(); ++k) j["picks"][names[k]]["train_command"] = train_command(q, r.candidates[r.picks[k]]);
+    for (std::size_t k = 0; k < r.picks.size(); ++k) j["picks"][kTrainingPickNames[k]]["train_command"] = train_command(q, r.candidates[r.picks[k]]);
     j["request"] = {{"model", model->name}, {"tokens", q.token_budget}, {"sequence", q.sequence}, {"micro_batch", q.micro_batch},
                     {"global_batch_tokens", q.global_batch_tokens}, {"recompute", std::string(to_string(q.recompute))}, {"max_nodes", q.max_nodes},
                     {"region", q.region}, {"families", q.families}, {"purchase", o.purchase},
@@ -175,80 +166,7 @@ std::string run_training(const Catalog& catalog, const RecommendOptions& o, cons
                     {"budget_usd", q.budget_usd ? nlohmann::json(*q.budget_usd) : nlohmann::json(nullptr)}};
     if (o.format == Format::json) return dump_json(j);
 
-    std::string out = fmt::format(
-        "{} training on {} tokens (sequence {}, micro-batch {}, {} tokens per step, recompute {}), up to {} node{}, {}{}{}: "
-        "{} options evaluated, {} kept\n\n",
-        model->name, quantity(q.token_budget), quantity(q.sequence), quantity(q.micro_batch), quantity(q.global_batch_tokens), to_string(q.recompute),
-        n(q.max_nodes), q.max_nodes == 1 ? "" : "s", q.region, q.deadline_hours ? ", deadline " + n(*q.deadline_hours) + " h" : "",
-        q.budget_usd ? ", budget " + money(*q.budget_usd) : "", r.evaluated, j.at("kept").get<std::size_t>());
-    Table t{{{"instance", "instance", false}, {"purchase", "purchase", false}, {"layout", "layout", false}, {"nodes", "nodes"}, {"hours", "hours"},
-             {"cost", "cost_usd"}, {"pick", "pick", false}, {"bottleneck", "bottleneck", false}},
-            {}};
-    for (std::size_t i : r.frontier) {
-        const TrainingCandidate& c = r.candidates[i];
-        std::string pick;
-        for (std::size_t k = 0; k < r.picks.size(); ++k)
-            if (r.picks[k] == i) pick += (pick.empty() ? "" : ", ") + std::string(names[k]);
-        t.rows.push_back({text_cell(c.instance), text_cell(std::string(to_string(c.purchase))), text_cell(c.layout), text_cell(quantity(c.nodes)),
-                          {decimals(c.hours, 2) + "*", full_precision(c.hours)}, {money(c.cost_usd) + "*", full_precision(c.cost_usd)}, text_cell(pick),
-                          {c.bottleneck.substr(0, c.bottleneck.find(';')), c.bottleneck}});  // the main clause; CSV, JSON and --explain have it all
-    }
-    if (r.frontier.empty()) {
-        out += "Nothing meets these constraints.\n";
-        // The nearest misses: what the deadline or the budget would have to be.
-        const TrainingCandidate *fastest = nullptr, *cheapest = nullptr;
-        for (const auto& c : r.candidates) {
-            if (c.kept || c.hours <= 0) continue;
-            if (c.dropped_because.rfind("misses the deadline", 0) == 0 && (!fastest || c.hours < fastest->hours)) fastest = &c;
-            if (c.dropped_because.rfind("over the budget", 0) == 0 && (!cheapest || c.cost_usd < cheapest->cost_usd)) cheapest = &c;
-        }
-        if (fastest)
-            out += "The fastest option found takes " + decimals(fastest->hours, 2) + " h*: " + fastest->instance + " x " + n(fastest->nodes) + " (" +
-                   std::string(to_string(fastest->purchase)) + ", " + fastest->layout + ", " + money(fastest->cost_usd) + "*); raise --deadline-hours or --max-nodes.\n";
-        if (cheapest)
-            out += "The cheapest option found costs " + money(cheapest->cost_usd) + "*: " + cheapest->instance + " x " + n(cheapest->nodes) + " (" +
-                   std::string(to_string(cheapest->purchase)) + ", " + cheapest->layout + ", " + decimals(cheapest->hours, 2) + " h*); raise --budget-usd.\n";
-    } else {
-        out += "Pareto frontier (no other option is both cheaper and faster), cheapest first:\n";
-        out += render_table(t, o.format);
-    }
-    if (o.format == Format::csv) return render_csv(t);  // the frontier alone: CSV readers want no prose
-    std::string after = "\nDropped, by reason:\n";
-    std::vector<KeyValue> dropped;
-    for (const auto& [reason, list] : j.at("dropped").items()) {
-        std::vector<std::string> some;
-        for (std::size_t k = 0; k < list.size() && k < 3; ++k) some.push_back(list[k].get<std::string>());
-        dropped.push_back({fmt::format("{} option(s)", list.size()), reason + " (" + join(some, ", ") + (list.size() > 3 ? ", ..." : "") + ")"});
-    }
-    after += dropped.empty() ? "  none\n" : render_key_values(dropped);
-    if (o.explain)
-        for (std::size_t k = 0; k < r.picks.size(); ++k) {
-            // A candidate that is several picks at once is explained once, under all its names.
-            bool seen = false;
-            std::string label;
-            for (std::size_t e = 0; e < r.picks.size(); ++e)
-                if (r.picks[e] == r.picks[k]) {
-                    seen = seen || e < k;
-                    label += (label.empty() ? "" : ", ") + std::string(names[e]);
-                }
-            if (seen) continue;
-            const TrainingTime& time = r.pick_times[k];
-            const nlohmann::json& pick = j.at("picks").at(names[k]);
-            after += fmt::format("\n{}: {} x {} ({}, {})\n", label, pick.at("instance").get<std::string>(), n(pick.at("nodes").get<double>()),
-                                 pick.at("purchase").get<std::string>(), pick.at("layout").get<std::string>());
-            after += "  bottleneck: " + time.bottleneck + "\n";
-            for (const auto& w : time.warnings) after += "  warning: " + w + "\n";
-            for (const auto& [figure_name, figure] : pick.at("figures").items())
-                after += "  " + figure_name + "\n" + explain_figure_json(figure, "    ");
-            after += "  step breakdown: " + pick.at("train_command").get<std::string>() + "\n";
-        }
-    after += "\nhours: token budget / tokens per second of the training step model (`gpuplan train` shows one option in full);\n"
-             "cost: hours x nodes x the catalog $/h of the purchase option. Each instance type x node count (powers of two up to\n"
-             "--max-nodes) takes the first layout that fits in GPU memory, least communication first: data parallel with ZeRO 0,\n"
-             "1, 2, 3, then tensor parallel over the node's GPUs with ZeRO 1, 3.\n"
-             "* rests on default assumptions (docs/models.md): compute efficiency " +
-             percent(default_compute_efficiency().value) + " of dense peak, communication overlaps, link latencies.\n";
-    return out + notes_block(after, o.format);
+    return render_training_recommendation(q, r, j, o.format, o.explain);
 }
 
 std::string run_recommend(const Catalog& catalog, const RecommendOptions& o) {

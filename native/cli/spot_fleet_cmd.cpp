@@ -55,9 +55,7 @@ std::string run_spot_fleet(const Catalog& catalog, const SpotFleetOptions& o) {
     if (o.app->count("--interruption-bucket")) {
         const auto bucket = interruption_bucket_named(o.interruption_bucket);
         if (!bucket) throw InputError("--interruption-bucket", "'" + o.interruption_bucket + "'", interruption_bucket_labels());
-        const Figure m = mean_hours_between_interruptions(*bucket, "--interruption-bucket");
-        req.spot_risk.mean_hours_between_interruptions = {*m.value, InputOrigin::user,
-                                                          "interruptions " + std::string(label(*bucket)) + " a month: " + m.worked + " h"};
+        req.spot_risk.mean_hours_between_interruptions = interruption_param(*bucket, "--interruption-bucket");
     }
     SpotFleetResult r;
     try {

@@ -133,12 +133,18 @@ TEST_CASE("W3 decode roofline of llama-3-8b on one L40S", "[workload][W3]") {
 }
 
 TEST_CASE("W4 training compute", "[workload][W4]") {
-    const Figure f = training_flops(model("llama-3-8b"), 1e6, false, FlopsMethod::six_n, 0);
-    CHECK(sig4(*f.value) == 4.818e16);
-    CHECK(*training_flops(model("llama-3-8b"), 1e6, true, FlopsMethod::six_n, 0).value == Approx(*f.value * 8 / 6));
-    // Per-layer count adds 4 x layers x seq x heads x head_dim per token forward:
-    // 3 x (2 x 8,030,261,248 + 4 x 32 x 8192 x 4096) x 1e6 = 6.107e16 (6.1066e16)
-    CHECK(sig4(*training_flops(model("llama-3-8b"), 1e6, false, FlopsMethod::per_layer, 8192).value) == 6.107e16);
+    // 6N: with no sequence term (sequence 0), the step model counts 3 x 2N per token.
+    const TrainingFlops six_n = training_step_flops(model("llama-3-8b"), 1e6, 0, RecomputeFlops::none);
+    CHECK(sig4(*six_n.hardware.value) == 4.818e16);
+    // Full recompute adds one forward: 8N.
+    CHECK(*training_step_flops(model("llama-3-8b"), 1e6, 0, RecomputeFlops::full).hardware.value == Approx(*six_n.hardware.value * 8 / 6));
+    // W4's per-layer count adds 4 x layers x seq x heads x head_dim per token forward (all the
+    // scores): 3 x (2 x 8,030,261,248 + 4 x 32 x 8192 x 4096) x 1e6 = 6.107e16 (6.1066e16). The
+    // step model counts causal attention, half of that term: 4.818e16 + (6.1066e16 - 4.818e16) / 2.
+    const double w4_per_layer = 3 * (2 * 8030261248.0 + 4 * 32 * 8192 * 4096.0) * 1e6;
+    CHECK(sig4(w4_per_layer) == 6.107e16);
+    const TrainingFlops causal = training_step_flops(model("llama-3-8b"), 1e6, 8192, RecomputeFlops::none);
+    CHECK(*causal.hardware.value == Approx(*six_n.hardware.value + (w4_per_layer - *six_n.hardware.value) / 2).epsilon(1e-12));
 }
 
 TEST_CASE("W5 collective cost (alpha-beta)", "[workload][W5]") {
@@ -154,7 +160,7 @@ TEST_CASE("W5 collective cost (alpha-beta)", "[workload][W5]") {
 TEST_CASE("W6 single-GPU training: L40S/A100 time ratio with default efficiencies", "[workload][W6]") {
     // Llama-3.2-1B, same tokens on each GPU: time ratio = (peak_A100 x eff) / (peak_L40S x eff).
     const Catalog catalog = load_builtin_catalog();
-    const Figure flops = training_flops(model("llama-3.2-1b"), 1e9, true, FlopsMethod::six_n, 0);  // gradient checkpointing
+    const Figure flops = training_step_flops(model("llama-3.2-1b"), 1e9, 0, RecomputeFlops::full).hardware;  // 8N: gradient checkpointing
     const Param eff = default_compute_efficiency();
     const Param a100{*catalog.find_accelerator("A100-40GB")->dense_tflops.bf16, InputOrigin::catalog, "A100-40GB"};
     const Param l40s{*catalog.find_accelerator("L40S")->dense_tflops.bf16, InputOrigin::catalog, "L40S"};

@@ -56,6 +56,12 @@ Figure mean_hours_between_interruptions(InterruptionBucket bucket, const std::st
     return fig;
 }
 
+Param interruption_param(InterruptionBucket bucket, const std::string& from) {
+    const Figure m = mean_hours_between_interruptions(bucket, from);
+    return {*m.value, InputOrigin::user,
+            "interruptions " + std::string(label(bucket)) + " a month, from " + from + ": " + m.worked + " h (bucket midpoint, Poisson; docs/pricing.md)"};
+}
+
 const SpotAdvisorEntry* SpotAdvisorData::find(std::string_view region, std::string_view instance) const {
     const auto it = linux_entries.find(std::pair<std::string, std::string>(region, instance));
     return it == linux_entries.end() ? nullptr : &it->second;

@@ -39,6 +39,10 @@ Param bucket_monthly_rate(InterruptionBucket bucket);
 // figure that shows its bucket, rate and formula. `source` says where the bucket came from.
 Figure mean_hours_between_interruptions(InterruptionBucket bucket, const std::string& source);
 
+// The same as a Param for SpotRisk::mean_hours_between_interruptions, citing the bucket, where
+// it came from ("--interruption-bucket", "the Spot Advisor data FILE ...") and the formula.
+Param interruption_param(InterruptionBucket bucket, const std::string& from);
+
 struct SpotAdvisorEntry {
     InterruptionBucket bucket = InterruptionBucket::under_5;
     double saving_percent = 0;  // the Advisor's "s": saving against on-demand (can be 0 or negative)

@@ -18,30 +18,6 @@ Param default_bandwidth_efficiency() {
     return {0.80, InputOrigin::assumption, "default decode bandwidth efficiency 80% of datasheet (docs/models.md); replaced by a measured figure when imported"};
 }
 
-Figure training_flops(const ModelSpec& m, double tokens, bool full_recompute, FlopsMethod method, double sequence) {
-    const ParameterCount c = count_parameters(m);
-    const double passes = full_recompute ? 8 : 6;  // 2 forward + 4 backward (+2 recomputed forward)
-    Figure f;
-    f.name = "training_flops";
-    f.unit = "FLOP";
-    const FigureInput in_n = c.active_figure.as_input();
-    const FigureInput in_t = input("tokens", "tokens", user(tokens));
-    if (method == FlopsMethod::six_n) {
-        f.value = passes * c.active * tokens;
-        f.formula = n(passes) + " x active_parameters x tokens (Kaplan et al. 2020" + std::string(full_recompute ? "; +2N for full recomputation)" : ")");
-        f.worked = n(passes) + " x " + n(c.active) + " x " + n(tokens) + " = " + n(*f.value);
-        f.inputs = {in_n, in_t};
-    } else {
-        const double attn_dim = m.mla ? m.heads * (m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim) : m.heads * m.head_dim;
-        const double forward_per_token = 2 * c.active + 4 * m.layers * sequence * attn_dim;
-        f.value = passes / 2 * forward_per_token * tokens;
-        f.formula = n(passes / 2) + " x (2 x active_parameters + 4 x layers x sequence x heads x head_dim) x tokens (Narayanan et al. SC'21, per layer)";
-        f.worked = n(passes / 2) + " x (2 x " + n(c.active) + " + 4 x " + n(m.layers) + " x " + n(sequence) + " x " + n(attn_dim) + ") x " + n(tokens) + " = " + n(*f.value);
-        f.inputs = {in_n, in_t, input("sequence", "tokens", user(sequence))};
-    }
-    return f;
-}
-
 TrainingFlops training_step_flops(const ModelSpec& m, double tokens, double sequence, RecomputeFlops recompute) {
     const ParameterCount c = count_parameters(m);
     const double attn_dim = m.mla ? m.heads * (m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim) : m.heads * m.head_dim;

@@ -1,9 +1,9 @@
 // compute.hpp — FLOPs and time: training compute, prefill and decode rooflines, collectives.
 //
 // Training FLOPs ~ 6 N per token (forward 2N + backward 4N; Kaplan et al. 2020, EleutherAI
-// "Transformer Math 101"), 8 N with full activation recomputation (one more forward). The
-// per-layer count adds attention's sequence-length term (Narayanan et al., SC'21): forward
-// FLOPs per token = 2 N_active + 4 layers x seq x heads x head_dim (QK^T and AV).
+// "Transformer Math 101"), 8 N with full activation recomputation (one more forward), plus
+// attention's sequence-length term (Narayanan et al., SC'21, count 4 x layers x seq x heads x
+// head_dim per token forward for QK^T and AV; causal attention computes half of it).
 // Decode is memory-bound: each step reads every weight once plus every sequence's KV cache,
 // so steps/s <= bandwidth / bytes per step (shared/cases/workloads.md W3).
 #pragma once
@@ -12,11 +12,6 @@
 #include "gpuplan/workload/model.hpp"
 
 namespace gpuplan {
-
-enum class FlopsMethod { six_n, per_layer };
-
-// Training FLOPs for `tokens` (recompute adds one forward pass: 6N -> 8N).
-Figure training_flops(const ModelSpec& model, double tokens, bool full_recompute, FlopsMethod method, double sequence);
 
 // What the GPUs compute in training, per token: forward 2N + attention 2 x layers x seq x
 // heads x head_dim (causal: half the scores; fused kernels skip the masked blocks), backward
