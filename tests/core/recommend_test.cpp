@@ -1,4 +1,4 @@
-// The recommender: a hand-checked pick, and its properties over real sweeps: the frontier has
+// The recommender: a hand-checked pick (its step as `gpuplan infer` models it), and its properties over real sweeps: the frontier has
 // no dominated point, and nothing kept fails to fit (checked with inference_memory, not with
 // the recommender's own arithmetic).
 #include <catch2/catch.hpp>
@@ -47,12 +47,15 @@ TEST_CASE("inference recommendation: a hand-checked candidate", "[recommend]") {
     // One L40S: 44.7 GiB = 47.996 GB; weights 16.061 GB; overhead 2 GiB = 2.147 GB;
     // KV per sequence 131,072 B x 4096 = 0.5369 GB -> batch floor(29.788 / 0.5369) = 55.
     CHECK(c->layout == "tp 1 x 1 replica(s), batch 55");
-    // steps/s = 864e9 / (16.061e9 + 55 x 0.5369e9) = 18.952; x 55 x 0.8 = 833.9 tokens/s
-    // -> 2 instances for 1,000 tokens/s at $1.861/h = $3.722/h = $1.0339 per 1M tokens.
+    // The step as `gpuplan infer` models it (inference.hpp): memory roofline 864e9 / (16.061e9 +
+    // 55 x 0.5369e9) = 18.952 steps/s, x 0.8 bandwidth efficiency = 15.162 steps/s, so 1 / 15.162
+    // = 65.96 ms, plus the 3.2 ms step overhead (tp 1: no all-reduce) = 69.16 ms a token; 55 / 0.06916
+    // = 795.3 tokens/s -> 2 instances for 1,000 tokens/s at $1.861/h = $3.722/h = $1.0339 per 1M tokens.
     CHECK(c->instances == 2);
     CHECK(std::round(c->usd_per_hour * 1e4) / 1e4 == 3.722);
     CHECK(std::round(c->usd_per_million_tokens * 1e4) / 1e4 == 1.0339);
-    CHECK(c->seconds_per_token == Approx(1 / 18.952).epsilon(1e-3));
+    CHECK(c->seconds_per_token == Approx(1 / (18.952 * 0.8) + 0.0032).epsilon(1e-3));
+    CHECK(c->tokens_per_second == Approx(2 * 55 / (1 / (18.952 * 0.8) + 0.0032)).epsilon(1e-3));
 }
 
 TEST_CASE("recommender properties over full sweeps", "[recommend][property]") {

@@ -8,6 +8,7 @@
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/unit_cost.hpp"
 #include "gpuplan/workload/compute.hpp"
+#include "gpuplan/workload/inference.hpp"
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/recommend/pareto.hpp"
 
@@ -56,13 +57,47 @@ Hardware hardware_of(const Catalog& catalog, const Instance& inst) {
 
 struct Layout {
     double tp = 0, replicas = 0, batch = 0;
-    double steps_per_second = 0, tokens_per_second_per_instance = 0;
+    double seconds_per_token = 0, tokens_per_second_per_instance = 0;
 };
 
+// What `gpuplan infer` says about one layout: the same estimate (roofline, tensor-parallel
+// all-reduces, step overhead, compute ceiling; inference.hpp), so the recommender and the
+// Inference view never disagree. nullopt (with `why`) when the estimate refuses it.
+std::optional<InferenceEstimate> layout_estimate(const Catalog& catalog, const Instance& inst, const InferenceRecommendRequest& q, double tp,
+                                                 double batch, std::string& why) {
+    InferenceEstimateRequest r;
+    r.serving.model = q.model;
+    r.serving.dtype = q.dtype;
+    r.serving.kv_dtype = q.kv_dtype;
+    r.serving.batch = batch;
+    r.serving.context = q.context;
+    r.serving.tensor_parallel = tp;
+    if (q.runtime_overhead_gib.origin != InputOrigin::assumption) r.serving.overhead_gib = q.runtime_overhead_gib.value;
+    r.instance = inst.name;
+    r.region = inst.offered_in(q.region) ? q.region : inst.offered_regions().front();  // prices are the recommender's own
+    if (q.bandwidth_efficiency.origin != InputOrigin::assumption) r.bandwidth_efficiency = q.bandwidth_efficiency.value;
+    try {
+        InferenceEstimate e = estimate_inference(catalog, r);
+        if (!e.fit.fits) {
+            why = "does not fit at batch " + format_number(batch) + ": " + e.fit.refusal;
+            return std::nullopt;
+        }
+        if (!e.per_instance.value || !e.inter_token_latency_seconds.value) {
+            why = "throughput unknown: " + e.per_instance.unknown_reason;
+            return std::nullopt;
+        }
+        return e;
+    } catch (const InputError& err) {
+        why = err.what();
+        return std::nullopt;
+    }
+}
+
 // Every tensor-parallel degree (a divisor of the GPU count) that leaves room for at least one
-// sequence, each at the largest batch that fits (capped).
-std::vector<Layout> feasible_layouts(const Hardware& hw, const InferenceRecommendRequest& q, double weight_total, double weight_active,
-                                     double kv_per_token) {
+// sequence, each at the largest batch that fits (capped), with its throughput and latency as
+// estimate_inference gives them.
+std::vector<Layout> feasible_layouts(const Catalog& catalog, const Instance& inst, const Hardware& hw, const InferenceRecommendRequest& q,
+                                     double weight_total, double kv_per_token, std::string& why) {
     std::vector<Layout> out;
     const double overhead = q.runtime_overhead_gib.value * kBytesPerGiB;
     for (double tp = 1; tp <= hw.gpus; ++tp) {
@@ -74,8 +109,10 @@ std::vector<Layout> feasible_layouts(const Hardware& hw, const InferenceRecommen
         l.tp = tp;
         l.replicas = hw.gpus / tp;
         l.batch = std::min(q.max_batch, std::floor(room / per_sequence));
-        l.steps_per_second = tp * hw.bandwidth_gb_per_s * 1e9 / (weight_active + kv_per_token * l.batch * q.context);
-        l.tokens_per_second_per_instance = l.replicas * l.steps_per_second * l.batch * q.bandwidth_efficiency.value;
+        const auto e = layout_estimate(catalog, inst, q, tp, l.batch, why);
+        if (!e) continue;
+        l.tokens_per_second_per_instance = *e->per_instance.value;
+        l.seconds_per_token = *e->inter_token_latency_seconds.value;
         out.push_back(l);
     }
     return out;
@@ -103,22 +140,16 @@ namespace {
 
 std::vector<Figure> pick_figures(const Candidate& pick, const Catalog& catalog, const InferenceRecommendRequest& q) {
     const Instance& inst = *catalog.find_instance(pick.instance);
-    const Hardware hw = hardware_of(catalog, inst);
-    const ParameterCount params = count_parameters(*q.model);
-    const double kv_per_token = *kv_cache_bytes_per_token(*q.model, q.kv_bytes).value;
-    Layout l;
-    for (const Layout& x : feasible_layouts(hw, q, params.total * q.weight_bytes, params.active * q.weight_bytes, kv_per_token))
-        if (x.tp == pick.tensor_parallel) l = x;
-    const Param bandwidth{hw.bandwidth_gb_per_s, InputOrigin::catalog, "catalog accelerator " + *inst.accelerator + " memory bandwidth"};
-    const DecodeRoofline roof = decode_roofline(*q.model, q.weight_bytes, q.kv_bytes, l.batch, q.context, l.tp, bandwidth, q.bandwidth_efficiency);
+    std::string why;
+    const auto e = layout_estimate(catalog, inst, q, pick.tensor_parallel, pick.batch, why);
+    if (!e) return {};
     const auto price = catalog_price(catalog, inst, q.region, pick.purchase);
     const Param fleet_hourly{pick.usd_per_hour, InputOrigin::derived,
                              format_number(pick.instances) + " x " + (price ? price->source : std::string("price"))};
-    Figure instances{"instances", pick.instances, "instances", "ceil(target_tokens_per_second / (replicas x replica tokens/s))",
-                     "ceil(" + format_number(q.tokens_per_second) + " / (" + format_number(l.replicas) + " x " +
-                         format_number(*roof.tokens_per_second_expected.value) + ")) = " + format_number(pick.instances),
-                     {roof.tokens_per_second_expected.as_input()}, ""};
-    return {roof.bytes_per_step, roof.steps_per_second, roof.tokens_per_second_expected, instances,
+    Figure instances{"instances", pick.instances, "instances", "ceil(target_tokens_per_second / tokens_per_second_per_instance)",
+                     "ceil(" + format_number(q.tokens_per_second) + " / " + format_number(*e->per_instance.value) + ") = " + format_number(pick.instances),
+                     {e->per_instance.as_input()}, ""};
+    return {e->roofline.bytes_per_step, e->decode_step_seconds, e->per_instance, instances,
             usd_per_million_tokens(fleet_hourly, {q.tokens_per_second, InputOrigin::user, ""})};
 }
 
@@ -147,7 +178,7 @@ Recommendation recommend_inference(const Catalog& catalog, const InferenceRecomm
     if (q.context <= 0) throw InputError("context", format_number(q.context), "a context length > 0");
     if (q.max_instances < 1) throw InputError("max_instances", format_number(q.max_instances), "at least 1");
     const ParameterCount params = count_parameters(*q.model);
-    const double weight_total = params.total * q.weight_bytes, weight_active = params.active * q.weight_bytes;
+    const double weight_total = params.total * q.weight_bytes;
     const double kv_per_token = *kv_cache_bytes_per_token(*q.model, q.kv_bytes).value;
     const std::vector<PriceKind> purchase = q.purchase.empty() ? std::vector<PriceKind>{PriceKind::on_demand} : q.purchase;
 
@@ -159,10 +190,12 @@ Recommendation recommend_inference(const Catalog& catalog, const InferenceRecomm
         std::string dropped = hw.why_not;
         if (dropped.empty()) dropped = unsupported_dtype(*catalog.find_accelerator(*inst.accelerator), q.weight_bytes);
         if (dropped.empty()) {
-            layouts = feasible_layouts(hw, q, weight_total, weight_active, kv_per_token);
+            std::string why;
+            layouts = feasible_layouts(catalog, inst, hw, q, weight_total, kv_per_token, why);
             if (layouts.empty())
-                dropped = "does not fit: weights + one sequence's KV cache exceed " + format_number(hw.gpus) + " x " +
-                          format_number(hw.memory_bytes / kBytesPerGiB) + " GiB";
+                dropped = !why.empty() ? why
+                                       : "does not fit: weights + one sequence's KV cache exceed " + format_number(hw.gpus) + " x " +
+                                             format_number(hw.memory_bytes / kBytesPerGiB) + " GiB";
         }
         for (const PriceKind option : purchase) {
             if (!dropped.empty()) {
@@ -187,7 +220,7 @@ Recommendation recommend_inference(const Catalog& catalog, const InferenceRecomm
                 c.batch = layout.batch;
                 c.instances = std::ceil(q.tokens_per_second / layout.tokens_per_second_per_instance);
                 c.tokens_per_second = c.instances * layout.tokens_per_second_per_instance;
-                c.seconds_per_token = 1.0 / layout.steps_per_second;
+                c.seconds_per_token = layout.seconds_per_token;
                 if (!price || !price->usd_per_hour) {
                     c.kept = false;
                     c.dropped_because = inst.offered_in(q.region) ? "no " + std::string(to_string(option)) + " price in " + q.region
