@@ -215,22 +215,27 @@ json suite_document(const json& fingerprint, const RunInfo& info, const SuiteRun
               {"notes", run.notes}}}};
 }
 
-void write_json_atomically(const std::string& path, const json& doc) {
+std::string write_text_atomically(const std::string& path, const std::string& text) {
     const std::string tmp = path + ".tmp." + std::to_string(getpid());
-    const std::string body = doc.dump(2) + "\n";
     {
         std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f || !f.write(body.data(), static_cast<std::streamsize>(body.size())) || !f.flush()) {
+        if (!f || !f.write(text.data(), static_cast<std::streamsize>(text.size())) || !f.flush()) {
             const std::string why = std::strerror(errno);
             std::remove(tmp.c_str());
-            throw BenchError(BenchError::Kind::failed, "--json: cannot write '" + path + "': " + why);
+            return why;
         }
     }
     if (std::rename(tmp.c_str(), path.c_str()) != 0) {
         const std::string why = std::strerror(errno);
         std::remove(tmp.c_str());
-        throw BenchError(BenchError::Kind::failed, "--json: cannot write '" + path + "': " + why);
+        return why;
     }
+    return "";
+}
+
+void write_json_atomically(const std::string& path, const json& doc) {
+    const std::string why = write_text_atomically(path, doc.dump(2) + "\n");
+    if (!why.empty()) throw BenchError(BenchError::Kind::failed, "--json: cannot write '" + path + "': " + why);
 }
 
 }  // namespace gpuplan::bench

@@ -1,7 +1,7 @@
 // prices_cmd.cpp — `gpuplan prices import`: AWS Price List offer files → a catalog price overlay.
 //
 // Flags → core (pricing/price_list_import.hpp streams each file) → the overlay written to --out
-// through a temporary file renamed into place, so a failed import never leaves a partial
+// through a temporary file renamed into place (bench::write_text_atomically), so a failed import never leaves a partial
 // overlay. The overlay is a catalog document: `gpuplan --catalog overlay.json price ...`.
 #include <unistd.h>
 
@@ -17,6 +17,7 @@
 
 #include "commands.hpp"
 #include "gpuplan/pricing/price_list_import.hpp"
+#include "suite_json.hpp"
 
 namespace gpuplan::cli {
 
@@ -32,27 +33,6 @@ struct PricesImportOptions {
 std::string size_text(std::uint64_t bytes) {
     const double b = static_cast<double>(bytes);
     return b >= 1e6 ? fmt::format("{:.1f} MB", b / 1e6) : b >= 1e3 ? fmt::format("{:.1f} kB", b / 1e3) : fmt::format("{} bytes", bytes);
-}
-
-// Writes `text` to `path` whole or not at all: a temporary file beside it, then a rename.
-void write_whole(const std::string& path, const std::string& text) {
-    const std::string temporary = path + ".partial";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) throw InputError("--out: cannot write '" + temporary + "': " + std::strerror(errno));
-        out << text;
-        out.flush();
-        if (!out) {
-            std::remove(temporary.c_str());
-            throw InputError("--out: cannot write '" + temporary + "': write failed (disk full?)");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::remove(temporary.c_str());
-        throw InputError("--out: cannot write '" + path + "': " + ec.message());
-    }
 }
 
 std::string run_prices_import(const PricesImportOptions& o, const Catalog& catalog) {
@@ -73,7 +53,8 @@ std::string run_prices_import(const PricesImportOptions& o, const Catalog& catal
         throw InputError("FILE", std::to_string(o.files.size()) + " file(s) with no price for a catalog instance type",
                          "an EC2 offer file listing Linux, shared-tenancy prices of the catalog's types (nothing was written)");
     const nlohmann::json overlay = import.overlay();
-    write_whole(o.out, overlay.dump(2) + "\n");
+    if (const std::string why = bench::write_text_atomically(o.out, overlay.dump(2) + "\n"); !why.empty())
+        throw InputError("--out: cannot write '" + o.out + "': " + why);
 
     const PriceListImportStats& s = import.stats();
     std::size_t commitments = 0, reserved = 0;

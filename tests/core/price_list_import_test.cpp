@@ -238,7 +238,7 @@ TEST_CASE("price overlay: loading checks entries and lists what each overlay cha
     const Catalog both = load_catalog(docs);
     CHECK(both.find_instance("g6.xlarge")->find_commitment_price("us-east-1", *purchase_option_named("reserved-3y-all-upfront"))->upfront_usd ==
           9500);
-    CHECK(both.overrides.back().find("first.json) replaced by upfront $9500.0000") != std::string::npos);
+    CHECK(both.overrides.back().find("first.json) replaced by upfront $9,500.0000") != std::string::npos);
 }
 
 TEST_CASE("price import: a Savings Plans file gives Compute and EC2 Instance Savings Plan prices") {

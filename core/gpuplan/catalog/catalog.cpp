@@ -7,6 +7,7 @@
 #include <set>
 
 #include "gpuplan/json_reader.hpp"
+#include "gpuplan/text.hpp"
 
 namespace gpuplan {
 
@@ -456,12 +457,6 @@ void add_or_replace(std::vector<Record>& records, Record record, std::set<std::s
     records.push_back(std::move(record));
 }
 
-std::string usd(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "$%.4f", v);
-    return text;
-}
-
 // A document's top-level "prices": each entry names its instance and sets one price of it,
 // replacing the entry for the same region and option (the change is listed in overrides).
 void apply_price_overlay(Catalog& catalog, ObjectReader& root, const std::string& origin) {
@@ -491,8 +486,8 @@ void apply_price_overlay(Catalog& catalog, ObjectReader& root, const std::string
             if (old != instance.prices.end()) {
                 if (old->usd_per_hour != p.usd_per_hour)
                     catalog.overrides.push_back(name + " " + p.region + " " + option_key + ": " +
-                                                (old->usd_per_hour ? usd(*old->usd_per_hour) : std::string("unknown")) + " (" + old->source +
-                                                ") replaced by " + usd(*p.usd_per_hour) + " (" + p.source + ", " + origin + ")");
+                                                (old->usd_per_hour ? rate(*old->usd_per_hour) : std::string("unknown")) + " (" + old->source +
+                                                ") replaced by " + rate(*p.usd_per_hour) + " (" + p.source + ", " + origin + ")");
                 const auto zones = p.zones ? p.zones : (old->usd_per_hour == p.usd_per_hour ? old->zones : std::nullopt);
                 *old = std::move(p);
                 old->zones = zones;
@@ -531,9 +526,9 @@ void apply_price_overlay(Catalog& catalog, ObjectReader& root, const std::string
             continue;
         }
         if (old->upfront_usd != c.upfront_usd || old->usd_per_hour != c.usd_per_hour)
-            catalog.overrides.push_back(name + " " + c.region + " " + option_key + ": upfront " + usd(old->upfront_usd) + " + " +
-                                        usd(old->usd_per_hour) + "/h (" + old->origin + ") replaced by upfront " + usd(c.upfront_usd) + " + " +
-                                        usd(c.usd_per_hour) + "/h (" + origin + ")");
+            catalog.overrides.push_back(name + " " + c.region + " " + option_key + ": upfront " + rate(old->upfront_usd) + " + " +
+                                        rate(old->usd_per_hour) + "/h (" + old->origin + ") replaced by upfront " + rate(c.upfront_usd) + " + " +
+                                        rate(c.usd_per_hour) + "/h (" + origin + ")");
         *old = std::move(c);
     }
 }

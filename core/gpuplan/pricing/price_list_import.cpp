@@ -17,6 +17,7 @@
 
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/pricing/purchase_option.hpp"
+#include "gpuplan/text.hpp"
 
 namespace gpuplan {
 
@@ -26,12 +27,6 @@ namespace {
 // $114 an hour): a larger figure is a corrupt file, not a price.
 constexpr double kAbsurdUsdPerHour = 10000;
 constexpr double kAbsurdUpfrontUsd = kAbsurdUsdPerHour * 3 * kHoursPerYear;
-
-std::string usd_text(double v) {
-    char text[40];
-    std::snprintf(text, sizeof text, "$%.4f", v);
-    return text;
-}
 
 struct Product {
     std::string sku, family, instance, region, os, tenancy, software, capacity, location_type, instance_family, gpu, market;
@@ -91,7 +86,7 @@ public:
     }
     bool start_object(std::size_t) {
         if (!open()) return false;
-        if (section_ == Section::products && depth_ == 3) product_ = Product{keys_[2]};
+        if (section_ == Section::products && depth_ == 3) { product_ = Product{}; product_.sku = keys_[2]; }
         if (section_ == Section::terms) {
             if (depth_ == 2 && !products_seen_) terms_before_products = true;
             if (savings_plan_terms_) {
@@ -103,8 +98,8 @@ public:
                 auto it = kept_.find(keys_[3]);
                 term_product_ = it == kept_.end() ? nullptr : &*it;
             }
-            if (term_product_ && depth_ == 5) term_ = OfferTerm{keys_[4]};
-            if (term_product_ && depth_ == 7 && keys_[5] == "priceDimensions") dimension_ = Dimension{keys_[6]};
+            if (term_product_ && depth_ == 5) { term_ = OfferTerm{}; term_.code = keys_[4]; }
+            if (term_product_ && depth_ == 7 && keys_[5] == "priceDimensions") { dimension_ = Dimension{}; dimension_.rate_code = keys_[6]; }
         }
         return true;
     }
@@ -262,19 +257,20 @@ private:
                ".pricePerUnit.USD";
     }
 
-    double usd(const Dimension& d, double absurd, const std::string& path = "") const {
-        const std::string where = path.empty() ? term_path(d) : path;
-        const char* begin = d.usd.c_str();
+    // A price as the file writes it (a string), checked: a number, from 0 to `absurd`.
+    double usd(const std::string& text, double absurd, bool upfront, const std::string& where) const {
+        const char* begin = text.c_str();
         char* end = nullptr;
         const double v = std::strtod(begin, &end);
-        if (d.usd.empty() || end != begin + d.usd.size() || v != v)
-            throw InputError(where, "\"" + d.usd.substr(0, 40) + "\"", "a price in USD written as a number, such as \"98.32\"");
+        if (text.empty() || end != begin + text.size() || v != v)
+            throw InputError(where, "\"" + text.substr(0, 40) + "\"", "a price in USD written as a number, such as \"98.32\"");
         if (v < 0 || v > absurd)
-            throw InputError(where, "\"" + d.usd + "\"",
-                             "a price from 0 to " + std::to_string(static_cast<long long>(absurd)) + " USD (" +
-                                 (d.unit == "Quantity" ? "upfront" : "per hour") + "): a corrupt file otherwise");
+            throw InputError(where, "\"" + text + "\"",
+                             "a price from 0 to " + std::to_string(static_cast<long long>(absurd)) + " USD (" + (upfront ? "upfront" : "per hour") +
+                                 "): a corrupt file otherwise");
         return v;
     }
+    double usd(const Dimension& d, double absurd) const { return usd(d.usd, absurd, d.unit == "Quantity", term_path(d)); }
 
     void finish_term() {
         const auto& [sku, product] = *term_product_;
@@ -314,7 +310,7 @@ private:
                                     (payment != "all-upfront" || row.usd_per_hour == 0);
             if (!consistent) {
                 warnings.push_back(file_ + ": SKU " + sku + " term " + term_.code + ": " + term_.purchase_option + " with " +
-                                   usd_text(row.upfront_usd) + " upfront and " + usd_text(row.usd_per_hour) +
+                                   rate(row.upfront_usd) + " upfront and " + rate(row.usd_per_hour) +
                                    "/h does not add up (no upfront pays nothing upfront, all upfront nothing hourly); skipped");
                 return;
             }
@@ -348,8 +344,7 @@ private:
         for (const PlanRate& r : plan_term_.rates) {
             const std::string region = r.region.empty() ? file_region_ : r.region;
             if (!regions_.count(region)) continue;  // a Local Zone or a region gpuplan does not know
-            const Dimension d{r.rate_code, "Hrs", r.price};
-            const double rate = usd(d, kAbsurdUsdPerHour, file_ + ": SKU " + plan_term_.plan_sku + ": rate " + r.rate_code + ": discountedRate.price");
+            const double price = usd(r.price, kAbsurdUsdPerHour, false, file_ + ": SKU " + plan_term_.plan_sku + ": rate " + r.rate_code + ": discountedRate.price");
             ImportedPrice row;
             row.instance = r.instance;
             row.region = region;
@@ -357,9 +352,9 @@ private:
             row.file = file_;
             row.option = plan->second.kind + "-" + plan->second.term + "-" + plan->second.payment;
             const std::string& pay = plan->second.payment;
-            row.upfront_usd = pay == "all-upfront" ? rate * term_hours : pay == "partial-upfront" ? 0.5 * rate * term_hours : 0;
-            row.usd_per_hour = pay == "all-upfront" ? 0 : pay == "partial-upfront" ? 0.5 * rate : rate;
-            row.note = "AWS Savings Plans rate " + usd_text(rate) + "/h, plan SKU " + plan_term_.plan_sku + ", Linux shared tenancy" +
+            row.upfront_usd = pay == "all-upfront" ? price * term_hours : pay == "partial-upfront" ? 0.5 * price * term_hours : 0;
+            row.usd_per_hour = pay == "all-upfront" ? 0 : pay == "partial-upfront" ? 0.5 * price : price;
+            row.note = "AWS Savings Plans rate " + rate(price) + "/h, plan SKU " + plan_term_.plan_sku + ", Linux shared tenancy" +
                        (pay == "partial-upfront" ? "; partial upfront split half upfront, half hourly (AWS: at least half upfront)" : "");
             rows.push_back(std::move(row));
             header.regions.insert(region);
@@ -467,8 +462,8 @@ void PriceListImport::add_offer_file(std::istream& in, const std::string& file_n
         const ImportedPrice& old = it->second;
         if (old.usd_per_hour != row.usd_per_hour || old.upfront_usd != row.upfront_usd)
             warnings_.push_back(row.instance + " " + row.region + " " + row.option + ": " + old.file + " (SKU " + old.sku + ") gives " +
-                                usd_text(old.usd_per_hour) + "/h + " + usd_text(old.upfront_usd) + " upfront, " + row.file + " (SKU " +
-                                row.sku + ") " + usd_text(row.usd_per_hour) + "/h + " + usd_text(row.upfront_usd) +
+                                rate(old.usd_per_hour) + "/h + " + rate(old.upfront_usd) + " upfront, " + row.file + " (SKU " +
+                                row.sku + ") " + rate(row.usd_per_hour) + "/h + " + rate(row.upfront_usd) +
                                 " upfront; the later file's is kept");
         it->second = row;
     }

@@ -32,26 +32,24 @@ void set_dtypes(InferenceRecommendRequest& q, const std::string& dtype, const st
 
 namespace {
 
-// What one instance type offers a replica: GPUs, memory and bandwidth per GPU.
+// What one instance type offers a replica: GPUs and memory per GPU (the throughput of a layout
+// is estimate_inference's, which reads the bandwidth itself).
 struct Hardware {
     double gpus = 0;             // whole GPUs (a fractional slice counts as one small GPU)
     double memory_bytes = 0;     // per GPU
-    double bandwidth_gb_per_s = 0;
     std::string why_not;         // non-empty: cannot be used
 };
 
 Hardware hardware_of(const Catalog& catalog, const Instance& inst) {
     Hardware h;
     const Accelerator* a = inst.accelerator ? catalog.find_accelerator(*inst.accelerator) : nullptr;
-    if (!a) return {0, 0, 0, "accelerator unknown (" + inst.unknown_reason("accelerator") + ")"};
-    if (a->kind != AcceleratorKind::gpu) return {0, 0, 0, "not a GPU (" + std::string(to_string(a->kind)) + "): decode model is for GPUs"};
-    if (!inst.accelerator_count || !inst.accelerator_memory_gib_each) return {0, 0, 0, "accelerator count or memory unknown"};
-    if (!a->memory_bandwidth_gb_per_s) return {0, 0, 0, "memory bandwidth unknown"};
+    if (!a) return {0, 0, "accelerator unknown (" + inst.unknown_reason("accelerator") + ")"};
+    if (a->kind != AcceleratorKind::gpu) return {0, 0, "not a GPU (" + std::string(to_string(a->kind)) + "): decode model is for GPUs"};
+    if (!inst.accelerator_count || !inst.accelerator_memory_gib_each) return {0, 0, "accelerator count or memory unknown"};
+    if (!a->memory_bandwidth_gb_per_s) return {0, 0, "memory bandwidth unknown"};
     const double count = *inst.accelerator_count;
     h.gpus = count < 1 ? 1 : count;
     h.memory_bytes = *inst.accelerator_memory_gib_each * kBytesPerGiB;
-    // A slice gets its share of the chip's bandwidth (proportional, stated in docs/models.md).
-    h.bandwidth_gb_per_s = *a->memory_bandwidth_gb_per_s * std::min(1.0, count);
     return h;
 }
 
@@ -74,7 +72,10 @@ std::optional<InferenceEstimate> layout_estimate(const Catalog& catalog, const I
     r.serving.tensor_parallel = tp;
     if (q.runtime_overhead_gib.origin != InputOrigin::assumption) r.serving.overhead_gib = q.runtime_overhead_gib.value;
     r.instance = inst.name;
-    r.region = inst.offered_in(q.region) ? q.region : inst.offered_regions().front();  // prices are the recommender's own
+    // The estimate's own prices are not used (the recommender prices each purchase option), but
+    // it wants a region the type is offered in.
+    const std::vector<std::string> offered = inst.offered_regions();
+    r.region = inst.offered_in(q.region) || offered.empty() ? q.region : offered.front();
     if (q.bandwidth_efficiency.origin != InputOrigin::assumption) r.bandwidth_efficiency = q.bandwidth_efficiency.value;
     try {
         InferenceEstimate e = estimate_inference(catalog, r);
