@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "gpuplan/input_error.hpp"
-#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 #include "imgui.h"
 #include "ui/theme.hpp"
 #include "ui/views/view_common.hpp"

@@ -100,7 +100,7 @@ for all-reduce, x (n-1)/n otherwise (nccl-tests doc/PERFORMANCE.md), n = ranks.
 Examples:
   gpuplan collective --instance p4d.24xlarge --bytes 1G
   gpuplan collective --op all-gather --instance p5.48xlarge --nodes 4 --bytes 512M --format json
-)" + std::string(kExitCodes));
+)");
     return {app, [o](const Catalog& catalog) { return run_collective(*o, catalog); }};
 }
 

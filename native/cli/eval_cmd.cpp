@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 
 namespace gpuplan::cli {
 

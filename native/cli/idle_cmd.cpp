@@ -11,7 +11,7 @@
 #include "gpuplan/pricing/idle_cost.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/storage_transfer.hpp"
-#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 
 namespace gpuplan::cli {
 

@@ -1,8 +1,7 @@
 // price_cmd.cpp — `gpuplan price`: every purchase option of one instance side by side.
 //
-// The figures come from the core (quote_purchase_options, and to_json(Quote, ...) for the
-// unit costs); the table reads the same JSON the --format json output prints, so the two can
-// never disagree.
+// The figures, unit costs included, come from the core (quote_purchase_options); the table
+// reads the same JSON the --format json output prints, so the two can never disagree.
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -109,10 +108,9 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
     }
     if (bucket) q.spot_risk.mean_hours_between_interruptions = interruption_param(*bucket, bucket_from);
     if (o.given("--checkpoint-interval-hours")) q.spot_risk.checkpoint_interval_hours = Param{o.checkpoint_interval_hours, InputOrigin::user, ""};
-    UnitCostOptions units;
-    if (o.given("--tokens-per-second")) units.tokens_per_second = o.tokens_per_second;
-    if (o.given("--rtf")) units.real_time_factor = o.rtf;
-    if (o.given("--training-hours")) units.training_hours = o.training_hours;
+    if (o.given("--tokens-per-second")) q.unit_costs.tokens_per_second = o.tokens_per_second;
+    if (o.given("--rtf")) q.unit_costs.real_time_factor = o.rtf;
+    if (o.given("--training-hours")) q.unit_costs.training_hours = o.training_hours;
 
     std::vector<Quote> quotes;
     try {
@@ -121,7 +119,7 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
         rethrow_for_flag(e, {{"instance", "INSTANCE"}, {"region", "--region"}});
     }
     nlohmann::json options = nlohmann::json::array();
-    for (const auto& quote : quotes) options.push_back(to_json(quote, units, q.count));
+    for (const auto& quote : quotes) options.push_back(to_json(quote));
     // The zones behind the typical spot price (a catalog fact, shown as it is).
     const Price* spot_price = inst.find_price(q.region, PriceKind::spot_typical);
     const std::optional<SpotZones> zones = spot_price && spot_price->usd_per_hour ? spot_price->zones : std::nullopt;
@@ -141,9 +139,9 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
                                      {"saving_vs_on_demand", "saving", percent},
                                      {"break_even_utilization", "break-even util.", percent},
                                      {"spot_usd_per_useful_hour", "$/useful-h", rate}};
-    if (units.tokens_per_second) cols.push_back({"usd_per_million_tokens", "$/1M tokens", rate});
-    if (units.real_time_factor) cols.push_back({"usd_per_video_hour", "$/video-h", rate});
-    if (units.training_hours) cols.push_back({"training_run_usd", "training run $", money});
+    if (q.unit_costs.tokens_per_second) cols.push_back({"usd_per_million_tokens", "$/1M tokens", rate});
+    if (q.unit_costs.real_time_factor) cols.push_back({"usd_per_video_hour", "$/video-h", rate});
+    if (q.unit_costs.training_hours) cols.push_back({"training_run_usd", "training run $", money});
 
     Table t;
     t.columns.push_back({"option", "key", false});

@@ -15,7 +15,7 @@
 #include "commands.hpp"
 #include "recommend_training_view.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
-#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 #include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/topology/training_time.hpp"
 

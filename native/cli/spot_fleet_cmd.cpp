@@ -138,7 +138,7 @@ the region. The fleet launches whole instances until the capacity is met, so it 
 Examples:
   gpuplan spot-fleet --capacity 8 --type g6e.4xlarge:1 --type g6e.8xlarge:1 --type g6e.12xlarge:4
   gpuplan spot-fleet --capacity 64 --type p5.48xlarge:8 --type p5en.48xlarge:8 --allocation diversified --region us-west-2
-)" + std::string(kExitCodes));
+)");
     return {app, [o](const Catalog& c) { return run_spot_fleet(c, *o); }};
 }
 

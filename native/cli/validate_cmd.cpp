@@ -171,7 +171,7 @@ Examples:
   gpuplan validate
   gpuplan validate --category training_throughput --split validation
   gpuplan validate my-measurements.json --format json
-)" + std::string(kExitCodes));
+)");
     return {app, [o](const Catalog& catalog) { return run_validate(*o, catalog); }};
 }
 

@@ -7,7 +7,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/json_reader.hpp"
-#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 
 using namespace gpuplan;
 

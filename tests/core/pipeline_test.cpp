@@ -12,7 +12,7 @@
 #include "gpuplan/decode/decode_fit.hpp"
 #include "gpuplan/decode/decode_plan.hpp"
 #include "gpuplan/decode/decode_sim.hpp"
-#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 #include "gpuplan/topology/topology.hpp"
 
 using namespace gpuplan;

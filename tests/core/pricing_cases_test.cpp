@@ -11,7 +11,7 @@
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/spot_checkpoint.hpp"
 #include "gpuplan/pricing/unit_cost.hpp"
-#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 
 using namespace gpuplan;
 

@@ -8,7 +8,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/recommend/pareto.hpp"
-#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 #include "gpuplan/recommend/recommend.hpp"
 
 using namespace gpuplan;

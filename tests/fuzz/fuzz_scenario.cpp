@@ -8,7 +8,7 @@
 #include "fuzz_common.hpp"
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
-#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 #include "gpuplan/scenario/scenario_url.hpp"
 
 using namespace gpuplan;

@@ -8,7 +8,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/catalog/catalog_metrics.hpp"
 #include "gpuplan/input_error.hpp"
-#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 #include "gpuplan/workload/compute.hpp"
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/workload/model.hpp"

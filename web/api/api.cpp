@@ -20,7 +20,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
 #include "gpuplan/input_error.hpp"
-#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 
 namespace {
 

@@ -86,6 +86,9 @@ FleetResult evaluate_fleet(const FleetRequest& request) {
     r.saving_vs_on_demand = {"saving_vs_on_demand", saving, "fraction", "1 - total_cost_usd / all_on_demand_cost_usd",
                              "1 - " + format_number(total) + " / " + format_number(all_od) + " = " + format_number(saving),
                              {r.total_cost_usd.as_input(), r.all_on_demand_cost_usd.as_input()}, ""};
+    r.saving_usd = make_figure("saving_usd", all_od - total, "USD", "all_on_demand_cost_usd - total_cost_usd",
+                               format_number(all_od) + " - " + format_number(total) + " = " + format_number(all_od - total),
+                               {r.all_on_demand_cost_usd.as_input(), r.total_cost_usd.as_input()});
     return r;
 }
 

@@ -6,7 +6,7 @@
 //   tier cost        = gpus x price x hours x (committed ? 1 : utilization)
 //   used GPU-hours   = sum over tiers of gpus x utilization x hours
 //   blended rate     = total cost / used GPU-hours
-//   saving           = 1 - total cost / (used GPU-hours x on-demand price)
+//   saving           = 1 - total cost / (used GPU-hours x on-demand price), and in dollars
 //   break-even util. = committed price / on-demand price (per committed tier)
 #pragma once
 
@@ -41,6 +41,7 @@ struct FleetResult {
     Figure blended_usd_per_gpu_hour;
     Figure all_on_demand_cost_usd;
     Figure saving_vs_on_demand;
+    Figure saving_usd;  // all_on_demand_cost_usd - total_cost_usd
 };
 
 // A usage profile: `baseline` GPUs busy every hour, up to `peak` at times, `average` over

@@ -254,6 +254,21 @@ Quote spot_quote(const Catalog& catalog, const Context& ctx, const Param& od) {
     return q;
 }
 
+// Unit costs use the price of the whole fleet of `instances` per hour; a training run is
+// priced per instance-hour times the instances (unit_cost.hpp).
+std::vector<Figure> unit_costs_at(const Quote& q, const UnitCostOptions& units, double instances) {
+    const auto given = [](double v) { return Param{v, InputOrigin::user, ""}; };
+    const Param fleet_hourly{*q.effective_usd_per_hour.value * instances, InputOrigin::derived,
+                             "effective_usd_per_hour x " + format_number(instances) + " instances"};
+    std::vector<Figure> figures;
+    if (units.tokens_per_second) figures.push_back(usd_per_million_tokens(fleet_hourly, given(*units.tokens_per_second)));
+    if (units.real_time_factor) figures.push_back(usd_per_video_hour(fleet_hourly, given(*units.real_time_factor)));
+    if (units.training_hours)
+        figures.push_back(training_run_usd({*q.effective_usd_per_hour.value, InputOrigin::derived, "effective_usd_per_hour"},
+                                           given(*units.training_hours), given(instances)));
+    return figures;
+}
+
 }  // namespace
 
 std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteRequest& request) {
@@ -300,6 +315,8 @@ std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteReq
                                 "on_demand_usd_per_hour x (1 - capacity_block_discount)",
                                 format_number(od->value) + " x (1 - " + format_number(a.capacity_block_discount.value) + ") = " + format_number(cb),
                                 {input("on_demand_usd_per_hour", "USD/h", *od), input("capacity_block_discount", "fraction", a.capacity_block_discount)}));
+    for (Quote& quote : quotes)
+        if (quote.available) quote.unit_costs = unit_costs_at(quote, request.unit_costs, request.count);
     return quotes;
 }
 
@@ -314,26 +331,16 @@ double cumulative_cost_usd(const PurchaseOption& option, double upfront_usd, dou
     return instances * (upfront_usd * terms_started + recurring_usd_per_hour * elapsed_hours);
 }
 
-nlohmann::json to_json(const Quote& q, const UnitCostOptions& units, double instances) {
-    const auto given = [](double v) { return Param{v, InputOrigin::user, ""}; };
+nlohmann::json to_json(const Quote& q) {
     nlohmann::json j = {{"key", q.key}, {"label", q.label}, {"available", q.available}};
     if (!q.available) {
         j["unavailable_reason"] = q.unavailable_reason;
         return j;
     }
     std::vector<Figure> figures = {q.effective_usd_per_hour, q.upfront_usd, q.recurring_usd_per_hour, q.cost_usd, q.saving_vs_on_demand};
-    if (q.break_even_utilization) figures.push_back(*q.break_even_utilization);
-    if (q.attributable_cost_usd) figures.push_back(*q.attributable_cost_usd);
-    if (q.term_utilization) figures.push_back(*q.term_utilization);
-    if (q.spot_effective_usd_per_useful_hour) figures.push_back(*q.spot_effective_usd_per_useful_hour);
-    // Unit costs use the price of the whole fleet of `instances` per hour.
-    const Param fleet_hourly{*q.effective_usd_per_hour.value * instances, InputOrigin::derived,
-                             "effective_usd_per_hour x " + format_number(instances) + " instances"};
-    if (units.tokens_per_second) figures.push_back(usd_per_million_tokens(fleet_hourly, given(*units.tokens_per_second)));
-    if (units.real_time_factor) figures.push_back(usd_per_video_hour(fleet_hourly, given(*units.real_time_factor)));
-    if (units.training_hours)
-        figures.push_back(training_run_usd({*q.effective_usd_per_hour.value, InputOrigin::derived, "effective_usd_per_hour"},
-                                           given(*units.training_hours), given(instances)));
+    for (const std::optional<Figure>* f : {&q.break_even_utilization, &q.attributable_cost_usd, &q.term_utilization, &q.spot_effective_usd_per_useful_hour})
+        if (*f) figures.push_back(**f);
+    figures.insert(figures.end(), q.unit_costs.begin(), q.unit_costs.end());
     j["figures"] = to_json(figures);
     return j;
 }

@@ -57,6 +57,17 @@ struct Quote {
     // term (effective rate x hours x instances), and the share of the billed hours it fills.
     std::optional<Figure> attributable_cost_usd, term_utilization;
     std::optional<Figure> spot_effective_usd_per_useful_hour;  // spot: price x (1 + rework)
+    // The request's unit costs at this option's price for the whole fleet (unit_cost.hpp):
+    // USD per 1M tokens, per video hour, per training run, as asked.
+    std::vector<Figure> unit_costs;
+};
+
+// Unit costs computed for every purchase option (price --tokens-per-second etc., the
+// scenario's price section).
+struct UnitCostOptions {
+    std::optional<double> tokens_per_second;
+    std::optional<double> real_time_factor;
+    std::optional<double> training_hours;
 };
 
 struct QuoteRequest {
@@ -66,6 +77,7 @@ struct QuoteRequest {
     double count = 1;     // instances
     PricingAssumptions assumptions = default_pricing_assumptions();
     SpotRisk spot_risk = default_spot_risk();
+    UnitCostOptions unit_costs;  // none by default
 };
 
 // Throws InputError for an unknown instance or region, or an instance with no known
@@ -86,15 +98,7 @@ std::string price_unknown_reason(const Instance& instance, const std::string& re
 double cumulative_cost_usd(const PurchaseOption& option, double upfront_usd, double recurring_usd_per_hour, double used_hours_per_month,
                            double months, double instances);
 
-// Unit costs computed for every purchase option (price --tokens-per-second etc., the
-// scenario's price section).
-struct UnitCostOptions {
-    std::optional<double> tokens_per_second;
-    std::optional<double> real_time_factor;
-    std::optional<double> training_hours;
-};
-
 // {key, label, available, figures | unavailable_reason}: one serialiser for every shell.
-nlohmann::json to_json(const Quote& quote, const UnitCostOptions& units, double instances);
+nlohmann::json to_json(const Quote& quote);
 
 }  // namespace gpuplan

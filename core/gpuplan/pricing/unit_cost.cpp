@@ -24,6 +24,16 @@ Figure training_run_usd(const Param& usd_per_hour, const Param& hours, const Par
             {input("usd_per_hour", "USD/h", usd_per_hour), input("hours", "h", hours), input("instances", "", instances)}, ""};
 }
 
+TokenCost token_cost(const Param& usd_per_hour, const Param& tokens_per_second) {
+    TokenCost t;
+    t.usd_per_million_tokens = usd_per_million_tokens(usd_per_hour, tokens_per_second);
+    const double per_million = *t.usd_per_million_tokens.value;
+    t.usd_per_billion_tokens = make_figure("usd_per_billion_tokens", per_million * 1000.0, "USD/1B tokens", "usd_per_million_tokens x 1000",
+                                           format_number(per_million) + " x 1000 = " + format_number(per_million * 1000.0),
+                                           {t.usd_per_million_tokens.as_input()});
+    return t;
+}
+
 VideoPipelineComparison compare_video_pipelines(const Param& usd_per_hour, const Param& decode_a, const Param& decode_b,
                                                 const Param& rtf_a) {
     VideoPipelineComparison c;

@@ -13,6 +13,12 @@ Figure usd_per_million_tokens(const Param& usd_per_hour, const Param& tokens_per
 Figure usd_per_video_hour(const Param& usd_per_hour, const Param& real_time_factor);
 Figure training_run_usd(const Param& usd_per_hour, const Param& hours, const Param& instances);
 
+// A token rate priced per million and per billion tokens (the scenario's token_costs rows).
+struct TokenCost {
+    Figure usd_per_million_tokens, usd_per_billion_tokens;  // per billion = per million x 1000
+};
+TokenCost token_cost(const Param& usd_per_hour, const Param& tokens_per_second);
+
 // Two ways of decoding the same video (e.g. a synchronous and an asynchronous pipeline),
 // known by their decode times and the first one's real-time factor.
 struct VideoPipelineComparison {

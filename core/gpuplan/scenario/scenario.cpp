@@ -11,7 +11,6 @@ namespace gpuplan {
 namespace {
 
 constexpr std::string_view kScenarioSchema = "gpuplan.scenario/1";
-constexpr std::string_view kResultSchema = "gpuplan.result/1";
 
 Param user_param(double v) { return {v, InputOrigin::user, ""}; }
 
@@ -99,7 +98,7 @@ Param price_param(const Catalog& catalog, ObjectReader& r, const std::string& re
 }
 
 std::optional<QuoteRequest> parse_price(ObjectReader& root, const Catalog& catalog, const Scenario& s, const PricingAssumptions& a,
-                                        const SpotRisk& risk, UnitCostOptions& units) {
+                                        const SpotRisk& risk) {
     const Json* j = root.optional_value("price");
     if (!j) return std::nullopt;
     ObjectReader r(*j, root.child_path("price"));
@@ -110,9 +109,9 @@ std::optional<QuoteRequest> parse_price(ObjectReader& root, const Catalog& catal
     q.count = r.optional_number("instances", NumberRule::positive).value_or(1);
     q.assumptions = a;
     q.spot_risk = risk;
-    units.tokens_per_second = r.optional_number("tokens_per_second", NumberRule::positive);
-    units.real_time_factor = r.optional_number("real_time_factor", NumberRule::positive);
-    units.training_hours = r.optional_number("training_hours", NumberRule::positive);
+    q.unit_costs.tokens_per_second = r.optional_number("tokens_per_second", NumberRule::positive);
+    q.unit_costs.real_time_factor = r.optional_number("real_time_factor", NumberRule::positive);
+    q.unit_costs.training_hours = r.optional_number("training_hours", NumberRule::positive);
     r.finish();
     return q;
 }
@@ -387,7 +386,7 @@ Scenario parse_scenario(std::string_view text, const std::string& origin, const 
     }
     const PricingAssumptions assumptions = parse_assumptions(root);
     const SpotRisk risk = parse_spot_risk(root);
-    s.price = parse_price(root, catalog, s, assumptions, risk, s.price_unit_costs);
+    s.price = parse_price(root, catalog, s, assumptions, risk);
     s.fleet = parse_fleet(root, catalog, s.region);
     s.idle = parse_idle(root, catalog, s.region);
     s.storage = parse_storage(root);
@@ -402,137 +401,6 @@ Scenario parse_scenario(std::string_view text, const std::string& origin, const 
     s.collective = parse_collective_section(root, catalog);
     root.finish();
     return s;
-}
-
-nlohmann::json to_json(const FleetResult& r, const FleetRequest& request) {
-    nlohmann::json tiers = nlohmann::json::array();
-    for (std::size_t k = 0; k < r.tier_cost_usd.size(); ++k) {
-        nlohmann::json t = {{"option", key(request.tiers[k].option)}, {"gpus", request.tiers[k].gpus},
-                            {"committed", request.tiers[k].committed}, {"cost_usd", to_json(r.tier_cost_usd[k])}};
-        if (r.tier_break_even_utilization[k]) t["break_even_utilization"] = to_json(*r.tier_break_even_utilization[k]);
-        tiers.push_back(t);
-    }
-    Figure saving_usd{"saving_usd", *r.all_on_demand_cost_usd.value - *r.total_cost_usd.value, "USD",
-                      "all_on_demand_cost_usd - total_cost_usd",
-                      format_number(*r.all_on_demand_cost_usd.value) + " - " + format_number(*r.total_cost_usd.value) + " = " +
-                          format_number(*r.all_on_demand_cost_usd.value - *r.total_cost_usd.value),
-                      {r.all_on_demand_cost_usd.as_input(), r.total_cost_usd.as_input()}, ""};
-    return {{"tiers", tiers},
-            {"figures", to_json(std::vector<Figure>{r.total_cost_usd, r.used_gpu_hours, r.blended_usd_per_gpu_hour,
-                                                    r.all_on_demand_cost_usd, r.saving_vs_on_demand, saving_usd})}};
-}
-
-nlohmann::json to_json(const IdleResult& r) {
-    return {{"figures", to_json(std::vector<Figure>{r.always_on_usd_per_instance, r.always_on_usd_total, r.ephemeral_hours_per_instance,
-                                                    r.ephemeral_usd_per_instance, r.ephemeral_usd_total, r.storage_usd_total,
-                                                    r.saving_fraction_compute})}};
-}
-
-nlohmann::json to_json(const StorageResult& r) {
-    std::vector<Figure> all = r.lines;
-    all.push_back(r.total_usd);
-    return {{"figures", to_json(all)}};
-}
-
-nlohmann::json to_json(const TrainingRecommendation& r) {
-    auto candidate = [](const TrainingCandidate& c) {
-        return nlohmann::json{{"instance", c.instance}, {"purchase", to_string(c.purchase)}, {"layout", c.layout}, {"nodes", c.nodes},
-                              {"hours", c.hours}, {"cost_usd", c.cost_usd}, {"bottleneck", c.bottleneck}};
-    };
-    nlohmann::json frontier = nlohmann::json::array();
-    for (std::size_t i : r.frontier) frontier.push_back(candidate(r.candidates[i]));
-    nlohmann::json picks = nlohmann::json::object();
-    const char* names[] = {"cheapest", "fastest", "balanced"};
-    for (std::size_t k = 0; k < r.picks.size(); ++k) {
-        nlohmann::json p = candidate(r.candidates[r.picks[k]]);
-        const TrainingTime& t = r.pick_times[k];
-        nlohmann::json figs = nlohmann::json::object();
-        for (const Figure* f : {&t.compute_seconds, &t.step_seconds, &t.tokens_per_second, &t.total_hours, &t.cost_usd}) figs[f->name] = figure_json(*f);
-        p["figures"] = figs;
-        picks[names[k]] = p;
-    }
-    nlohmann::json dropped = nlohmann::json::object();
-    std::size_t kept = 0;
-    for (const auto& c : r.candidates) {
-        if (c.kept) {
-            ++kept;
-            continue;
-        }
-        dropped[c.dropped_because].push_back(c.instance + " x " + format_number(c.nodes) + " (" + std::string(to_string(c.purchase)) + ")");
-    }
-    return {{"evaluated", r.evaluated}, {"kept", kept}, {"frontier", frontier}, {"picks", picks}, {"dropped", dropped}};
-}
-
-nlohmann::json to_json(const Recommendation& r) {
-    auto candidate = [](const Candidate& c) {
-        return nlohmann::json{{"instance", c.instance}, {"purchase", to_string(c.purchase)}, {"layout", c.layout}, {"instances", c.instances},
-                              {"usd_per_hour", c.usd_per_hour}, {"usd_per_million_tokens", c.usd_per_million_tokens},
-                              {"seconds_per_token", c.seconds_per_token}, {"tokens_per_second", c.tokens_per_second}};
-    };
-    nlohmann::json frontier = nlohmann::json::array();
-    for (std::size_t i : r.frontier) frontier.push_back(candidate(r.candidates[i]));
-    nlohmann::json picks = nlohmann::json::object();
-    const char* names[] = {"cheapest", "fastest", "balanced"};
-    for (std::size_t k = 0; k < r.picks.size(); ++k) {
-        const Candidate& c = r.candidates[r.picks[k]];
-        nlohmann::json p = candidate(c);
-        p["tensor_parallel"] = c.tensor_parallel;
-        p["replicas"] = c.replicas;
-        p["batch"] = c.batch;
-        p["figures"] = to_json(r.pick_details[k].figures);
-        p["fit"] = to_json(r.pick_details[k].fit, r.pick_details[k].pool);
-        picks[names[k]] = p;
-    }
-    nlohmann::json dropped = nlohmann::json::object();
-    std::size_t kept = 0;
-    for (const auto& c : r.candidates) {
-        if (c.kept) {
-            ++kept;
-            continue;
-        }
-        dropped[c.dropped_because].push_back(c.instance + " (" + std::string(to_string(c.purchase)) + ")");
-    }
-    return {{"evaluated", r.evaluated}, {"kept", kept}, {"frontier", frontier}, {"picks", picks}, {"dropped", dropped}};
-}
-
-nlohmann::json evaluate_scenario(const Scenario& s, const Catalog& catalog) {
-    nlohmann::json out = {{"schema", std::string(kResultSchema)}, {"name", s.name}, {"region", s.region}};
-    if (s.price) {
-        nlohmann::json quotes = nlohmann::json::array();
-        for (const auto& q : quote_purchase_options(catalog, *s.price)) quotes.push_back(to_json(q, s.price_unit_costs, s.price->count));
-        out["price"] = {{"instance", s.price->instance}, {"hours", s.price->hours}, {"instances", s.price->count}, {"options", quotes}};
-    }
-    if (s.fleet) out["fleet"] = to_json(evaluate_fleet(*s.fleet), *s.fleet);
-    if (s.idle) out["idle"] = to_json(evaluate_idle_cost(*s.idle));
-    if (s.storage) out["storage"] = to_json(evaluate_storage(*s.storage));
-    if (!s.token_costs.empty()) {
-        nlohmann::json rows = nlohmann::json::array();
-        for (const auto& t : s.token_costs) {
-            const Figure per_million = usd_per_million_tokens(t.usd_per_hour, t.tokens_per_second);
-            Figure per_billion = per_million;
-            per_billion.name = "usd_per_billion_tokens";
-            per_billion.unit = "USD/1B tokens";
-            per_billion.value = *per_million.value * 1000.0;
-            per_billion.formula = "usd_per_million_tokens x 1000";
-            per_billion.worked = format_number(*per_million.value) + " x 1000 = " + format_number(*per_billion.value);
-            per_billion.inputs = {per_million.as_input()};
-            rows.push_back({{"figures", to_json(std::vector<Figure>{per_million, per_billion})}});
-        }
-        out["token_costs"] = rows;
-    }
-    if (s.video) {
-        const auto c = compare_video_pipelines(s.video->usd_per_hour, s.video->decode_seconds_a, s.video->decode_seconds_b, s.video->rtf_a);
-        out["video"] = {{"figures", to_json(std::vector<Figure>{c.video_seconds, c.rtf_b, c.gpu_hours_per_1000_video_hours_a,
-                                                                c.gpu_hours_per_1000_video_hours_b, c.saving_usd_per_1000_video_hours})}};
-    }
-    if (s.recommend) out["recommend"] = to_json(recommend_inference(catalog, *s.recommend));
-    if (s.train) out["train"] = to_json(plan_training(catalog, *s.train));
-    if (s.recommend_training) out["recommend_training"] = to_json(recommend_training(catalog, *s.recommend_training));
-    if (s.decode) out["decode"] = to_json(evaluate_decode(catalog, *s.decode));
-    if (s.fit) out["fit"] = evaluate_fit_section(*s.fit, catalog);
-    if (s.infer) out["infer"] = to_json(estimate_inference(catalog, *s.infer));
-    if (s.collective) out["collective"] = to_json(estimate_collective(catalog, *s.collective));
-    return out;
 }
 
 }  // namespace gpuplan

@@ -9,8 +9,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/decode/decode_plan.hpp"
 #include "gpuplan/pricing/fleet.hpp"
@@ -30,7 +28,6 @@ struct Scenario {
     std::string name;
     std::string region = "us-east-1";
     std::optional<QuoteRequest> price;
-    UnitCostOptions price_unit_costs;
     std::optional<FleetRequest> fleet;
     std::optional<IdleRequest> idle;
     std::optional<StorageRequest> storage;
@@ -49,18 +46,7 @@ struct Scenario {
 // Throws InputError naming `origin`, the JSON path, the value and what was expected.
 Scenario parse_scenario(std::string_view text, const std::string& origin, const Catalog& catalog);
 
-// Evaluates every present section; the result is schema gpuplan.result/1.
-nlohmann::json evaluate_scenario(const Scenario& scenario, const Catalog& catalog);
-
 // The example scenarios compiled into the program (assets/scenarios/*.json), by file name.
 const std::vector<CatalogDocument>& builtin_scenario_documents();
-
-// Serialisers shared by the CLI and the web shell.
-nlohmann::json to_json(const FleetResult& result, const FleetRequest& request);
-nlohmann::json to_json(const IdleResult& result);
-nlohmann::json to_json(const StorageResult& result);
-nlohmann::json to_json(const TrainingRecommendation& result);
-// The frontier and picks with explanations; dropped options grouped by reason.
-nlohmann::json to_json(const Recommendation& result);
 
 }  // namespace gpuplan

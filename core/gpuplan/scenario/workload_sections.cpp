@@ -127,10 +127,15 @@ std::optional<FitSection> parse_fit_section(ObjectReader& root, const Catalog& c
     return s;
 }
 
-nlohmann::json evaluate_fit_section(const FitSection& s, const Catalog& catalog) {
-    const GpuPool pool = fit_pool(s, catalog);
-    if (s.mode == FitMode::inference) return to_json(check_inference_fit(s.inference, pool), pool);
-    return to_json(check_training_fit(training_request(s.training, pool), pool), pool);
+FitSectionResult evaluate_fit_section(const FitSection& s, const Catalog& catalog) {
+    FitSectionResult r{fit_pool(s, catalog), std::nullopt, std::nullopt};
+    if (s.mode == FitMode::inference) r.inference = check_inference_fit(s.inference, r.pool);
+    else r.training = check_training_fit(training_request(s.training, r.pool), r.pool);
+    return r;
+}
+
+nlohmann::json to_json(const FitSectionResult& r) {
+    return r.inference ? to_json(*r.inference, r.pool) : to_json(*r.training, r.pool);
 }
 
 std::optional<InferenceEstimateRequest> parse_infer_section(ObjectReader& root, const Catalog& catalog, const std::string& region) {

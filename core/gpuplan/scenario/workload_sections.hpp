@@ -46,7 +46,14 @@ std::optional<CollectiveRequest> parse_collective_section(ObjectReader& root, co
 
 // The pool a fit section names (instance x nodes, or the bare GPUs).
 GpuPool fit_pool(const FitSection& section, const Catalog& catalog);
+// A fit section's answer: the pool and the fit for the section's mode (the other is empty).
+struct FitSectionResult {
+    GpuPool pool;
+    std::optional<InferenceFit> inference;
+    std::optional<TrainingFit> training;
+};
+FitSectionResult evaluate_fit_section(const FitSection& section, const Catalog& catalog);
 // The same document `gpuplan fit --format json` prints for the same question.
-nlohmann::json evaluate_fit_section(const FitSection& section, const Catalog& catalog);
+nlohmann::json to_json(const FitSectionResult& result);
 
 }  // namespace gpuplan

@@ -129,7 +129,7 @@ nlohmann::json to_json(const TrainingPlan& p) {
     for (const Figure& f : p.time.exposed_by_link) links.push_back(f.name);
     const ParallelLayout& L = p.layout;
     nlohmann::json options = nlohmann::json::array();
-    for (const Quote& quote : p.run_quotes) options.push_back(to_json(quote, UnitCostOptions{}, p.pool.nodes));
+    for (const Quote& quote : p.run_quotes) options.push_back(to_json(quote));
     nlohmann::json purchase_options = {{"options", options}};
     if (!p.run_quotes_unavailable.empty()) purchase_options["unavailable_reason"] = p.run_quotes_unavailable;
     return {{"model", p.fit.request.model->name},

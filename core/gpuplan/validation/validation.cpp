@@ -8,7 +8,7 @@
 
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/json_reader.hpp"
-#include "gpuplan/scenario/scenario.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 #include "gpuplan/text.hpp"
 
 namespace gpuplan {

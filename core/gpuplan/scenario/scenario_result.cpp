@@ -1,0 +1,149 @@
+// scenario_result.cpp — evaluating a scenario into typed results, and the one serialiser of
+// those results (schema gpuplan.result/1, docs/scenario.md). Nothing here computes a figure:
+// each comes from its domain module; the JSON functions only name and arrange them.
+#include "gpuplan/scenario/scenario_result.hpp"
+
+namespace gpuplan {
+
+namespace {
+constexpr std::string_view kResultSchema = "gpuplan.result/1";
+
+// A recommender's "kept" count and its dropped candidates grouped by the reason they were dropped.
+template <class Candidate, class Describe>
+void add_kept_and_dropped(nlohmann::json& doc, const std::vector<Candidate>& candidates, Describe describe) {
+    nlohmann::json dropped = nlohmann::json::object();
+    std::size_t kept = 0;
+    for (const Candidate& c : candidates) {
+        if (c.kept) ++kept;
+        else dropped[c.dropped_because].push_back(describe(c));
+    }
+    doc["kept"] = kept;
+    doc["dropped"] = dropped;
+}
+}  // namespace
+
+ScenarioResult evaluate(const Scenario& s, const Catalog& catalog) {
+    ScenarioResult r;
+    r.name = s.name;
+    r.region = s.region;
+    if (s.price) r.price = PriceSectionResult{s.price->instance, s.price->hours, s.price->count, quote_purchase_options(catalog, *s.price)};
+    if (s.fleet) r.fleet = FleetSectionResult{*s.fleet, evaluate_fleet(*s.fleet)};
+    if (s.idle) r.idle = evaluate_idle_cost(*s.idle);
+    if (s.storage) r.storage = evaluate_storage(*s.storage);
+    for (const auto& t : s.token_costs) r.token_costs.push_back(token_cost(t.usd_per_hour, t.tokens_per_second));
+    if (s.video) r.video = compare_video_pipelines(s.video->usd_per_hour, s.video->decode_seconds_a, s.video->decode_seconds_b, s.video->rtf_a);
+    if (s.recommend) r.recommend = recommend_inference(catalog, *s.recommend);
+    if (s.train) r.train = plan_training(catalog, *s.train);
+    if (s.recommend_training) r.recommend_training = recommend_training(catalog, *s.recommend_training);
+    if (s.decode) r.decode = evaluate_decode(catalog, *s.decode);
+    if (s.fit) r.fit = evaluate_fit_section(*s.fit, catalog);
+    if (s.infer) r.infer = estimate_inference(catalog, *s.infer);
+    if (s.collective) r.collective = estimate_collective(catalog, *s.collective);
+    return r;
+}
+
+nlohmann::json to_json(const FleetResult& r, const FleetRequest& request) {
+    nlohmann::json tiers = nlohmann::json::array();
+    for (std::size_t k = 0; k < r.tier_cost_usd.size(); ++k) {
+        nlohmann::json t = {{"option", key(request.tiers[k].option)}, {"gpus", request.tiers[k].gpus},
+                            {"committed", request.tiers[k].committed}, {"cost_usd", to_json(r.tier_cost_usd[k])}};
+        if (r.tier_break_even_utilization[k]) t["break_even_utilization"] = to_json(*r.tier_break_even_utilization[k]);
+        tiers.push_back(t);
+    }
+    return {{"tiers", tiers},
+            {"figures", to_json(std::vector<Figure>{r.total_cost_usd, r.used_gpu_hours, r.blended_usd_per_gpu_hour,
+                                                    r.all_on_demand_cost_usd, r.saving_vs_on_demand, r.saving_usd})}};
+}
+
+nlohmann::json to_json(const IdleResult& r) {
+    return {{"figures", to_json(std::vector<Figure>{r.always_on_usd_per_instance, r.always_on_usd_total, r.ephemeral_hours_per_instance,
+                                                    r.ephemeral_usd_per_instance, r.ephemeral_usd_total, r.storage_usd_total,
+                                                    r.saving_fraction_compute})}};
+}
+
+nlohmann::json to_json(const StorageResult& r) {
+    std::vector<Figure> all = r.lines;
+    all.push_back(r.total_usd);
+    return {{"figures", to_json(all)}};
+}
+
+nlohmann::json to_json(const TrainingRecommendation& r) {
+    auto candidate = [](const TrainingCandidate& c) {
+        return nlohmann::json{{"instance", c.instance}, {"purchase", to_string(c.purchase)}, {"layout", c.layout}, {"nodes", c.nodes},
+                              {"hours", c.hours}, {"cost_usd", c.cost_usd}, {"bottleneck", c.bottleneck}};
+    };
+    nlohmann::json frontier = nlohmann::json::array();
+    for (std::size_t i : r.frontier) frontier.push_back(candidate(r.candidates[i]));
+    nlohmann::json picks = nlohmann::json::object();
+    const char* names[] = {"cheapest", "fastest", "balanced"};
+    for (std::size_t k = 0; k < r.picks.size(); ++k) {
+        nlohmann::json p = candidate(r.candidates[r.picks[k]]);
+        const TrainingTime& t = r.pick_times[k];
+        nlohmann::json figs = nlohmann::json::object();
+        for (const Figure* f : {&t.compute_seconds, &t.step_seconds, &t.tokens_per_second, &t.total_hours, &t.cost_usd}) figs[f->name] = figure_json(*f);
+        p["figures"] = figs;
+        picks[names[k]] = p;
+    }
+    nlohmann::json doc = {{"evaluated", r.evaluated}, {"frontier", frontier}, {"picks", picks}};
+    add_kept_and_dropped(doc, r.candidates, [](const TrainingCandidate& c) {
+        return c.instance + " x " + format_number(c.nodes) + " (" + std::string(to_string(c.purchase)) + ")";
+    });
+    return doc;
+}
+
+nlohmann::json to_json(const Recommendation& r) {
+    auto candidate = [](const Candidate& c) {
+        return nlohmann::json{{"instance", c.instance}, {"purchase", to_string(c.purchase)}, {"layout", c.layout}, {"instances", c.instances},
+                              {"usd_per_hour", c.usd_per_hour}, {"usd_per_million_tokens", c.usd_per_million_tokens},
+                              {"seconds_per_token", c.seconds_per_token}, {"tokens_per_second", c.tokens_per_second}};
+    };
+    nlohmann::json frontier = nlohmann::json::array();
+    for (std::size_t i : r.frontier) frontier.push_back(candidate(r.candidates[i]));
+    nlohmann::json picks = nlohmann::json::object();
+    const char* names[] = {"cheapest", "fastest", "balanced"};
+    for (std::size_t k = 0; k < r.picks.size(); ++k) {
+        const Candidate& c = r.candidates[r.picks[k]];
+        nlohmann::json p = candidate(c);
+        p["tensor_parallel"] = c.tensor_parallel;
+        p["replicas"] = c.replicas;
+        p["batch"] = c.batch;
+        p["figures"] = to_json(r.pick_details[k].figures);
+        p["fit"] = to_json(r.pick_details[k].fit, r.pick_details[k].pool);
+        picks[names[k]] = p;
+    }
+    nlohmann::json doc = {{"evaluated", r.evaluated}, {"frontier", frontier}, {"picks", picks}};
+    add_kept_and_dropped(doc, r.candidates, [](const Candidate& c) { return c.instance + " (" + std::string(to_string(c.purchase)) + ")"; });
+    return doc;
+}
+
+nlohmann::json to_json(const ScenarioResult& r) {
+    nlohmann::json out = {{"schema", std::string(kResultSchema)}, {"name", r.name}, {"region", r.region}};
+    if (r.price) {
+        nlohmann::json quotes = nlohmann::json::array();
+        for (const Quote& q : r.price->quotes) quotes.push_back(to_json(q));
+        out["price"] = {{"instance", r.price->instance}, {"hours", r.price->hours}, {"instances", r.price->instances}, {"options", quotes}};
+    }
+    if (r.fleet) out["fleet"] = to_json(r.fleet->result, r.fleet->request);
+    if (r.idle) out["idle"] = to_json(*r.idle);
+    if (r.storage) out["storage"] = to_json(*r.storage);
+    if (!r.token_costs.empty()) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const TokenCost& t : r.token_costs) rows.push_back({{"figures", to_json(std::vector<Figure>{t.usd_per_million_tokens, t.usd_per_billion_tokens})}});
+        out["token_costs"] = rows;
+    }
+    if (r.video)
+        out["video"] = {{"figures", to_json(std::vector<Figure>{r.video->video_seconds, r.video->rtf_b, r.video->gpu_hours_per_1000_video_hours_a,
+                                                                r.video->gpu_hours_per_1000_video_hours_b, r.video->saving_usd_per_1000_video_hours})}};
+    if (r.recommend) out["recommend"] = to_json(*r.recommend);
+    if (r.train) out["train"] = to_json(*r.train);
+    if (r.recommend_training) out["recommend_training"] = to_json(*r.recommend_training);
+    if (r.decode) out["decode"] = to_json(*r.decode);
+    if (r.fit) out["fit"] = to_json(*r.fit);
+    if (r.infer) out["infer"] = to_json(*r.infer);
+    if (r.collective) out["collective"] = to_json(*r.collective);
+    return out;
+}
+
+nlohmann::json evaluate_scenario(const Scenario& scenario, const Catalog& catalog) { return to_json(evaluate(scenario, catalog)); }
+
+}  // namespace gpuplan

@@ -1,0 +1,61 @@
+// scenario_result.hpp — what a scenario evaluates to: one typed result per present section,
+// each the domain module's own result type, and the one serialiser that writes them as the
+// gpuplan.result/1 document (docs/scenario.md) for `gpuplan eval`, the JS API and the app.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/pricing/unit_cost.hpp"
+#include "gpuplan/scenario/scenario.hpp"
+
+namespace gpuplan {
+
+struct PriceSectionResult {
+    std::string instance;
+    double hours = 0, instances = 0;
+    std::vector<Quote> quotes;  // every purchase option, unit costs included (purchase_options.hpp)
+};
+
+struct FleetSectionResult {
+    FleetRequest request;  // the tiers the result's per-tier figures follow, in order
+    FleetResult result;
+};
+
+struct ScenarioResult {
+    std::string name, region;
+    std::optional<PriceSectionResult> price;
+    std::optional<FleetSectionResult> fleet;
+    std::optional<IdleResult> idle;
+    std::optional<StorageResult> storage;
+    std::vector<TokenCost> token_costs;  // one per token_costs row, in order
+    std::optional<VideoPipelineComparison> video;
+    std::optional<Recommendation> recommend;
+    std::optional<TrainingPlan> train;
+    std::optional<TrainingRecommendation> recommend_training;
+    std::optional<DecodeReport> decode;
+    std::optional<FitSectionResult> fit;
+    std::optional<InferenceEstimate> infer;
+    std::optional<CollectiveEstimate> collective;
+};
+
+// Evaluates every present section of a parsed scenario (parse_scenario checked it).
+ScenarioResult evaluate(const Scenario& scenario, const Catalog& catalog);
+
+// The gpuplan.result/1 document: figures as the result carries them, nothing recomputed.
+nlohmann::json to_json(const ScenarioResult& result);
+// to_json(evaluate(scenario, catalog)): for the shells that want the document only.
+nlohmann::json evaluate_scenario(const Scenario& scenario, const Catalog& catalog);
+
+// Serialisers of section results, shared by the commands that print one section.
+nlohmann::json to_json(const FleetResult& result, const FleetRequest& request);
+nlohmann::json to_json(const IdleResult& result);
+nlohmann::json to_json(const StorageResult& result);
+nlohmann::json to_json(const TrainingRecommendation& result);
+// The frontier and picks with explanations; dropped options grouped by reason.
+nlohmann::json to_json(const Recommendation& result);
+
+}  // namespace gpuplan
