@@ -15,6 +15,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/topology/machine_topology.hpp"
 #include "table_export.hpp"
 #include "ui/app_options.hpp"
 #include "ui/views/view_common.hpp"
@@ -173,6 +174,28 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_import_catalog(const char* file_te
         return gpuplan::web::keep(text, nlohmann::json{{"error", ""}, {"changes", changes}}.dump());
     } catch (const gpuplan::InputError& e) {
         return gpuplan::web::keep(text, nlohmann::json{{"error", e.what()}}.dump());
+    }
+}
+
+// A machine's own topology (an NCCL log with its topology dump, or `nvidia-smi topo -m`
+// output) into the scenario's `topology` section: the core keeps the lines it reads (a few KB,
+// so the link carries it) and the Topology view opens with it next to the catalog's model.
+// Returns "" or the InputError message; a refused file changes nothing.
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_import_topology(const char* file_text, const char* file_name) {
+    static std::string text;
+    auto& page = *g_page;
+    try {
+        nlohmann::json scenario = page.state.scenario;
+        if (!scenario.contains("schema")) scenario["schema"] = "gpuplan.scenario/1";
+        scenario["topology"] = {{"name", file_name}, {"text", gpuplan::topology_excerpt(file_text, file_name)}};
+        gpuplan::ui::set_scenario(page.state, std::move(scenario));
+        if (!page.state.error.empty()) return gpuplan::web::keep(text, page.state.error);
+        page.state.scenario_changed = true;
+        page.state.view = gpuplan::ui::View::topology;
+        gpuplan::web::request_frames(page);
+        return gpuplan::web::keep(text, "");
+    } catch (const gpuplan::InputError& e) {
+        return gpuplan::web::keep(text, e.what());
     }
 }
 

@@ -17,14 +17,19 @@
 namespace gpuplan::cli {
 
 std::string calibration_text(const BenchResults& bench, const BenchCalibration& c, const CalibrationUse& use) {
-    std::string s = fmt::format("calibration from {} ({} backend{}{}):\n", bench.origin, bench.fingerprint.backend,
-                                bench.fingerprint.instance_type ? " on " + *bench.fingerprint.instance_type : "",
-                                bench.complete ? "" : "; the run did NOT complete: figures from the cases that did");
+    return measured_figures_text(fmt::format("calibration from {} ({} backend{}{}):\n", bench.origin, bench.fingerprint.backend,
+                                             bench.fingerprint.instance_type ? " on " + *bench.fingerprint.instance_type : "",
+                                             bench.complete ? "" : "; the run did NOT complete: figures from the cases that did"),
+                                 c, use, "measured");
+}
+
+std::string measured_figures_text(std::string heading, const BenchCalibration& c, const CalibrationUse& use, std::string_view how) {
+    std::string s = std::move(heading);
     if (c.figures.empty()) s += "  no figure the planner can use (see `not used`)\n";
     for (const auto& f : c.figures) {
         const bool overridden = std::find(use.not_applied.begin(), use.not_applied.end(), &f) != use.not_applied.end();
-        s += fmt::format("  {:<28} {:>10} GB/s  measured: {}{}\n", f.flag.empty() ? f.planner_figure + " (report only)" : f.flag,
-                         format_number(f.value.value), f.from, overridden ? " — NOT applied: you gave " + f.flag + " yourself" : "");
+        s += fmt::format("  {:<28} {:>10} GB/s  {}: {}{}\n", f.flag.empty() ? f.planner_figure + " (report only)" : f.flag,
+                         format_number(f.value.value), how, f.from, overridden ? " — NOT applied: you gave " + f.flag + " yourself" : "");
     }
     for (const auto& skipped : c.skipped) s += "  not used: " + skipped + "\n";
     return s;

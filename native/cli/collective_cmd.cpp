@@ -7,13 +7,14 @@
 
 #include "commands.hpp"
 #include "gpuplan/topology/collective.hpp"
+#include "gpuplan/topology/machine_topology.hpp"
 
 namespace gpuplan::cli {
 
 namespace {
 
 struct CollectiveOptions {
-    std::string op = "all-reduce", instance, bytes_text;
+    std::string op = "all-reduce", instance, bytes_text, topology;
     double nodes = 1, gpus_per_node = 0;
     bool explain = false;
     Format format = Format::table;
@@ -48,6 +49,13 @@ std::string run_collective(const CollectiveOptions& o, const Catalog& catalog) {
     q.nodes = o.nodes;
     q.bytes = parse_bytes(o.bytes_text);
     if (o.app->count("--gpus-per-node")) q.gpus_per_node = o.gpus_per_node;
+    std::string head;
+    if (!o.topology.empty()) {
+        const MachineTopology imported = read_topology_file(o.topology, "--topology");
+        const BenchCalibration figures = calibration_from_topology(imported);
+        head = measured_figures_text("topology from " + o.topology + " (" + std::string(to_string(imported.format)) + "):\n", figures,
+                                     apply_calibration(figures, q.topology), "from the topology") + "\n";
+    }
     CollectiveEstimate e;
     try {
         e = estimate_collective(catalog, q);
@@ -59,7 +67,7 @@ std::string run_collective(const CollectiveOptions& o, const Catalog& catalog) {
                                 {"algorithm_bandwidth_gb_per_s", figure_json(e.algorithm_bandwidth_gb_per_s)},
                                 {"bus_bandwidth_gb_per_s", figure_json(e.bus_bandwidth_gb_per_s)}};
     if (o.format == Format::csv) return figures_csv(named);
-    std::string out = fmt::format("{} of {} bytes ({:.4g} GiB) on {} x {}: {} ranks, {} per node\n\n", o.op, format_number(q.bytes), q.bytes / 1073741824.0,
+    std::string out = head + fmt::format("{} of {} bytes ({:.4g} GiB) on {} x {}: {} ranks, {} per node\n\n", o.op, format_number(q.bytes), q.bytes / 1073741824.0,
                                   format_number(q.nodes), q.instance, format_number(e.ranks), format_number(e.gpus_per_node));
     Table t;
     t.columns = {{"figure", "figure", false}, {"value", "value"}};
@@ -92,6 +100,10 @@ Command register_collective(CLI::App& parent) {
         ->required()
         ->type_name("SIZE");
     app->add_option("--gpus-per-node", o->gpus_per_node, "Ranks per node (default: every accelerator of the instance)")->check(whole_rule(1));
+    app->add_option("--topology", o->topology,
+                    "An NCCL topology log or `nvidia-smi topo -m` output: its slowest GPU pair's bandwidth replaces the catalog's link inside "
+                    "the node (see `gpuplan topology import FILE`)")
+        ->type_name("FILE");
     app->add_flag("--explain", o->explain, "Show each figure's formula, worked line and inputs");
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
     app->footer(R"(Time: hierarchical collective (inside each node, then across nodes) in the alpha-beta model over

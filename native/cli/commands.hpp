@@ -18,6 +18,7 @@
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/json_reader.hpp"
 #include "gpuplan/measurements/calibration.hpp"
+#include "gpuplan/topology/machine_topology.hpp"
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/workload/model.hpp"
 #include "output.hpp"
@@ -63,6 +64,8 @@ Command register_bench(CLI::App& parent);
 Command register_calibrate(CLI::App& parent);
 // collective_cmd.cpp (`collective`: one bare collective with nccl-tests' bandwidths)
 Command register_collective(CLI::App& parent);
+// topology_cmd.cpp (`topology import`: a machine's own topology from an NCCL log or nvidia-smi)
+Command register_topology(CLI::App& parent);
 // validate_cmd.cpp (`validate`: predictions against the published measurements of assets/validation/)
 Command register_validate(CLI::App& parent);
 // native/gui/gui_cmd.cpp (`gui`: the planner's views in a desktop window)
@@ -80,6 +83,9 @@ double figure_value(const NamedFigures& figures, const std::string& name);
 // calibrate_cmd.cpp: "calibration from FILE (...)" and one line per measured figure, saying
 // which the prediction did not take because the user gave that figure (shared by `train`).
 std::string calibration_text(const BenchResults& bench, const BenchCalibration& calibration, const CalibrationUse& use);
+// The same lines under any heading, each figure introduced by `how` ("measured"; "as NCCL
+// reports it" for train --topology: NCCL's path bandwidths come from the link types it detected).
+std::string measured_figures_text(std::string heading, const BenchCalibration& calibration, const CalibrationUse& use, std::string_view how);
 
 // A command that ran and failed for a reason other than bad input, with its own exit code,
 // documented in its --help (bench: 3 no usable GPU, 4 the run failed verification or I/O).
@@ -117,9 +123,15 @@ void add_catalog_option(CLI::App& app, std::vector<std::string>& files);
 // `--region` with its default and help text.
 CLI::Option* add_region_option(CLI::App& app, std::string& region);
 
-// The text of a file, refusing anything over kMaxInputBytes before reading it whole.
+// The text of a file, refusing anything over `max_bytes` before reading it whole.
 // Throws InputError naming `where` (the flag or argument) and the path.
-std::string read_input_file(const std::string& path, const std::string& where);
+std::string read_input_file(const std::string& path, const std::string& where, std::size_t max_bytes = kMaxInputBytes);
+// NCCL logs grow with the job and the topology dump is near the start: 256 MiB keeps a whole
+// day's log readable (the parser is one linear pass).
+inline constexpr std::size_t kMaxTopologyLogBytes = 256u * 1024u * 1024u;
+// A topology file (an NCCL log or nvidia-smi topo -m output) read and imported; an error names
+// `where` (the flag or argument) before the file and line.
+MachineTopology read_topology_file(const std::string& path, const std::string& where);
 
 // The built-in catalog, then each file in order (a later record replaces an earlier one).
 Catalog load_catalog_with_files(const std::vector<std::string>& files);

@@ -129,9 +129,19 @@ CLI::Option* add_region_option(CLI::App& app, std::string& region) {
 
 // ---- files and catalog --------------------------------------------------------------------
 
-std::string read_input_file(const std::string& path, const std::string& where) {
+MachineTopology read_topology_file(const std::string& path, const std::string& where) {
+    const std::string text = read_input_file(path, where, kMaxTopologyLogBytes);
+    try {
+        return import_topology(text, path);
+    } catch (const InputError& e) {
+        throw InputError(where + ": " + e.what());
+    }
+}
+
+std::string read_input_file(const std::string& path, const std::string& where, std::size_t max_bytes) {
     namespace fs = std::filesystem;
-    const std::string limit = fmt::format("a file of at most {} bytes (16 MiB)", group_thousands(std::to_string(kMaxInputBytes)));
+    const std::string mib = format_number(static_cast<double>(max_bytes) / (1024.0 * 1024.0)) + " MiB";
+    const std::string limit = fmt::format("a file of at most {} bytes ({})", group_thousands(std::to_string(max_bytes)), mib);
     std::error_code ec;
     const fs::file_status st = fs::status(path, ec);
     if (ec || !fs::exists(st))
@@ -140,7 +150,7 @@ std::string read_input_file(const std::string& path, const std::string& where) {
     if (fs::is_regular_file(st)) {
         // Refuse a huge file before reading any of it.
         const auto size = fs::file_size(path, ec);
-        if (!ec && size > kMaxInputBytes)
+        if (!ec && size > max_bytes)
             throw InputError(where, "'" + path + "' of " + group_thousands(std::to_string(size)) + " bytes", limit);
     }
     std::ifstream in(path, std::ios::binary);
@@ -150,7 +160,7 @@ std::string read_input_file(const std::string& path, const std::string& where) {
     char chunk[1 << 16];
     while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
         text.append(chunk, static_cast<std::size_t>(in.gcount()));
-        if (text.size() > kMaxInputBytes) throw InputError(where, "'" + path + "' of more than 16 MiB", limit);
+        if (text.size() > max_bytes) throw InputError(where, "'" + path + "' of more than " + mib, limit);
     }
     if (in.bad()) throw InputError(where + ": cannot read '" + path + "': read error");
     return text;

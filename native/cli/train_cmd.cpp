@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "training_plan_view.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
+#include "gpuplan/topology/machine_topology.hpp"
 #include "gpuplan/topology/training_plan.hpp"
 #include "gpuplan/workload/fit.hpp"
 
@@ -28,7 +29,7 @@ namespace {
 std::string n(double x) { return format_number(x); }
 
 struct TrainOptions {
-    std::string model, instance, region = "us-east-1", purchase = "on_demand", recompute = "none", calibration, transport = "auto", precision = "bf16";
+    std::string model, instance, region = "us-east-1", purchase = "on_demand", recompute = "none", calibration, topology, transport = "auto", precision = "bf16";
     std::vector<std::string> models_files;
     double nodes = 1, gpus_per_node = 0, dp = 0, tp = 1, pp = 1, ep = 1, zero = 0, micro_batch = 1, sequence = 2048, global_batch_tokens = 0;
     double tokens = 1e9, compute_efficiency = 0, measured_intra = 0, measured_inter = 0, measured_host = 0, measured_mfu = 0, overhead_gib = 0;
@@ -130,6 +131,16 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
         calibration_head = calibration_text(bench, cal, apply_calibration(cal, q.topology)) + "\n";
         calibration_doc = to_json(bench, cal);
     }
+    // The machine's own topology (an NCCL log or nvidia-smi topo -m): its intra-node and
+    // GPU-host figures, where neither a --measured-* flag nor --calibration gave one.
+    nlohmann::json topology_doc;
+    if (!o.topology.empty()) {
+        const MachineTopology imported = read_topology_file(o.topology, "--topology");
+        const BenchCalibration cal = calibration_from_topology(imported);
+        calibration_head += measured_figures_text("topology from " + o.topology + " (" + std::string(to_string(imported.format)) + "):\n", cal,
+                                                  apply_calibration(cal, q.topology), "from the topology") + "\n";
+        topology_doc = to_json(imported, summarize(imported), std::nullopt);
+    }
     TrainingPlanRequest pr;
     pr.time = q;
     pr.region = o.region;
@@ -154,6 +165,7 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
     if (o.format == Format::json) {
         nlohmann::json j = to_json(plan);
         if (!calibration_doc.is_null()) j["calibration"] = calibration_doc;
+        if (!topology_doc.is_null()) j["topology"] = topology_doc;
         return dump_json(j);
     }
     if (o.format == Format::csv) {
@@ -228,6 +240,11 @@ Command register_train(CLI::App& parent) {
     app->add_option("--calibration", o->calibration,
                     "A `gpuplan bench run` results file (gpuplan.bench/1): its measured host, intra- and inter-node bandwidths replace the "
                     "datasheet figures (a --measured-* flag you give wins); see `gpuplan calibrate FILE`")
+        ->type_name("FILE");
+    app->add_option("--topology", o->topology,
+                    "An NCCL_DEBUG=INFO log with NCCL's topology dump, or `nvidia-smi topo -m` output: its slowest GPU pair and GPU-to-CPU "
+                    "path replace the catalog's intra-node and host bandwidths (a --measured-* flag or --calibration wins); see "
+                    "`gpuplan topology import FILE`")
         ->type_name("FILE");
     app->add_option("--overhead-gib", o->overhead_gib,
                     "Runtime overhead per GPU in GiB for the memory check (default " + format_number(default_runtime_overhead_gib().value) + ")")

@@ -23,6 +23,16 @@ def scenario(section, body):
     return {"schema": "gpuplan.scenario/1", section: body}
 
 
+G6E_LOG = "tests/data/topology/nccl-g6e.48xlarge.log"
+
+
+def with_topology(doc, log):
+    """The scenario with a topology section holding the log (named as the command names it)."""
+    with open(os.path.join(ROOT, log)) as f:
+        doc["topology"] = {"name": log, "text": f.read()}
+    return doc
+
+
 # (section, command arguments, scenario file or document)
 CASES = [
     ("fit", "fit --model llama-3.1-70b --mode inference --instance g6e.12xlarge --tp 2 --dtype fp8 --batch 16 --context 8192",
@@ -37,6 +47,9 @@ CASES = [
     ("train", "train --model llama-3.2-1b --instance g6e.12xlarge --tp 2 --zero 2 --micro-batch 4 --purchase spot_typical --tokens 2e9",
      scenario("train", {"model": "llama-3.2-1b", "instance": "g6e.12xlarge", "tensor": 2, "zero_stage": 2, "micro_batch": 4,
                         "purchase": "spot_typical", "tokens": 2e9})),
+    # A machine's own topology: `train --topology` = a train section beside a topology section.
+    ("train", "train --model llama-3-8b --instance g6e.48xlarge --gpus-per-node 4 --zero 3 --tokens 1e9 --topology " + G6E_LOG,
+     with_topology(scenario("train", {"model": "llama-3-8b", "instance": "g6e.48xlarge", "gpus_per_node": 4, "zero_stage": 3, "tokens": 1e9}), G6E_LOG)),
     ("fit", "fit --model llama-3-8b --mode inference --instance g6e.xlarge",
      scenario("fit", {"model": "llama-3-8b", "mode": "inference", "instance": "g6e.xlarge"})),
     ("fit", "fit --model llama-3.1-70b --mode training --instance p4d.24xlarge --nodes 2 --zero 3 --offload-optimizer --recompute full",
@@ -92,7 +105,17 @@ def main():
                     json.dump(source, f)
                 source = path
             direct = run(gpuplan, command.split() + ["--format", "json"])
-            via_eval = run(gpuplan, ["eval", source])[section]
+            result = run(gpuplan, ["eval", source])
+            via_eval = result[section]
+            if "topology" in direct:
+                # `train --topology` prints the import beside the plan; eval has it as its own
+                # section (with a comparison against the train's instance, which train does not make).
+                imported = direct.pop("topology")
+                result["topology"].pop("comparison", None)
+                d = diff(imported, result["topology"], "$.topology")
+                if d:
+                    failures += 1
+                    print(f"FAIL: gpuplan {command}\n  its topology differs from eval's at {d}")
             d = diff(direct, via_eval)
             figures += len(direct.get("figures", {}))
             if d:

@@ -134,6 +134,16 @@ def main():
             pass
     write_dict("bench_results", json_tokens(docs) | set(GENERIC_JSON))
 
+    # ---- topology_nccl, topology_smi: real logs (tests/data/topology/SOURCES.md) -------------
+    topo = {short(p): load(p) for p in sorted(glob.glob(rel("tests", "data", "topology", "*")))}
+    write_corpus("topology_nccl", {n: t for n, t in topo.items() if n.startswith("nccl-")})
+    write_dict("topology_nccl", {"=== System : maxBw ", " totalBw ", "maxWidth ", " ===", "=====", "+ PCI[", "+ NVL[", "+ SYS[", "+ NET[",
+                                 "+ C2C[", "] - ", "GPU/", "CPU/", "NIC/", "NET/", "NVS/", "PCI/", "0-", " :", " (", ")", "/LOC)", "/NVL)",
+                                 "/PIX)", "/PXB)", "/PHB)", "/SYS)", "5000.0", "24.0", "n:1:2 [0] NCCL INFO ", "\n", "  "})
+    write_corpus("topology_smi", {n: t for n, t in topo.items() if n.startswith("smi-")})
+    write_dict("topology_smi", {"GPU0", "GPU1", "NIC0", "\t", " X ", "NV12", "NV4", "PIX", "PXB", "PHB", "NODE", "SYS", "SOC", "Legend:",
+                                "NIC Legend:", "NIC0: mlx5_0", "CPU Affinity", "NUMA Affinity", "GPU NUMA ID", "N/A", "0-47", "\x1b[4m", "\n"})
+
     # ---- cli: the golden cases' command lines, one argument per line ----------------------
     sys.path.insert(0, rel("tests", "cli"))
     from cases import load_all  # tests/cli/cases.py reads tests/cli/cases/*.cases

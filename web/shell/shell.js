@@ -143,17 +143,31 @@
                         'Kept until you reload; a copied link uses the built-in catalog.');
     return reply.error;
   }
+  // A machine's topology (an NCCL log or `nvidia-smi topo -m` output) goes into the scenario,
+  // so it travels in the link; the Topology view opens with it.
+  function importTopology(text, fileName) {
+    const error = callText('gpuplan_page_import_topology', text, fileName);
+    if (error) toolbarMessage(`${fileName} was not imported: ${error}`, true);
+    else toolbarMessage(`Imported the topology in ${fileName}.`);
+    return error;
+  }
   function isCatalogDocument(text) {
     try { return JSON.parse(text).schema === 'gpuplan.catalog/1'; } catch (e) { return false; }
   }
   async function importFile(file) {
     if (!file) return;
-    if (file.size > 16 * 1024 * 1024) {  // the core's input limit (kMaxInputBytes)
-      toolbarMessage(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB; files over 16 MiB are refused.`, true);
+    // JSON documents (bench results, price overlays) start with "{"; anything else is read as
+    // a log or a topology matrix (16 MiB: the core's JSON input limit; 64 MiB: a log kept in
+    // the page's memory while the core reads its topology lines out of it).
+    const json = (await file.slice(0, 256).text()).trimStart().startsWith('{');
+    const limit = json ? 16 : 64;
+    if (file.size > limit * 1024 * 1024) {
+      toolbarMessage(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB; ${json ? 'JSON files' : 'logs'} over ${limit} MiB are refused.`, true);
       return;
     }
     const text = await file.text();
-    if (isCatalogDocument(text)) importCatalog(text, file.name);
+    if (!json) importTopology(text, file.name);
+    else if (isCatalogDocument(text)) importCatalog(text, file.name);
     else importResults(text, file.name);
   }
   function wireToolbar() {

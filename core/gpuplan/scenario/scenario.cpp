@@ -399,6 +399,13 @@ Scenario parse_scenario(std::string_view text, const std::string& origin, const 
     s.fit = parse_fit_section(root, catalog);
     s.infer = parse_infer_section(root, catalog, s.region);
     s.collective = parse_collective_section(root, catalog);
+    s.topology = parse_topology_section(root, catalog);
+    if (s.topology) {
+        // Its figures stand in for the catalog's where the section gave none (as train --topology).
+        const BenchCalibration figures = calibration_from_topology(s.topology->machine);
+        if (s.train) apply_calibration(figures, s.train->time.topology);
+        if (s.collective) apply_calibration(figures, s.collective->topology);
+    }
     root.finish();
     return s;
 }

@@ -40,6 +40,7 @@ struct Scenario {
     std::optional<FitSection> fit;                      // as `gpuplan fit` (workload_sections.hpp)
     std::optional<InferenceEstimateRequest> infer;      // as `gpuplan infer`
     std::optional<CollectiveRequest> collective;        // as `gpuplan collective`
+    std::optional<TopologySection> topology;            // the machine's own links; train and collective plan with them
 };
 
 // Parses and validates a scenario against the catalog (instances and regions must exist).

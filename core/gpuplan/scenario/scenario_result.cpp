@@ -39,6 +39,12 @@ ScenarioResult evaluate(const Scenario& s, const Catalog& catalog) {
     if (s.fit) r.fit = evaluate_fit_section(*s.fit, catalog);
     if (s.infer) r.infer = estimate_inference(catalog, *s.infer);
     if (s.collective) r.collective = estimate_collective(catalog, *s.collective);
+    if (s.topology) {
+        const TopologySection& t = *s.topology;
+        r.topology = TopologySectionResult{t.machine, summarize(t.machine), std::nullopt};
+        const std::string compare_with = !t.instance.empty() ? t.instance : s.train ? s.train->time.instance->name : s.price ? s.price->instance : "";
+        if (const Instance* inst = catalog.find_instance(compare_with)) r.topology->comparison = compare_with_catalog(t.machine, catalog, *inst);
+    }
     return r;
 }
 
@@ -141,6 +147,7 @@ nlohmann::json to_json(const ScenarioResult& r) {
     if (r.fit) out["fit"] = to_json(*r.fit);
     if (r.infer) out["infer"] = to_json(*r.infer);
     if (r.collective) out["collective"] = to_json(*r.collective);
+    if (r.topology) out["topology"] = to_json(r.topology->machine, r.topology->summary, r.topology->comparison);
     return out;
 }
 

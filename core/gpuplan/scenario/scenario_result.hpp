@@ -25,6 +25,12 @@ struct FleetSectionResult {
     FleetResult result;
 };
 
+struct TopologySectionResult {
+    MachineTopology machine;
+    TopologySummary summary;
+    std::optional<TopologyComparison> comparison;  // with the section's instance, else the train's or price's
+};
+
 struct ScenarioResult {
     std::string name, region;
     std::optional<PriceSectionResult> price;
@@ -40,6 +46,7 @@ struct ScenarioResult {
     std::optional<FitSectionResult> fit;
     std::optional<InferenceEstimate> infer;
     std::optional<CollectiveEstimate> collective;
+    std::optional<TopologySectionResult> topology;
 };
 
 // Evaluates every present section of a parsed scenario (parse_scenario checked it).

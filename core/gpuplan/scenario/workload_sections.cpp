@@ -188,6 +188,24 @@ std::optional<InferenceEstimateRequest> parse_infer_section(ObjectReader& root, 
     return q;
 }
 
+std::optional<TopologySection> parse_topology_section(ObjectReader& root, const Catalog& catalog) {
+    const Json* j = root.optional_value("topology");
+    if (!j) return std::nullopt;
+    ObjectReader r(*j, root.child_path("topology"));
+    TopologySection s;
+    s.name = r.optional_string("name").value_or("topology");
+    s.text = r.string("text");
+    if (auto instance = r.optional_string("instance")) {
+        if (!catalog.find_instance(*instance))
+            throw InputError(r.child_path("instance"), "\"" + *instance + "\"", "an instance type in the catalog (see `gpuplan catalog`)");
+        s.instance = *instance;
+    }
+    r.finish();
+    s.machine = import_topology(s.text, r.child_path("text") + " (" + s.name + ")");
+    s.machine.origin = s.name;  // figures cite the file by its name, as `--topology FILE` does
+    return s;
+}
+
 std::optional<CollectiveRequest> parse_collective_section(ObjectReader& root, const Catalog& catalog) {
     const Json* j = root.optional_value("collective");
     if (!j) return std::nullopt;

@@ -19,6 +19,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/json_reader.hpp"
 #include "gpuplan/topology/collective.hpp"
+#include "gpuplan/topology/machine_topology.hpp"
 #include "gpuplan/workload/fit.hpp"
 #include "gpuplan/workload/inference.hpp"
 
@@ -43,6 +44,15 @@ std::optional<FitSection> parse_fit_section(ObjectReader& root, const Catalog& c
 std::optional<InferenceEstimateRequest> parse_infer_section(ObjectReader& root, const Catalog& catalog, const std::string& region);
 // `collective`: {op, instance, nodes, bytes, gpus_per_node} as `gpuplan collective` (collective.hpp).
 std::optional<CollectiveRequest> parse_collective_section(ObjectReader& root, const Catalog& catalog);
+
+// `topology`: {"name": "nccl.log", "text": <an NCCL topology dump or nvidia-smi topo -m>,
+// "instance": compared with (optional)} — the machine's own links (machine_topology.hpp). The
+// train and collective sections plan with its figures (calibration_from_topology).
+struct TopologySection {
+    std::string name, text, instance;
+    MachineTopology machine;
+};
+std::optional<TopologySection> parse_topology_section(ObjectReader& root, const Catalog& catalog);
 
 // The pool a fit section names (instance x nodes, or the bare GPUs).
 GpuPool fit_pool(const FitSection& section, const Catalog& catalog);

@@ -31,6 +31,9 @@ CollectiveEstimate estimate_collective(const Catalog& catalog, const CollectiveR
     e.gpus_per_node = q.gpus_per_node.value_or(gpus);
     if (e.gpus_per_node < 1 || e.gpus_per_node > gpus || std::floor(e.gpus_per_node) != e.gpus_per_node)
         throw InputError("gpus_per_node", n(e.gpus_per_node), "a whole number from 1 to the " + n(gpus) + " accelerators of " + inst->name);
+    // Part of a node takes the same links `gpuplan train --gpus-per-node` gives it (half of 8
+    // PCIe GPUs stay on one socket: the host bridge, not the socket link).
+    use_gpus_of_node(e.topology, e.gpus_per_node);
     e.ranks = e.gpus_per_node * q.nodes;
     if (e.ranks < 2)
         throw InputError("nodes", n(q.nodes) + " node of " + n(e.gpus_per_node) + " GPU", "at least 2 ranks in all: a collective over one GPU moves nothing");

@@ -45,21 +45,6 @@ void link_tooltip(const char* title, const Link& link, const std::string& traffi
 // "exposed_nvlink_seconds" for a link class, as the training result names them.
 std::string traffic_key(LinkClass cls) { return "exposed_" + std::string(to_string(cls)) + "_seconds"; }
 
-// A box with centred text; returns true when hovered.
-bool box(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 fill, ImU32 border, const std::string& text, const std::string& sub = "") {
-    dl->AddRectFilled(a, b, fill, em(0.25f));
-    dl->AddRect(a, b, border, em(0.25f), 0, 1.0f);
-    const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-    const float cy = (a.y + b.y) / 2 - (sub.empty() ? ts.y / 2 : ts.y);
-    dl->AddText(ImVec2((a.x + b.x - ts.x) / 2, cy), palette().text, text.c_str());
-    if (!sub.empty()) {
-        const ImVec2 ss = ImGui::CalcTextSize(sub.c_str());
-        dl->AddText(ImVec2((a.x + b.x - ss.x) / 2, cy + ts.y), palette().text_dim, sub.c_str());
-    }
-    const ImVec2 m = ImGui::GetIO().MousePos;
-    return ImGui::IsWindowHovered() && m.x >= a.x && m.x <= b.x && m.y >= a.y && m.y <= b.y;
-}
-
 bool near_segment(ImVec2 p, ImVec2 a, ImVec2 b, float tolerance) {
     const float dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
     float t = len2 > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2 : 0;
@@ -112,7 +97,7 @@ void draw_diagram(const AppState& state, const Instance& inst, const NodeTopolog
         if (switched || mesh) {
             const ImVec2 a(x0, fabric_y), b(x0 + row_w, fabric_y + em(1.4f));
             if (switched) {
-                show_intra |= box(dl, a, b, (c & 0x00FFFFFF) | 0x30000000, c, "NVSwitch  " + link_text(intra) + " per GPU");
+                show_intra |= diagram_box(dl, a, b, (c & 0x00FFFFFF) | 0x30000000, c, "NVSwitch  " + link_text(intra) + " per GPU");
             } else {
                 dl->AddLine(ImVec2(a.x, (a.y + b.y) / 2), ImVec2(b.x, (a.y + b.y) / 2), c, thick);
                 const std::string t = std::string(link_words(intra.cls)) + "  " + link_text(intra) + " per GPU";
@@ -142,7 +127,7 @@ void draw_diagram(const AppState& state, const Instance& inst, const NodeTopolog
         const std::string sub = inst.vcpus ? format_quantity(*inst.vcpus, "vCPUs") + (inst.memory_gib ? ", " + format_quantity(*inst.memory_gib, "GiB RAM") : "")
                                            : "vCPUs unknown";
         // The catalog's vCPUs and RAM are the instance's: written once, not per socket.
-        show_cpu |= box(dl, a, b, (pal.series[2] & 0x00FFFFFF) | 0x26000000, pal.series[2], label, sockets == 1 ? sub : "");
+        show_cpu |= diagram_box(dl, a, b, (pal.series[2] & 0x00FFFFFF) | 0x26000000, pal.series[2], label, sockets == 1 ? sub : "");
         if (sockets == 2 && s == 0) {
             const ImVec2 ts = ImGui::CalcTextSize(sub.c_str());
             dl->AddText(ImVec2(o.x + (width - ts.x) / 2, host_y + host_h / 2 + em(0.2f)), pal.text_dim, sub.c_str());
@@ -182,7 +167,7 @@ void draw_diagram(const AppState& state, const Instance& inst, const NodeTopolog
     const ImU32 net_colour = link_colour(topo.inter.cls, topo.inter);
     dl->AddLine(ImVec2((na.x + nb.x) / 2, host_y + host_h), ImVec2((na.x + nb.x) / 2, net_y), net_colour,
                 traffic_for(topo.inter.cls).empty() ? em(0.12f) : em(0.25f));
-    bool show_net = box(dl, na, nb, (net_colour & 0x00FFFFFF) | 0x26000000, net_colour, net_label, net_sub);
+    bool show_net = diagram_box(dl, na, nb, (net_colour & 0x00FFFFFF) | 0x26000000, net_colour, net_label, net_sub);
     show_net |= hovered && near_segment(mouse, ImVec2((na.x + nb.x) / 2, host_y + host_h), ImVec2((na.x + nb.x) / 2, net_y), em(0.4f));
 
     // The training layout's exposed communication, written beside the link that carries it.
@@ -199,7 +184,7 @@ void draw_diagram(const AppState& state, const Instance& inst, const NodeTopolog
     for (int g = 0; g < gpus; ++g) {
         const ImVec2 a(x0 + static_cast<float>(g) * (gpu_w + gap), gpu_y), b(a.x + gpu_w, gpu_y + gpu_h);
         const std::string name = gpus_exact < 1 ? format_quantity(gpus_exact, "") + " GPU" : "GPU " + std::to_string(g);
-        show_gpu |= box(dl, a, b, (pal.series[0] & 0x00FFFFFF) | 0x30000000, pal.series[0], name, gpu_w > em(5) ? mem : "");
+        show_gpu |= diagram_box(dl, a, b, (pal.series[0] & 0x00FFFFFF) | 0x30000000, pal.series[0], name, gpu_w > em(5) ? mem : "");
     }
     if (gpus_exact > 16) dl->AddText(ImVec2(x0, gpu_y - em(1.1f)), pal.text_dim, ("first 16 of " + format_quantity(gpus_exact, "") + " accelerators drawn").c_str());
 
@@ -221,9 +206,7 @@ void draw_diagram(const AppState& state, const Instance& inst, const NodeTopolog
     }
 }
 
-}  // namespace
-
-void draw_topology_view(AppState& state) {
+void draw_catalog_model(AppState& state) {
     ViewStates& vs = *state.views;
     const std::string name = chosen_instance(state);
     // Which instance: the train section's when it trains (its layout's traffic is drawn),
@@ -301,6 +284,22 @@ void draw_topology_view(AppState& state) {
     }
     if (!trains) note("Add a train section (Training view) to see its parallel layout's traffic on each link.");
     for (const std::string& n : vs.topology->notes) note(("- " + n).c_str());
+}
+
+}  // namespace
+
+void draw_topology_view(AppState& state) {
+    // An imported machine (an NCCL log, nvidia-smi topo -m) first, then the catalog's model of
+    // the instance to compare it with; without one, the model and how to import one.
+    if (find_json(state.results, {"topology"}) && find_json(state.scenario, {"topology"})) {
+        draw_machine_topology(state);
+        heading("The catalog's model");
+        draw_catalog_model(state);
+    } else {
+        draw_catalog_model(state);
+        heading("This machine");
+        draw_machine_topology(state);
+    }
 }
 
 }  // namespace gpuplan::ui

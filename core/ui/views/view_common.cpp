@@ -78,4 +78,19 @@ bool edit_choice(AppState& state, nlohmann::json& section, const char* key, cons
     return changed;
 }
 
+// A box with centred text; returns true when hovered.
+bool diagram_box(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 fill, ImU32 border, const std::string& text, const std::string& sub) {
+    dl->AddRectFilled(a, b, fill, em(0.25f));
+    dl->AddRect(a, b, border, em(0.25f), 0, 1.0f);
+    const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+    const float cy = (a.y + b.y) / 2 - (sub.empty() ? ts.y / 2 : ts.y);
+    dl->AddText(ImVec2((a.x + b.x - ts.x) / 2, cy), palette().text, text.c_str());
+    if (!sub.empty()) {
+        const ImVec2 ss = ImGui::CalcTextSize(sub.c_str());
+        dl->AddText(ImVec2((a.x + b.x - ss.x) / 2, cy + ts.y), palette().text_dim, sub.c_str());
+    }
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    return ImGui::IsWindowHovered() && m.x >= a.x && m.x <= b.x && m.y >= a.y && m.y <= b.y;
+}
+
 }  // namespace gpuplan::ui

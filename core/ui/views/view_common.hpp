@@ -14,6 +14,7 @@
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/topology/topology.hpp"
 #include "ui/app.hpp"
+#include "imgui.h"
 #include "ui/catalog_table.hpp"
 
 namespace gpuplan::ui {
@@ -71,6 +72,13 @@ bool edit_number(AppState& state, nlohmann::json& section, const char* key, cons
 // `words` shows a stored key in words ("on_demand" -> "on-demand"); the scenario keeps the key.
 bool edit_choice(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::vector<std::string>& options,
                  const std::string& fallback, std::string (*words)(const std::string&) = nullptr);
+
+// A diagram box (topology drawings) with centred text and an optional dim second line;
+// returns true when the mouse is over it.
+bool diagram_box(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 fill, ImU32 border, const std::string& text, const std::string& sub = "");
+// The Topology view's imported machine (machine_topology_view.cpp): what an NCCL log or
+// nvidia-smi topo -m says, beside the catalog's model; the paste box that imports one.
+void draw_machine_topology(AppState& state);
 
 void draw_catalog_view(AppState& state);
 void draw_costs_view(AppState& state);

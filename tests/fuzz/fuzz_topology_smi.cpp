@@ -1,0 +1,9 @@
+// fuzz_topology_smi — the `nvidia-smi topo -m` parser (parse_smi_topology); checks: fuzz_topology.hpp.
+#include <cstdint>
+
+#include "fuzz_topology.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    fuzz::check_topology_import(fuzz::as_text(data, size), [](std::string_view text) { return gpuplan::parse_smi_topology(text, "fuzz.txt"); });
+    return 0;
+}
