@@ -1,5 +1,5 @@
 // machine_topology.cpp — an imported topology in words, against the catalog, and as planner
-// figures (machine_topology.hpp). The parsers are in topology_import.cpp.
+// figures (machine_topology.hpp). The parsers are in nccl_topology.cpp and smi_topology.cpp.
 #include "gpuplan/topology/machine_topology.hpp"
 
 #include <algorithm>

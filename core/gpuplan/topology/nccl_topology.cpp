@@ -1,18 +1,17 @@
-// topology_import.cpp — the NCCL topology-dump and `nvidia-smi topo -m` parsers of
-// machine_topology.hpp. Both scan lines by hand (no std::regex: a 50 MB log must stay linear
-// and a long line must not recurse).
+// nccl_topology.cpp — NCCL's topology dump (NCCL_DEBUG=INFO, NCCL_DEBUG_SUBSYS=GRAPH) read into
+// a MachineTopology (machine_topology.hpp, docs/topology-import.md); the excerpt a scenario keeps;
+// and import_topology, which tells the two formats apart.
 #include <algorithm>
-#include <charconv>
-#include <cctype>
-#include <cmath>
-#include <cstdlib>
 #include <map>
 #include <set>
 
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/topology/machine_topology.hpp"
+#include "gpuplan/topology/topology_text.hpp"
 
 namespace gpuplan {
+
+using namespace topology_text;
 
 namespace {
 
@@ -21,21 +20,6 @@ struct Line {
     std::string_view stream;  // "host:pid" from NCCL's prefix; "" when the line has none
     std::string_view content; // after "NCCL INFO ", leading spaces kept
 };
-
-std::vector<std::string_view> split_lines(std::string_view text) {
-    std::vector<std::string_view> lines;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        std::string_view line = text.substr(start, end - start);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        lines.push_back(line);
-        if (end == text.size()) break;
-        start = end + 1;
-    }
-    return lines;
-}
 
 // "node-0:212:1380 [0] NCCL INFO text" -> stream "node-0:212", content "text".
 Line nccl_line(std::size_t number, std::string_view raw) {
@@ -50,57 +34,6 @@ Line nccl_line(std::size_t number, std::string_view raw) {
     l.stream = last_colon != std::string_view::npos && token.find(':') != last_colon ? token.substr(0, last_colon) : token;
     return l;
 }
-
-std::size_t indent_of(std::string_view s) {
-    std::size_t n = 0;
-    while (n < s.size() && s[n] == ' ') ++n;
-    return n;
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
-}
-
-// strtod, not from_chars: the libc++ Emscripten ships (LLVM 14) has no floating-point
-// from_chars. Only digits and '.' reach here, so the locale does not matter.
-std::optional<double> to_double(std::string_view s) {
-    if (s.empty() || s.size() > 32) return std::nullopt;
-    const std::string text(s);
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
-    return v;
-}
-
-std::optional<int> to_int(std::string_view s) {
-    int v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-    return v;
-}
-
-// A small cursor over one line.
-struct Cursor {
-    std::string_view s;
-    std::size_t pos = 0;
-    bool eat(std::string_view lit) {
-        if (s.substr(pos, lit.size()) != lit) return false;
-        pos += lit.size();
-        return true;
-    }
-    std::string_view take_while(bool (*ok)(char)) {
-        const std::size_t start = pos;
-        while (pos < s.size() && ok(s[pos])) ++pos;
-        return s.substr(start, pos - start);
-    }
-    bool done() const { return pos >= s.size(); }
-};
-
-bool is_alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
-bool is_id(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0 || c == '-'; }
-bool is_number(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0 || c == '.'; }
 
 TopoNodeKind kind_of(std::string_view type) {
     if (type == "GPU") return TopoNodeKind::gpu;
@@ -197,7 +130,6 @@ bool is_dump_end(std::string_view content) {
     return t.size() >= 3 && t.find_first_not_of('=') == std::string_view::npos;
 }
 
-std::string where(const std::string& origin, std::size_t line) { return origin + ": line " + std::to_string(line); }
 
 // One process's dump, read into `t`.
 struct DumpReader {
@@ -469,166 +401,6 @@ MachineTopology parse_nccl_topology(std::string_view text, const std::string& or
     return t;
 }
 
-namespace {
-
-std::string strip_ansi(std::string_view s) {
-    // nvidia-smi underlines its header with ESC [ 4 m ... ESC [ 0 m on a terminal.
-    std::string out;
-    out.reserve(s.size());
-    for (std::size_t k = 0; k < s.size(); ++k) {
-        if (s[k] == '\x1b' && k + 1 < s.size() && s[k + 1] == '[') {
-            k += 2;
-            while (k < s.size() && !std::isalpha(static_cast<unsigned char>(s[k]))) ++k;
-            continue;
-        }
-        out += s[k];
-    }
-    return out;
-}
-
-// Cells: by tabs when the line has them (empty cells kept), else by runs of spaces.
-std::vector<std::string> cells(std::string_view line) {
-    std::vector<std::string> out;
-    if (line.find('\t') != std::string_view::npos) {
-        std::size_t start = 0;
-        while (true) {
-            const std::size_t tab = line.find('\t', start);
-            out.emplace_back(trim(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start)));
-            if (tab == std::string_view::npos) break;
-            start = tab + 1;
-        }
-        return out;
-    }
-    Cursor c{line};
-    while (!c.done()) {
-        while (!c.done() && c.s[c.pos] == ' ') ++c.pos;
-        const std::size_t start = c.pos;
-        while (!c.done() && c.s[c.pos] != ' ') ++c.pos;
-        if (c.pos > start) out.emplace_back(line.substr(start, c.pos - start));
-    }
-    return out;
-}
-
-bool is_device_column(std::string_view name) {
-    for (std::string_view prefix : {"GPU", "NIC", "mlx5_", "efa_", "rdmap", "ib"})
-        if (name.substr(0, prefix.size()) == prefix && name.size() > prefix.size() &&
-            std::isdigit(static_cast<unsigned char>(name[prefix.size()])))
-            return true;
-    return false;
-}
-
-// The connection codes of nvidia-smi's legend (X = self). SOC is the name older drivers gave SYS.
-constexpr std::string_view kSmiCodes[] = {"X", "SYS", "SOC", "NODE", "PHB", "PXB", "PIX", "NV#"};
-bool known_code(std::string_view code) {
-    if (code.size() > 2 && code.substr(0, 2) == "NV" && to_int(code.substr(2))) return true;
-    return std::find(std::begin(kSmiCodes), std::end(kSmiCodes), code) != std::end(kSmiCodes);
-}
-
-}  // namespace
-
-MachineTopology parse_smi_topology(std::string_view text, const std::string& origin) {
-    const std::vector<std::string_view> raw = split_lines(text);
-    MachineTopology t;
-    t.format = TopologyFormat::nvidia_smi;
-    t.origin = origin;
-    std::vector<std::string> columns;  // device columns, in order
-    std::size_t header_line = 0;
-    std::size_t row_count = 0;
-    bool in_legend = false;
-    std::map<std::string, std::string> nic_names;  // NIC0 -> mlx5_0
-    for (std::size_t k = 0; k < raw.size(); ++k) {
-        const std::string line = strip_ansi(raw[k]);
-        const std::string_view tl = trim(line);
-        if (tl.empty()) continue;
-        if (tl.rfind("Legend", 0) == 0 || tl.rfind("NIC Legend", 0) == 0) {
-            in_legend = true;
-            continue;
-        }
-        const std::vector<std::string> c = cells(line);
-        if (columns.empty()) {
-            // The header: device names first, then "CPU Affinity", "NUMA Affinity", ...
-            std::vector<std::string> names;
-            for (const auto& cell : c) {
-                if (cell.empty()) continue;
-                if (!is_device_column(cell)) break;
-                names.push_back(cell);
-            }
-            if (!names.empty() && names[0] == "GPU0") {
-                columns = names;
-                header_line = k + 1;
-            }
-            continue;
-        }
-        if (in_legend) {
-            // "  NIC0: mlx5_0" or "  PXB  = Connection traversing ..."
-            const std::size_t colon = tl.find(':');
-            const std::size_t eq = tl.find('=');
-            if (colon != std::string_view::npos && (eq == std::string_view::npos || colon < eq)) {
-                nic_names[std::string(trim(tl.substr(0, colon)))] = std::string(trim(tl.substr(colon + 1)));
-            } else if (eq != std::string_view::npos) {
-                const std::string code(trim(tl.substr(0, eq)));
-                if (!known_code(code)) t.notes.push_back("legend code " + code + " (line " + std::to_string(k + 1) + ") is not one this reader knows; cells with it are refused");
-            }
-            continue;
-        }
-        std::vector<std::string> row;
-        for (const auto& cell : c)
-            if (!(row.empty() && cell.empty())) row.push_back(cell);
-        if (row.empty() || std::find(columns.begin(), columns.end(), row[0]) == columns.end()) continue;
-        ++row_count;
-        const std::string& from = row[0];
-        TopoNode* self = nullptr;
-        for (TopoNode& n : t.nodes)
-            if (n.name == from) self = &n;
-        if (!self) {
-            t.nodes.push_back({from.rfind("GPU", 0) == 0 ? TopoNodeKind::gpu : TopoNodeKind::nic, from, std::nullopt, "", "", ""});
-            self = &t.nodes.back();
-            if (self->kind == TopoNodeKind::gpu) self->index = to_int(std::string_view(from).substr(3));
-        }
-        if (row.size() < columns.size() + 1)
-            throw InputError(where(origin, k + 1), std::to_string(row.size() - 1) + " cells in row " + from,
-                             std::to_string(columns.size()) + " connection cells, one per column of the header on line " + std::to_string(header_line));
-        for (std::size_t j = 0; j < columns.size(); ++j) {
-            const std::string& code = row[j + 1];
-            if (!known_code(code))
-                throw InputError(where(origin, k + 1), "connection \"" + code + "\" between " + from + " and " + columns[j],
-                                 "one of nvidia-smi's legend codes: X, NV#, PIX, PXB, PHB, NODE, SYS");
-            if (code == "X") continue;
-            TopoPath p{from, columns[j], code, std::nullopt, std::nullopt, std::nullopt, false};
-            if (code.substr(0, 2) == "NV") {
-                p.type = "NVL";
-                p.nvlinks = to_int(std::string_view(code).substr(2));
-            } else if (code == "SOC") {
-                p.type = "SYS";
-            }
-            t.paths.push_back(p);
-        }
-        // After the cells: CPU affinity, NUMA affinity (GPU rows; empty or absent for NICs).
-        if (self->kind == TopoNodeKind::gpu && row.size() > columns.size() + 1) {
-            const std::string cpu_affinity = row[columns.size() + 1];
-            const std::string numa = row.size() > columns.size() + 2 ? row[columns.size() + 2] : "";
-            self->detail = "CPU affinity " + cpu_affinity;
-            if (!numa.empty() && numa != "N/A") {
-                const std::string cpu = "NUMA " + numa;
-                self->cpu = cpu;  // `self` is not used past the push_back below
-                if (!t.find(cpu)) t.nodes.push_back({TopoNodeKind::cpu, cpu, std::nullopt, "", cpu, "NUMA node " + numa});
-            }
-        }
-    }
-    if (columns.empty())
-        throw InputError(origin, "no header line starting with GPU0", "`nvidia-smi topo -m` output: a header of GPU0 GPU1 ... columns, one row per device, then the legend");
-    if (row_count == 0)
-        throw InputError(where(origin, header_line), "a header with no rows under it", "one row per GPU and NIC of the header");
-    for (TopoNode& n : t.nodes)
-        if (auto it = nic_names.find(n.name); it != nic_names.end()) n.detail = it->second;
-    for (const std::string& col : columns)
-        if (!t.find(col)) {
-            t.partial = true;
-            t.missing.push_back("the row of " + col + " (the header names it; the matrix has no row for it)");
-        }
-    return t;
-}
-
 std::string topology_excerpt(std::string_view text, const std::string& origin) {
     constexpr std::size_t kMaxExcerptBytes = 64 * 1024;
     const MachineTopology t = import_topology(text, origin);  // refuses what cannot be read, with the reason
@@ -664,8 +436,7 @@ std::string topology_excerpt(std::string_view text, const std::string& origin) {
 
 MachineTopology import_topology(std::string_view text, const std::string& origin) {
     if (text.find("=== System :") != std::string_view::npos) return parse_nccl_topology(text, origin);
-    const std::string head = strip_ansi(text.substr(0, 4096));
-    if (head.find("GPU0") != std::string::npos) return parse_smi_topology(text, origin);
+    if (text.substr(0, 4096).find("GPU0") != std::string_view::npos) return parse_smi_topology(text, origin);
     return parse_nccl_topology(text, origin);  // says what an NCCL log needs
 }
 

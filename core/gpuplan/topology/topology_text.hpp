@@ -1,0 +1,86 @@
+// topology_text.hpp — line scanning shared by the topology parsers (nccl_topology.cpp,
+// smi_topology.cpp): by hand, not std::regex, so a 50 MB log stays one linear pass and a long
+// line cannot recurse. Internal to core/gpuplan/topology.
+#pragma once
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuplan::topology_text {
+
+inline std::vector<std::string_view> split_lines(std::string_view text) {
+    std::vector<std::string_view> lines;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view line = text.substr(start, end - start);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        lines.push_back(line);
+        if (end == text.size()) break;
+        start = end + 1;
+    }
+    return lines;
+}
+
+inline std::size_t indent_of(std::string_view s) {
+    std::size_t n = 0;
+    while (n < s.size() && s[n] == ' ') ++n;
+    return n;
+}
+
+inline std::string_view trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
+// strtod, not from_chars: the libc++ Emscripten ships (LLVM 14) has no floating-point
+// from_chars. Only digits and '.' reach here, so the locale does not matter.
+inline std::optional<double> to_double(std::string_view s) {
+    if (s.empty() || s.size() > 32) return std::nullopt;
+    const std::string text(s);
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
+inline std::optional<int> to_int(std::string_view s) {
+    int v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+// A small cursor over one line.
+struct Cursor {
+    std::string_view s;
+    std::size_t pos = 0;
+    bool eat(std::string_view lit) {
+        if (s.substr(pos, lit.size()) != lit) return false;
+        pos += lit.size();
+        return true;
+    }
+    std::string_view take_while(bool (*ok)(char)) {
+        const std::size_t start = pos;
+        while (pos < s.size() && ok(s[pos])) ++pos;
+        return s.substr(start, pos - start);
+    }
+    bool done() const { return pos >= s.size(); }
+};
+
+inline bool is_alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+inline bool is_id(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0 || c == '-'; }
+inline bool is_number(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0 || c == '.'; }
+
+// "file: line 12", for messages.
+inline std::string where(const std::string& origin, std::size_t line) { return origin + ": line " + std::to_string(line); }
+
+}  // namespace gpuplan::topology_text
