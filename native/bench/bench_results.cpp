@@ -78,39 +78,22 @@ nlohmann::json results_json(const Fingerprint& fp, const DecodeConfig& config, c
                         {"runtime_version", null_if_empty(fp.runtime_version)},
                         {"host", fp.host}};
     const FrameLayout& L = config.layout;
-    json records = json::array();
+    std::vector<nlohmann::json> records;
     for (const CaseResult& r : run.cases) {
-        json params = {{"chunks", config.chunks},
-                       {"frames_per_chunk", L.frames_per_chunk},
-                       {"height", L.height},
-                       {"width", L.width},
-                       {"channels", L.channels},
-                       {"dtype_bytes", L.dtype_bytes},
-                       {"compute_ms", config.compute_ms},
-                       {"host_stage", std::string(to_string(config.host_stage))},
-                       {"buffers", r.buffers}};
-        json stats = {{"min", r.min},
-                      {"mean", r.mean},
-                      {"p99", r.p99},
-                      {"kernel_active_fraction", r.kernel_active_fraction},
-                      {"chunk_compute_ms", r.chunk_compute_ms},
-                      {"chunk_d2h_ms", r.chunk_d2h_ms},
-                      {"chunk_host_ms", r.chunk_host_ms},
-                      {"compute_slowdown", r.compute_slowdown},
-                      {"rtf", r.rtf ? json(*r.rtf) : json(nullptr)},
-                      {"checksums_ok", r.checksums_ok}};
-        records.push_back({{"case", r.case_name},
-                           {"params", params},
-                           {"samples", r.samples},
-                           {"median", r.median},
-                           {"unit", "s"},
-                           {"datasheet_peak", nullptr},
-                           {"fraction_of_peak", nullptr},
-                           {"stats", stats}});
+        // The core's record type, written by the core's writer (the planner's reader reads it).
+        DecodeBenchRecord rec;
+        rec.case_name = r.case_name;
+        rec.params = {static_cast<double>(config.chunks), static_cast<double>(L.frames_per_chunk), static_cast<double>(L.height),
+                      static_cast<double>(L.width), static_cast<double>(L.channels), static_cast<double>(L.dtype_bytes),
+                      config.compute_ms, std::string(to_string(config.host_stage)), static_cast<double>(r.buffers)};
+        rec.samples = r.samples;
+        rec.median = r.median;
+        rec.stats = {r.min, r.mean, r.p99, r.kernel_active_fraction, r.chunk_compute_ms, r.chunk_d2h_ms, r.chunk_host_ms, r.compute_slowdown, r.rtf,
+                     r.checksums_ok};
+        records.push_back(to_json(rec));
     }
-    // WAIVED cases have no record (the planner's reader accepts exactly these three keys):
-    // the CLI reports them in words.
-    return {{"schema", "gpuplan.bench/1"}, {"fingerprint", fingerprint}, {"records", records}};
+    // WAIVED cases have no record: the CLI reports them in words.
+    return bench_document(fingerprint, records, nullptr);
 }
 
 }  // namespace gpuplan::bench

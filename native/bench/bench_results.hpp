@@ -1,6 +1,7 @@
-// bench_results.hpp — the machine fingerprint and the common bench-results document
-// (schema gpuplan.bench/1, ../shared/design.md "Formats"), which the planner imports as
-// calibration. Keys are a contract with core/gpuplan/decode: change them only together.
+// bench_results.hpp — the machine fingerprint and the decode benchmark's bench-results document
+// (schema gpuplan.bench/1), which the planner imports as calibration. The records and the
+// document are the core's types and writer (core/gpuplan/measurements/bench_results.hpp), the
+// same code that reads them.
 #pragma once
 
 #include <optional>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "decode_backend.hpp"
+#include "gpuplan/measurements/bench_results.hpp"
 #include "decode_pipeline.hpp"
 
 namespace gpuplan::bench {
@@ -30,7 +32,8 @@ std::optional<std::string> instance_type_from_metadata();
 // GPUs and driver/runtime versions as the CUDA runtime reports them (none without CUDA).
 Fingerprint machine_fingerprint(const std::string& backend, const std::optional<std::string>& instance_type);
 
-// {"schema", "fingerprint", "records": [one per case run]}; WAIVED cases have no record.
+// {"schema", "fingerprint", "records": [one per case run]} through the core's writer; WAIVED
+// cases have no record.
 nlohmann::json results_json(const Fingerprint& fingerprint, const DecodeConfig& config, const DecodeRun& run);
 
 }  // namespace gpuplan::bench

@@ -159,60 +159,54 @@ json suite_fingerprint(TransferBackend* be, const std::string& backend_name, con
 }
 
 json record_json(const Record& r) {
-    return {{"case", r.case_key},
-            {"status", r.status},
-            {"params", r.params},
-            {"samples", r.samples},
-            {"median", opt(r.median)},
-            {"unit", r.unit},
-            {"datasheet_peak", opt(r.datasheet.value)},
-            {"datasheet_source", text_or_null(r.datasheet.source)},
-            {"fraction_of_peak", opt(r.fraction)},
-            {"verdict", r.verdict ? json(*r.verdict) : json(nullptr)},
-            {"verdict_reason", r.verdict_reason},
-            {"verdict_bands", {{"ok_at_least", r.ok_at_least}, {"broken_below", r.broken_below}}},
-            {"stats",
-             {{"min", opt(r.min)},
-              {"mean", opt(r.mean)},
-              {"max", opt(r.max)},
-              {"p99", opt(r.p99)},
-              {"seconds_median", r.median ? json(r.seconds_median) : json(nullptr)},
-              {"reps_per_sample", r.reps_per_sample},
-              {"warmup", r.warmup}}},
-            {"bytes_counted", r.bytes_counted},
-            {"timing", r.timing},
-            {"verified", r.verified},
-            {"verification", r.verification},
-            {"error", text_or_null(r.error)}};
+    // The core's record type, written by the core's writer (the planner's reader reads it).
+    BenchFigure f;
+    f.case_name = r.case_key;
+    f.status = r.status;
+    f.unit = r.unit;
+    f.params = r.params;
+    f.samples = r.samples;
+    f.median = r.median;
+    f.datasheet_peak = r.datasheet.value;
+    f.datasheet_source = r.datasheet.source;
+    f.fraction_of_peak = r.fraction;
+    f.verdict = r.verdict;
+    f.verdict_reason = r.verdict_reason;
+    f.ok_at_least = r.ok_at_least;
+    f.broken_below = r.broken_below;
+    f.stats = {r.min, r.mean, r.max, r.p99, r.median ? std::optional<double>(r.seconds_median) : std::nullopt, r.reps_per_sample, r.warmup};
+    f.bytes_counted = r.bytes_counted;
+    f.timing = r.timing;
+    f.verified = r.verified;
+    f.verification = r.verification;
+    f.error = r.error;
+    return to_json(f);
 }
 
 json suite_document(const json& fingerprint, const RunInfo& info, const SuiteRun& run) {
-    json records = json::array();
+    std::vector<json> records;
     for (const auto& r : run.records) records.push_back(record_json(r));
     json waived = json::array();
     for (const auto& w : run.waived) waived.push_back({{"case", w.case_key}, {"reason", w.reason}});
-    return {{"schema", "gpuplan.bench/1"},
-            {"fingerprint", fingerprint},
-            {"records", records},
-            {"run",
-             {{"tool", info.tool},
-              {"gpuplan_version", info.version},
-              {"backend", run.backend},
-              {"depth", info.depth},
-              {"options", info.options},
-              {"timing_method", run.timing_method},
-              {"units", {{"GB/s", "10^9 bytes per second"}, {"us", "microseconds"}}},
-              {"statistics", "median, min, mean, max over the samples; p99 is the 99th-percentile (slowest) sample duration in the record's unit; "
-                             "each sample is the mean of reps_per_sample back-to-back reps"},
-              {"verdicts", "fraction_of_peak = median / datasheet_peak (latency: datasheet / median); ok >= verdict_bands.ok_at_least, "
-                           "low below it, broken < verdict_bands.broken_below or when the data did not verify (docs/benchmarks.md)"},
-              {"started_utc", info.started_utc},
-              {"finished_utc", run.complete ? json(utc_now_iso8601()) : json(nullptr)},
-              {"complete", run.complete},
-              {"cases_run", run.cases_run},
-              {"waived", waived},
-              {"errors", run.errors},
-              {"notes", run.notes}}}};
+    const json run_info = {{"tool", info.tool},
+                           {"gpuplan_version", info.version},
+                           {"backend", run.backend},
+                           {"depth", info.depth},
+                           {"options", info.options},
+                           {"timing_method", run.timing_method},
+                           {"units", {{"GB/s", "10^9 bytes per second"}, {"us", "microseconds"}}},
+                           {"statistics", "median, min, mean, max over the samples; p99 is the 99th-percentile (slowest) sample duration in the record's unit; "
+                                          "each sample is the mean of reps_per_sample back-to-back reps"},
+                           {"verdicts", "fraction_of_peak = median / datasheet_peak (latency: datasheet / median); ok >= verdict_bands.ok_at_least, "
+                                        "low below it, broken < verdict_bands.broken_below or when the data did not verify (docs/benchmarks.md)"},
+                           {"started_utc", info.started_utc},
+                           {"finished_utc", run.complete ? json(utc_now_iso8601()) : json(nullptr)},
+                           {"complete", run.complete},
+                           {"cases_run", run.cases_run},
+                           {"waived", waived},
+                           {"errors", run.errors},
+                           {"notes", run.notes}};
+    return bench_document(fingerprint, records, run_info);
 }
 
 std::string write_text_atomically(const std::string& path, const std::string& text) {

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "fixtures.hpp"
-#include "topology_inputs.hpp"
+#include "test_inputs.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/topology/machine_topology.hpp"
 #include "gpuplan/topology/collective.hpp"

@@ -1,4 +1,4 @@
-// bench_results.cpp — strict reading of gpuplan.bench/1 decode records.
+// bench_results.cpp — strict reading and the one writer of gpuplan.bench/1 documents.
 #include "gpuplan/measurements/bench_results.hpp"
 
 #include <cmath>
@@ -122,29 +122,31 @@ BenchFigure read_figure(ObjectReader& r, const std::string& case_name) {
     for (std::size_t k = 0; k < samples.size(); ++k) f.samples.push_back(read_number(samples[k], index_path(r.child_path("samples"), k), NumberRule::positive));
     f.median = r.nullable_number("median", NumberRule::positive);
     f.datasheet_peak = r.nullable_number("datasheet_peak", NumberRule::positive);
-    nullable_string(r, "datasheet_source");
+    f.datasheet_source = nullable_string(r, "datasheet_source").value_or("");
     f.fraction_of_peak = r.nullable_number("fraction_of_peak", NumberRule::non_negative);
     f.verdict = nullable_string(r, "verdict");
     if (f.verdict && *f.verdict != "ok" && *f.verdict != "low" && *f.verdict != "broken")
         throw InputError(r.child_path("verdict"), "\"" + *f.verdict + "\"", "\"ok\", \"low\", \"broken\" or null");
-    text(r, "verdict_reason");
+    f.verdict_reason = text(r, "verdict_reason");
     {
         ObjectReader bands = r.object("verdict_bands");
-        bands.number("ok_at_least", NumberRule::fraction);
-        bands.number("broken_below", NumberRule::fraction);
+        f.ok_at_least = bands.number("ok_at_least", NumberRule::fraction);
+        f.broken_below = bands.number("broken_below", NumberRule::fraction);
         bands.finish();
     }
     {
         ObjectReader st = r.object("stats");
-        for (const char* k : {"min", "mean", "max", "p99", "seconds_median"}) st.nullable_number(k, NumberRule::positive);
-        st.integer("reps_per_sample", 0);
-        st.integer("warmup", 0);
+        for (auto [k, slot] : {std::pair{"min", &f.stats.min}, std::pair{"mean", &f.stats.mean}, std::pair{"max", &f.stats.max},
+                               std::pair{"p99", &f.stats.p99}, std::pair{"seconds_median", &f.stats.seconds_median}})
+            *slot = st.nullable_number(k, NumberRule::positive);
+        f.stats.reps_per_sample = st.integer("reps_per_sample", 0);
+        f.stats.warmup = st.integer("warmup", 0);
         st.finish();
     }
-    text(r, "bytes_counted");
-    text(r, "timing");
+    f.bytes_counted = text(r, "bytes_counted");
+    f.timing = text(r, "timing");
     f.verified = r.boolean("verified");
-    text(r, "verification");
+    f.verification = text(r, "verification");
     if (auto e = nullable_string(r, "error")) f.error = *e;
     r.finish();
     if (f.status == "ok" && !f.median) throw InputError(r.child_path("median"), "null", "a number for a record whose status is \"ok\"");
@@ -191,6 +193,7 @@ BenchResults read_bench_results(const Json& document, const std::string& path) {
     const std::string schema = root.string("schema");
     if (schema != kBenchSchema) throw InputError(root.child_path("schema"), "\"" + schema + "\"", "\"" + std::string(kBenchSchema) + "\"");
     b.fingerprint = read_fingerprint(root);
+    b.fingerprint_document = root.value("fingerprint");
     const Json& records = root.array("records");
     for (std::size_t k = 0; k < records.size(); ++k) {
         ObjectReader r(records[k], index_path(root.child_path("records"), k));
@@ -211,6 +214,7 @@ BenchResults read_bench_results(const Json& document, const std::string& path) {
     }
     if (root.has("run")) {  // how the run went; only these two keys matter to the planner
         ObjectReader run = root.object("run");
+        b.run_document = root.value("run");
         if (const Json* c = run.optional_value("complete")) {
             if (!c->is_boolean()) throw InputError(run.child_path("complete"), json_preview(*c), "true or false");
             b.complete = c->get<bool>();
@@ -225,6 +229,79 @@ BenchResults read_bench_results(const Json& document, const std::string& path) {
     }
     root.finish();
     return b;
+}
+
+namespace {
+
+// Whole numbers as JSON integers (chunks, buffers, reps), anything else as a double.
+Json number(double v) {
+    if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9e15) return Json(static_cast<std::int64_t>(v));
+    return Json(v);
+}
+Json number_or_null(const std::optional<double>& v) { return v ? number(*v) : Json(nullptr); }
+Json text_or_null(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
+Json numbers(const std::vector<double>& values) {
+    Json out = Json::array();
+    for (double v : values) out.push_back(number(v));
+    return out;
+}
+
+}  // namespace
+
+Json to_json(const DecodeBenchRecord& r) {
+    const DecodeBenchParams& p = r.params;
+    const DecodeBenchStats& s = r.stats;
+    return {{"case", r.case_name},
+            {"params", {{"chunks", number(p.chunks)}, {"frames_per_chunk", number(p.frames_per_chunk)}, {"height", number(p.height)},
+                        {"width", number(p.width)}, {"channels", number(p.channels)}, {"dtype_bytes", number(p.dtype_bytes)},
+                        {"compute_ms", number_or_null(p.compute_ms)}, {"host_stage", text_or_null(p.host_stage)}, {"buffers", number_or_null(p.buffers)}}},
+            {"samples", numbers(r.samples)},
+            {"median", number(r.median)},
+            {"unit", "s"},
+            {"datasheet_peak", nullptr},
+            {"fraction_of_peak", nullptr},
+            {"stats", {{"min", number(s.min)}, {"mean", number(s.mean)}, {"p99", number(s.p99)},
+                       {"kernel_active_fraction", number_or_null(s.kernel_active_fraction)}, {"chunk_compute_ms", number_or_null(s.chunk_compute_ms)},
+                       {"chunk_d2h_ms", number_or_null(s.chunk_d2h_ms)}, {"chunk_host_ms", number_or_null(s.chunk_host_ms)},
+                       {"compute_slowdown", number_or_null(s.compute_slowdown)}, {"rtf", number_or_null(s.rtf)}, {"checksums_ok", s.checksums_ok}}}};
+}
+
+Json to_json(const BenchFigure& f) {
+    const BenchFigureStats& s = f.stats;
+    return {{"case", f.case_name},
+            {"status", f.status},
+            {"params", f.params.is_null() ? Json::object() : f.params},
+            {"samples", numbers(f.samples)},
+            {"median", number_or_null(f.median)},
+            {"unit", f.unit},
+            {"datasheet_peak", number_or_null(f.datasheet_peak)},
+            {"datasheet_source", text_or_null(f.datasheet_source)},
+            {"fraction_of_peak", number_or_null(f.fraction_of_peak)},
+            {"verdict", f.verdict ? Json(*f.verdict) : Json(nullptr)},
+            {"verdict_reason", f.verdict_reason},
+            {"verdict_bands", {{"ok_at_least", f.ok_at_least}, {"broken_below", f.broken_below}}},
+            {"stats", {{"min", number_or_null(s.min)}, {"mean", number_or_null(s.mean)}, {"max", number_or_null(s.max)}, {"p99", number_or_null(s.p99)},
+                       {"seconds_median", number_or_null(s.seconds_median)}, {"reps_per_sample", s.reps_per_sample}, {"warmup", s.warmup}}},
+            {"bytes_counted", f.bytes_counted},
+            {"timing", f.timing},
+            {"verified", f.verified},
+            {"verification", f.verification},
+            {"error", text_or_null(f.error)}};
+}
+
+Json bench_document(const Json& fingerprint, const std::vector<Json>& records, const Json& run) {
+    Json doc = {{"schema", std::string(kBenchSchema)}, {"fingerprint", fingerprint}, {"records", records}};
+    if (!run.is_null()) doc["run"] = run;
+    return doc;
+}
+
+Json to_json(const BenchResults& b) {
+    // Decode records first, then the suite's (the file's interleaving is not kept); records of
+    // other benchmarks, kept by case name only, are not written back.
+    std::vector<Json> records;
+    for (const DecodeBenchRecord& r : b.decode) records.push_back(to_json(r));
+    for (const BenchFigure& f : b.figures) records.push_back(to_json(f));
+    return bench_document(b.fingerprint_document, records, b.run_document);
 }
 
 DecodeBenchCalibration decode_calibration(const BenchResults& b) {

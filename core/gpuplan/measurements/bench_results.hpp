@@ -1,6 +1,7 @@
-// bench_results.hpp — reading `gpuplan bench` results (schema gpuplan.bench/1) for the decode
-// pipeline, and turning them into fit inputs (docs/decode-pipeline.md, "Fitting to
-// measurements").
+// bench_results.hpp — the `gpuplan bench` results document (schema gpuplan.bench/1): read and
+// written here, by the same types, so the benchmarks (native/bench: the decode benchmark and
+// the suite) and the planner can never disagree on a key; and the decode records turned into
+// fit inputs (docs/decode-pipeline.md, "Fitting to measurements").
 //
 // Strictness: the top level, each decode record and its "stats" reject unknown keys (a typo
 // must not silently drop a measurement). Two places accept extra keys, because they describe
@@ -13,6 +14,7 @@
 // read for "complete" and "errors"; its other keys describe the run and are allowed.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,6 +58,13 @@ struct DecodeBenchRecord {
     double buffers() const;  // params.buffers, or the case's default
 };
 
+// A suite record's statistics over its samples (in the record's unit), and how they were taken.
+struct BenchFigureStats {
+    std::optional<double> min, mean, max, p99;
+    std::optional<double> seconds_median;  // one rep's time at the median sample
+    std::int64_t reps_per_sample = 0, warmup = 0;
+};
+
 // One figure of `gpuplan bench run` or gpuplan-bench-mpi (GB/s = 10^9 B/s, or us).
 struct BenchFigure {
     std::string case_name;  // "h2d_pinned", "net_p2p_bw", "nccl_all_reduce", ...
@@ -67,7 +76,12 @@ struct BenchFigure {
     std::optional<double> median, datasheet_peak, fraction_of_peak;
     std::optional<std::string> verdict;  // ok | low | broken; null without a datasheet figure
     bool verified = false;
-    std::string error;
+    std::string error;           // "" when none (null in the file)
+    std::string datasheet_source;  // what the datasheet figure is, or why there is none ("" = null)
+    std::string verdict_reason;
+    double ok_at_least = 0.6, broken_below = 0.2;  // the case's verdict bands (fractions of peak)
+    BenchFigureStats stats;
+    std::string bytes_counted, timing, verification;  // conventions and checks, in words
     bool usable() const { return status == "ok" && verified && median.has_value(); }
 };
 
@@ -80,10 +94,22 @@ struct BenchResults {
     std::vector<BenchFigure> figures;      // `gpuplan bench run` / gpuplan-bench-mpi records
     bool complete = true;                  // run.complete (absent: true)
     std::vector<std::string> run_errors;   // run.errors
+    Json fingerprint_document;             // the fingerprint as written (machine facts beyond the typed ones)
+    Json run_document;                     // the "run" object as written; null when absent
 };
 
 // Throws InputError naming `origin`, the JSON path, the value and what was expected.
 BenchResults parse_bench_results(std::string_view text, const std::string& origin);
+
+// The writers: exactly the keys the readers read. A benchmark builds typed records and the
+// document through these (native/bench/bench_results.cpp, suite_json.cpp); whole numbers are
+// written as JSON integers.
+Json to_json(const DecodeBenchRecord& record);
+Json to_json(const BenchFigure& figure);
+// {"schema", "fingerprint", "records"[, "run"]}: `run` null leaves it out.
+Json bench_document(const Json& fingerprint, const std::vector<Json>& records, const Json& run);
+// The document of parsed results, as read (a round trip: parse(dump(bench_document(r))) == r).
+Json to_json(const BenchResults& results);
 // The same for a document already parsed (a scenario may embed one); `path` names it.
 BenchResults read_bench_results(const Json& document, const std::string& path);
 
