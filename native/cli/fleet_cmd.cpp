@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "gpuplan/pricing/fleet.hpp"
+#include "gpuplan/pricing/usage_history.hpp"
 #include "gpuplan/pricing/idle_cost.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/storage_transfer.hpp"
@@ -24,6 +25,7 @@ struct FleetOptions {
     std::string instance, region = "us-east-1";
     std::vector<std::string> tiers;
     std::string profile, commit, burst;  // --profile B:A:P --commit OPTION:USD [--burst OPTION:USD]
+    std::string usage;                   // --usage FILE (a usage history) with --commit [--burst]
     bool explain = false;
     Format format = Format::table;
     CLI::App* app = nullptr;
@@ -62,6 +64,17 @@ FleetTier parse_tier(const std::string& spec) {
     return t;
 }
 
+const char* const kPriceSyntax = "OPTION:USD_PER_GPU_HOUR, e.g. reserved-3y:0.96";
+
+// --commit / --burst OPTION:USD_PER_GPU_HOUR.
+std::pair<PurchaseOption, Param> option_price(const std::string& flag, const std::string& spec) {
+    const auto p = split_colons(spec);
+    if (p.size() != 2 || p[0].empty()) throw InputError(flag, "'" + spec + "'", kPriceSyntax);
+    const std::optional<PurchaseOption> option = purchase_option_named(p[0]);
+    if (!option) throw InputError(flag, "'" + spec + "'", "OPTION one of " + purchase_option_keys());
+    return {*option, Param{colon_number(flag, spec, p[1], "USD_PER_GPU_HOUR", NumberRule::positive, kPriceSyntax), InputOrigin::user, flag}};
+}
+
 // --profile BASELINE:AVERAGE:PEAK with --commit OPTION:USD and optional --burst OPTION:USD
 // (default: on-demand at the on-demand price) -> tiers (core: tiers_from_profile).
 std::vector<FleetTier> tiers_from_profile_flags(const FleetOptions& o, const Param& on_demand) {
@@ -72,15 +85,7 @@ std::vector<FleetTier> tiers_from_profile_flags(const FleetOptions& o, const Par
     u.baseline_gpus = colon_number("--profile", o.profile, parts[0], "BASELINE", NumberRule::non_negative, syntax);
     u.average_gpus = colon_number("--profile", o.profile, parts[1], "AVERAGE", NumberRule::non_negative, syntax);
     u.peak_gpus = colon_number("--profile", o.profile, parts[2], "PEAK", NumberRule::positive, syntax);
-    const std::string price_syntax = "OPTION:USD_PER_GPU_HOUR, e.g. reserved-3y:0.96";
-    const auto option_price = [&](const std::string& flag, const std::string& spec) {
-        const auto p = split_colons(spec);
-        if (p.size() != 2 || p[0].empty()) throw InputError(flag, "'" + spec + "'", price_syntax);
-        const std::optional<PurchaseOption> option = purchase_option_named(p[0]);
-        if (!option) throw InputError(flag, "'" + spec + "'", "OPTION one of " + purchase_option_keys());
-        return std::make_pair(*option, Param{colon_number(flag, spec, p[1], "USD_PER_GPU_HOUR", NumberRule::positive, price_syntax),
-                                             InputOrigin::user, ""});
-    };
+    const std::string price_syntax = kPriceSyntax;
     if (o.commit.empty() && u.baseline_gpus > 0) throw InputError("--commit", "none", price_syntax + ", for the baseline GPUs");
     if (!o.commit.empty()) std::tie(u.commit_option, u.commit_usd_per_gpu_hour) = option_price("--commit", o.commit);
     if (!o.burst.empty())
@@ -92,6 +97,50 @@ std::vector<FleetTier> tiers_from_profile_flags(const FleetOptions& o, const Par
     } catch (const InputError& e) {
         throw InputError("--profile", "'" + o.profile + "'", e.expected());
     }
+}
+
+// --usage FILE: the cheapest commitment level on a real usage history (core: usage_history.hpp).
+std::string run_fleet_usage(const FleetOptions& o, const Param& on_demand) {
+    if (o.commit.empty()) throw InputError("--commit", "none", std::string(kPriceSyntax) + ": the commitment whose level --usage finds");
+    const UsageHistory history = parse_usage_csv(read_input_file(o.usage, "--usage"), o.usage);
+    CommitmentPlanRequest q;
+    std::tie(q.commit_option, q.commit_usd_per_gpu_hour) = option_price("--commit", o.commit);
+    if (!o.burst.empty()) std::tie(q.burst_option, q.burst_usd_per_gpu_hour) = option_price("--burst", o.burst);
+    else q.burst_usd_per_gpu_hour = on_demand;
+    q.on_demand_usd_per_gpu_hour = on_demand;
+    const CommitmentPlan p = plan_commitment(history, q);
+    if (o.format == Format::json) return dump_json(to_json(p, history));
+    const std::vector<const Figure*> figs = {&p.optimal_level, &p.share_above_optimal, &p.break_even_utilization, &p.cost_at_optimal_usd,
+                                             &p.all_on_demand_usd, &p.saving_vs_on_demand, &p.rule_level, &p.cost_at_rule_usd, &p.saving_vs_rule_usd};
+    NamedFigures named;
+    for (const Figure* f : figs) named.emplace_back(f->name, figure_json(*f));
+    if (o.format == Format::csv) return figures_csv(named);
+    const std::string& u = history.unit;
+    std::string out = "Usage history " + o.usage + ": " + std::to_string(history.samples.size()) + " samples over " + quantity(*p.total_hours.value) + " h; " + u +
+                      " in use: min " + quantity(*p.minimum.value) + ", mean " + quantity(*p.mean.value) + ", peak " + quantity(*p.peak.value) + "\n";
+    out += "commit " + key(q.commit_option) + " at " + rate(q.commit_usd_per_gpu_hour.value) + "/GPU-h (billed every hour), burst " + key(q.burst_option) + " at " +
+           rate(q.burst_usd_per_gpu_hour.value) + "/GPU-h (hours used): break-even utilisation " + percent(*p.break_even_utilization.value) + "\n\n";
+    // The cost curve: every level up to 24, else about 24 rows spread over 0..peak plus the optimum.
+    Table curve{{{"committed " + u, "level"}, {"hours with at least this many in use", "hours_at_or_above"}, {"share of hours", "share"}, {"cost", "cost_usd"}}, {}};
+    const std::size_t n = p.curve_level.size(), step = std::max<std::size_t>(1, n / 24);
+    for (std::size_t k = 0; k < n; ++k) {
+        if (k % step != 0 && p.curve_level[k] != *p.optimal_level.value && k + 1 != n) continue;
+        const bool best = p.curve_level[k] == *p.optimal_level.value;
+        curve.rows.push_back({text_cell(quantity(p.curve_level[k]) + (best ? " <- cheapest" : "")), text_cell(quantity(p.duration_hours[k])),
+                              text_cell(percent(p.duration_hours[k] / *p.total_hours.value)), text_cell(money(p.curve_cost_usd[k]))});
+    }
+    out += render_table(curve, o.format) + "\n";
+    out += summary_table({{"commit", {quantity(*p.optimal_level.value) + " " + u + " (" + p.optimal_level.worked + ")", ""}},
+                          {"cost", figure_cell(p.cost_at_optimal_usd, money, false)},
+                          {"all on-demand", figure_cell(p.all_on_demand_usd, money, false)},
+                          {"saving vs all on-demand", figure_cell(p.saving_vs_on_demand, percent, false)},
+                          {"\"reserve 70% of the minimum\"", {quantity(*p.rule_level.value) + " " + u + ": " + money(*p.cost_at_rule_usd.value) + ", " +
+                                                                  money(*p.saving_vs_rule_usd.value) + " more", ""}}},
+                         o.format);
+    std::string after;
+    for (const auto& note : history.notes) after += "note: " + note + "\n";
+    if (o.explain) after += explain_all(named);
+    return out + notes_block(after.empty() ? "" : "\n" + after, o.format);
 }
 
 std::string run_fleet(const Catalog& catalog, const FleetOptions& o) {
@@ -110,6 +159,9 @@ std::string run_fleet(const Catalog& catalog, const FleetOptions& o) {
     } else {
         req.on_demand_usd_per_gpu_hour = {o.on_demand, InputOrigin::user, ""};
     }
+    if (!o.usage.empty()) return run_fleet_usage(o, req.on_demand_usd_per_gpu_hour);
+    if ((!o.commit.empty() || !o.burst.empty()) && o.profile.empty())
+        throw InputError(o.commit.empty() ? "--burst" : "--commit", "without --profile or --usage", "--profile B:A:P or --usage FILE, which say what it applies to");
     if (!o.profile.empty()) {
         req.tiers = tiers_from_profile_flags(o, req.on_demand_usd_per_gpu_hour);
     } else {
@@ -181,9 +233,13 @@ Command register_fleet(CLI::App& parent) {
                                                         "is committed (--commit), the rest bought as used (--burst)")
                         ->type_name("B:A:P");
     profile->excludes(app->get_option("--tier"));
-    app->add_option("--commit", o->commit, "With --profile: OPTION:USD_PER_GPU_HOUR for the baseline, e.g. reserved-3y:0.96")->needs(profile);
-    app->add_option("--burst", o->burst, "With --profile: OPTION:USD_PER_GPU_HOUR above the baseline (default: on-demand at the on-demand price)")
-        ->needs(profile);
+    auto* usage = app->add_option("--usage", o->usage, "A usage history CSV (timestamp,gpus) instead of --tier or --profile: the cheapest "
+                                                      "level to commit (--commit) on it, the rest bought as used (--burst)")
+                      ->type_name("FILE");
+    usage->excludes(app->get_option("--tier"));
+    usage->excludes(profile);
+    app->add_option("--commit", o->commit, "With --profile or --usage: OPTION:USD_PER_GPU_HOUR of the commitment, e.g. reserved-3y:0.96");
+    app->add_option("--burst", o->burst, "With --profile or --usage: OPTION:USD_PER_GPU_HOUR above the commitment (default: on-demand at the on-demand price)");
     app->add_option("--hours", o->hours, "Hours in the period (730 = a month, 8760 = a year)")->capture_default_str()->check(number_rule(NumberRule::positive));
     app->add_flag("--explain", o->explain, "Show each figure's formula, worked line and inputs");
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
@@ -192,7 +248,8 @@ Examples:
   gpuplan fleet --on-demand-usd-per-gpu-hour 1.60 --tier reserved-3y:4:0.96 --tier spot:6:0.80 --tier on-demand:2:1.60
   gpuplan fleet --on-demand-usd-per-gpu-hour 1.60 --tier reserved-1y:8:1.12 --hours 8760
   gpuplan fleet --instance p5.48xlarge --tier reserved-1y:16:2.50 --tier spot:8:3.00:0.7 --format json
-  gpuplan fleet --on-demand-usd-per-gpu-hour 1.60 --profile 4:8:12 --commit reserved-3y:0.96 --burst spot:0.80)");
+  gpuplan fleet --on-demand-usd-per-gpu-hour 1.60 --profile 4:8:12 --commit reserved-3y:0.96 --burst spot:0.80
+  gpuplan fleet --on-demand-usd-per-gpu-hour 1.60 --usage gpus-in-use.csv --commit reserved-3y:0.96)");
     return {app, [o](const Catalog& c) { return run_fleet(c, *o); }};
 }
 
