@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "gpuplan/explain.hpp"
 #include "gpuplan/units.hpp"
@@ -58,6 +59,15 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
     std::string out;
     for (std::size_t k = 0; k < parts.size(); ++k) out += (k ? std::string(separator) : std::string()) + parts[k];
     return out;
+}
+
+std::optional<double> decimal_number(std::string_view text) {
+    if (text.empty() || text.size() > 40) return std::nullopt;
+    const std::string copy(text);
+    char* end = nullptr;
+    const double v = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
 }
 
 }  // namespace gpuplan

@@ -6,6 +6,7 @@
 // starting "n/a: "). Sizes print in GB (10^9 bytes) and, where both matter, GiB (2^30 bytes).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,5 +34,9 @@ std::string_view missing_text(std::string_view reason);
 std::string missing_with_reason(std::string_view reason);
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
+
+// The whole of `text` as a finite decimal number ("12.0", "5000.000000", "-3e2"), else nullopt.
+// strtod, not from_chars: the libc++ Emscripten ships (LLVM 14) has no floating-point from_chars.
+std::optional<double> decimal_number(std::string_view text);
 
 }  // namespace gpuplan

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/text.hpp"
 
 namespace gpuplan {
 
@@ -18,14 +19,7 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-std::optional<double> number(std::string_view s) {
-    if (s.empty() || s.size() > 40) return std::nullopt;
-    const std::string text(s);
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
-    return v;
-}
+std::optional<double> number(std::string_view s) { return decimal_number(s); }
 
 // Days since 1970-01-01 of a proleptic Gregorian date (the civil-from-days inverse).
 double days_from_civil(int y, int m, int d) {

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuplan/text.hpp"
+
 namespace gpuplan::topology_text {
 
 inline std::vector<std::string_view> split_lines(std::string_view text) {
@@ -41,16 +43,8 @@ inline std::string_view trim(std::string_view s) {
     return s;
 }
 
-// strtod, not from_chars: the libc++ Emscripten ships (LLVM 14) has no floating-point
-// from_chars. Only digits and '.' reach here, so the locale does not matter.
-inline std::optional<double> to_double(std::string_view s) {
-    if (s.empty() || s.size() > 32) return std::nullopt;
-    const std::string text(s);
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
-    return v;
-}
+// Digits and '.' only reach here (text.hpp: decimal_number).
+inline std::optional<double> to_double(std::string_view s) { return decimal_number(s); }
 
 inline std::optional<int> to_int(std::string_view s) {
     int v = 0;
