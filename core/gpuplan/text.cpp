@@ -1,6 +1,7 @@
 #include "gpuplan/text.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
@@ -68,6 +69,34 @@ std::optional<double> decimal_number(std::string_view text) {
     const double v = std::strtod(copy.c_str(), &end);
     if (end != copy.c_str() + copy.size() || !std::isfinite(v)) return std::nullopt;
     return v;
+}
+
+std::string valid_utf8(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    std::size_t k = 0;
+    while (k < text.size()) {
+        const auto c = static_cast<unsigned char>(text[k]);
+        // Sequence length and the smallest code point it may encode (no overlong forms).
+        const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        bool ok = len > 0 && k + len <= text.size();
+        std::uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1Fu) : len == 3 ? (c & 0x0Fu) : (c & 0x07u);
+        for (std::size_t j = 1; ok && j < len; ++j) {
+            const auto t = static_cast<unsigned char>(text[k + j]);
+            ok = (t & 0xC0) == 0x80;
+            cp = (cp << 6) | (t & 0x3Fu);
+        }
+        const std::uint32_t min_cp[] = {0, 0, 0x80, 0x800, 0x10000};
+        ok = ok && cp >= min_cp[len] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+        if (ok) {
+            out.append(text.substr(k, len));
+            k += len;
+        } else {
+            out += '?';
+            ++k;
+        }
+    }
+    return out;
 }
 
 }  // namespace gpuplan

@@ -35,6 +35,10 @@ std::string missing_with_reason(std::string_view reason);
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
+// `text` with every byte that is not part of a valid UTF-8 sequence replaced by '?': input text
+// (a log, a matrix) can hold any bytes, and a JSON document may only hold UTF-8.
+std::string valid_utf8(std::string_view text);
+
 // The whole of `text` as a finite decimal number ("12.0", "5000.000000", "-3e2"), else nullopt.
 // strtod, not from_chars: the libc++ Emscripten ships (LLVM 14) has no floating-point from_chars.
 std::optional<double> decimal_number(std::string_view text);

@@ -14,6 +14,10 @@ namespace {
 
 constexpr std::uint64_t kProbeBytes = 1ull << 20;  // the verified-access probe of a GPU pair
 constexpr double kA = 0.1, kB = 0.2, kC = 0.3;      // STREAM start values (BabelStream: 0.1, 0.2, 0.0)
+// What the output array holds before the first rep: no kernel over these inputs (all > 0)
+// writes a negative number, so an output left unwritten can never verify. (kC alone was wrong
+// for add: 0.1 + 0.2 == 0.3 within the tolerance, so an add that never ran passed.)
+constexpr double kUnwritten = -1.0;
 
 std::string count_text(std::uint64_t bad, std::uint64_t words) {
     return std::to_string(bad) + " of " + std::to_string(words) + " 8-byte words differ from the pattern";
@@ -127,6 +131,12 @@ void run_stream_case(Ctx& c) {
     c.be.fill_value(op.a, kA, n);
     c.be.fill_value(op.b, kB, n);
     c.be.fill_value(op.c, kC, n);
+    switch (op_kind) {  // the array each kernel writes (BabelStream: copy c=a, mul b=s*c, add c=a+b, triad a=b+s*c)
+    case StreamOp::copy: case StreamOp::add: c.be.fill_value(op.c, kUnwritten, n); break;
+    case StreamOp::scale: c.be.fill_value(op.b, kUnwritten, n); break;
+    case StreamOp::triad: c.be.fill_value(op.a, kUnwritten, n); break;
+    case StreamOp::read: break;
+    }
     c.say(std::string(c.def.key) + ": 3 arrays of " + std::to_string(array_bytes) + " bytes");
     const std::vector<double> seconds = measure(c, op);
     // Inputs never change, so after any number of reps the output holds one rep's result.

@@ -346,3 +346,18 @@ TEST_CASE("part of a node: `collective` and `train` take the same link inside it
     c.gpus_per_node = 8;
     CHECK(estimate_collective(catalog, c).topology.intra.cls == LinkClass::cross_socket);
 }
+
+TEST_CASE("topology text that is not UTF-8 still serialises (bytes replaced, never a throw)") {
+    // Found by fuzz_topology_nccl: a node's detail with byte 0xFF made the JSON writer throw.
+    std::string log = input("nccl-p4d.24xlarge.log");
+    const auto at = log.find("(1/1/2)");
+    REQUIRE(at != std::string::npos);
+    log.replace(at, 7, "(1/\xff\xfe/2)");
+    const MachineTopology t = parse_nccl_topology(log, "bytes.log");
+    const std::string doc = to_json(t, summarize(t), std::nullopt).dump();
+    CHECK(doc.find("1/??/2") != std::string::npos);
+    CHECK(topology_excerpt(log, "bytes.log").find('\xff') == std::string::npos);
+    std::string smi = input("smi-2x5090-phb-gpunumaid-tabs.txt");
+    smi.replace(smi.find("PHB"), 3, "\xc3\x28X");
+    CHECK_THROWS_WITH(import_topology(smi, "bad.txt"), Catch::Contains("\"?(X\""));
+}

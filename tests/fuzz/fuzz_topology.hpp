@@ -9,11 +9,10 @@
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/topology/machine_topology.hpp"
 
-namespace fuzz {
+namespace gpuplan::fuzz {
 
 template <class Parse>
 void check_topology_import(std::string_view text, Parse parse) {
-    using namespace gpuplan;
     static const Catalog catalog = load_builtin_catalog();
     MachineTopology t;
     try {
@@ -31,4 +30,4 @@ void check_topology_import(std::string_view text, Parse parse) {
     if (to_json(parse(text), s, c).dump() != doc.dump()) finding("two parses of the same text differ");
 }
 
-}  // namespace fuzz
+}  // namespace gpuplan::fuzz

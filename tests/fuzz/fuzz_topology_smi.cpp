@@ -4,6 +4,6 @@
 #include "fuzz_topology.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    fuzz::check_topology_import(fuzz::as_text(data, size), [](std::string_view text) { return gpuplan::parse_smi_topology(text, "fuzz.txt"); });
+    gpuplan::fuzz::check_topology_import(gpuplan::fuzz::as_text(data, size), [](std::string_view text) { return gpuplan::parse_smi_topology(text, "fuzz.txt"); });
     return 0;
 }

@@ -60,7 +60,7 @@ std::string detail(Cursor& c) {
     if (!c.eat(" (")) return "";
     const std::size_t close = c.s.find(')', c.pos);
     if (close == std::string_view::npos) return "";
-    std::string d(c.s.substr(c.pos, close - c.pos));
+    std::string d = valid_utf8(c.s.substr(c.pos, close - c.pos));
     c.pos = close + 1;
     return d;
 }
@@ -164,7 +164,7 @@ struct DumpReader {
             if (auto v = to_double(c.take_while(is_number))) *slot = v;
         }
         if (!t.max_gb_per_s)
-            throw InputError(where(origin, l.number), "\"" + std::string(s) + "\"", "NCCL's header \"=== System : maxBw <GB/s> totalBw <GB/s> ===\" (or maxWidth, before NCCL 2.12)");
+            throw InputError(where(origin, l.number), "\"" + valid_utf8(s.substr(0, 120)) + "\"", "NCCL's header \"=== System : maxBw <GB/s> totalBw <GB/s> ===\" (or maxWidth, before NCCL 2.12)");
     }
 
     // A node printed at the top of a branch: "CPU/0-0 (1/1/2)".
@@ -389,7 +389,7 @@ MachineTopology parse_nccl_topology(std::string_view text, const std::string& or
         const std::string mine = dump_signature(t);
         std::size_t differ = 0;
         for (const auto& sig : other_signatures) differ += sig != mine;
-        const std::string who = dump_streams[0].empty() ? std::string("the first dump") : "process " + std::string(dump_streams[0]);
+        const std::string who = dump_streams[0].empty() ? std::string("the first dump") : "process " + valid_utf8(dump_streams[0]);
         t.notes.push_back(std::to_string(dump_streams.size()) + " processes printed a topology; " + who + "'s is read" +
                           (differ ? "; " + std::to_string(differ) + " of the others differ from it (another host, or ranks that disagree)" : ", the others agree with it"));
     }
@@ -406,7 +406,7 @@ std::string topology_excerpt(std::string_view text, const std::string& origin) {
     const MachineTopology t = import_topology(text, origin);  // refuses what cannot be read, with the reason
     std::string out;
     if (t.format == TopologyFormat::nvidia_smi) {
-        out = std::string(trim(text));
+        out = valid_utf8(trim(text));
     } else {
         // The first process's dump and its path lines, without NCCL's prefixes.
         const std::vector<std::string_view> raw = split_lines(text);
@@ -426,7 +426,7 @@ std::string topology_excerpt(std::string_view text, const std::string& origin) {
                 continue;
             }
             if (is_dump_end(l.content)) after_dump = true;
-            out += std::string(l.content) + "\n";
+            out += valid_utf8(l.content) + "\n";
         }
     }
     if (out.size() > kMaxExcerptBytes)

@@ -80,7 +80,7 @@ MachineTopology parse_smi_topology(std::string_view text, const std::string& ori
     bool in_legend = false;
     std::map<std::string, std::string> nic_names;  // NIC0 -> mlx5_0
     for (std::size_t k = 0; k < raw.size(); ++k) {
-        const std::string line = strip_ansi(raw[k]);
+        const std::string line = valid_utf8(strip_ansi(raw[k]));  // names and cells end up in JSON
         const std::string_view tl = trim(line);
         if (tl.empty()) continue;
         if (tl.rfind("Legend", 0) == 0 || tl.rfind("NIC Legend", 0) == 0) {
@@ -107,10 +107,10 @@ MachineTopology parse_smi_topology(std::string_view text, const std::string& ori
             const std::size_t colon = tl.find(':');
             const std::size_t eq = tl.find('=');
             if (colon != std::string_view::npos && (eq == std::string_view::npos || colon < eq)) {
-                nic_names[std::string(trim(tl.substr(0, colon)))] = std::string(trim(tl.substr(colon + 1)));
+                nic_names[valid_utf8(trim(tl.substr(0, colon)))] = valid_utf8(trim(tl.substr(colon + 1)));
             } else if (eq != std::string_view::npos) {
                 const std::string code(trim(tl.substr(0, eq)));
-                if (!known_code(code)) t.notes.push_back("legend code " + code + " (line " + std::to_string(k + 1) + ") is not one this reader knows; cells with it are refused");
+                if (!known_code(code)) t.notes.push_back("legend code " + valid_utf8(code) + " (line " + std::to_string(k + 1) + ") is not one this reader knows; cells with it are refused");
             }
             continue;
         }
@@ -134,7 +134,7 @@ MachineTopology parse_smi_topology(std::string_view text, const std::string& ori
         for (std::size_t j = 0; j < columns.size(); ++j) {
             const std::string& code = row[j + 1];
             if (!known_code(code))
-                throw InputError(where(origin, k + 1), "connection \"" + code + "\" between " + from + " and " + columns[j],
+                throw InputError(where(origin, k + 1), "connection \"" + valid_utf8(code) + "\" between " + from + " and " + columns[j],
                                  "one of nvidia-smi's legend codes: X, NV#, PIX, PXB, PHB, NODE, SYS");
             if (code == "X") continue;
             TopoPath p{from, columns[j], code, std::nullopt, std::nullopt, std::nullopt, false};
@@ -149,8 +149,8 @@ MachineTopology parse_smi_topology(std::string_view text, const std::string& ori
         // After the cells: CPU affinity, NUMA affinity (GPU rows; empty or absent for NICs).
         if (self->kind == TopoNodeKind::gpu && row.size() > columns.size() + 1) {
             const std::string cpu_affinity = row[columns.size() + 1];
-            const std::string numa = row.size() > columns.size() + 2 ? row[columns.size() + 2] : "";
-            self->detail = "CPU affinity " + cpu_affinity;
+            const std::string numa = valid_utf8(row.size() > columns.size() + 2 ? row[columns.size() + 2] : "");
+            self->detail = "CPU affinity " + valid_utf8(cpu_affinity);
             if (!numa.empty() && numa != "N/A") {
                 const std::string cpu = "NUMA " + numa;
                 self->cpu = cpu;  // `self` is not used past the push_back below
