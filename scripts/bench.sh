@@ -28,13 +28,15 @@ sweep_rate = med["recommend_sweep"]["items_per_second"]
 train_us = med["recommend_training_sweep"]["real_time"]
 train_rate = med["recommend_training_sweep"]["items_per_second"]
 valid_us = med["validation_corpus"]["real_time"]
+usage_eval_us = med["usage_year_evaluate"]["real_time"]
+usage_plan_us = med["usage_year_plan"]["real_time"]
 out = {
   "date": datetime.date.today().isoformat(),
   "machine": f'{native["context"].get("num_cpus")} CPUs @ {native["context"].get("mhz_per_cpu")} MHz, {platform.machine()}',
   "native": {"catalog_load_validate_us": load_us, "price_evaluations_per_second": evals,
              "recommend_sweep_us": sweep_us, "recommend_options_per_second": sweep_rate,
              "recommend_training_sweep_us": train_us, "recommend_training_options_per_second": train_rate,
-             "validation_corpus_us": valid_us},
+             "validation_corpus_us": valid_us, "usage_year_evaluate_us": usage_eval_us, "usage_year_plan_us": usage_plan_us},
   "wasm": wasm,
   "wasm_over_native": {
     "catalog_load_validate_time": wasm["catalog_load_validate_us"] / load_us,
@@ -42,6 +44,8 @@ out = {
     "recommend_sweep_time": wasm["recommend_sweep_us"] / sweep_us,
     "recommend_training_sweep_time": wasm["recommend_training_sweep_us"] / train_us,
     "validation_corpus_time": wasm["validation_corpus_us"] / valid_us,
+    "usage_year_evaluate_time": wasm["usage_year_evaluate_us"] / usage_eval_us,
+    "usage_year_plan_time": wasm["usage_year_plan_us"] / usage_plan_us,
   },
 }
 json.dump(out, open("bench-results/core-latest.json", "w"), indent=2)
@@ -52,4 +56,6 @@ print(f'| recommender sweep (whole catalog, one workload) | {sweep_us:,.0f} µs 
 print(f'| training recommender sweep (whole catalog x 1-8 nodes) | {train_us:,.0f} µs ({train_rate:,.0f} options/s) | {wasm["recommend_training_sweep_us"]:,.0f} µs ({wasm["recommend_training_options_per_second"]:,.0f} options/s) | {out["wasm_over_native"]["recommend_training_sweep_time"]:.2f}x time |')
 print(f'| validation corpus (`gpuplan validate`: {wasm["validation_cases"]} cases loaded and run) | {valid_us:,.0f} µs | {wasm["validation_corpus_us"]:,.0f} µs | {out["wasm_over_native"]["validation_corpus_time"]:.2f}x time |')
 print(f'| price evaluations | {evals:,.0f} /s | {wasm["price_evaluations_per_second"]:,.0f} /s | {out["wasm_over_native"]["price_evaluations_throughput"]:.2f}x throughput |')
+print(f'| usage year, {wasm["usage_year_samples"]:,} five-minute samples: generate + cost every commitment level + result document | {usage_eval_us/1000:,.1f} ms | {wasm["usage_year_evaluate_us"]/1000:,.1f} ms | {out["wasm_over_native"]["usage_year_evaluate_time"]:.2f}x time |')
+print(f'| usage year: the commitment analysis alone (load-duration curve, every level) | {usage_plan_us/1000:,.1f} ms | {wasm["usage_year_plan_us"]/1000:,.1f} ms | {out["wasm_over_native"]["usage_year_plan_time"]:.2f}x time |')
 PY

@@ -24,6 +24,7 @@ struct ViewInfo {
 constexpr ViewInfo kViews[] = {
     {View::catalog, "catalog", "Catalog", draw_catalog_view},
     {View::costs, "costs", "Costs", draw_costs_view},
+    {View::usage, "usage", "Usage & scaling", draw_usage_view},
     {View::topology, "topology", "Topology", draw_topology_view},
     {View::training, "training", "Training", draw_training_view},
     {View::inference, "inference", "Inference", draw_inference_view},

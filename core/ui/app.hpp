@@ -23,9 +23,9 @@
 
 namespace gpuplan::ui {
 
-enum class View { catalog, costs, topology, training, inference, decode, recommend, measurements };
+enum class View { catalog, costs, usage, topology, training, inference, decode, recommend, measurements };
 
-inline constexpr View kAllViews[] = {View::catalog,  View::costs,  View::topology,  View::training,
+inline constexpr View kAllViews[] = {View::catalog,  View::costs,  View::usage, View::topology,  View::training,
                                      View::inference, View::decode, View::recommend, View::measurements};
 
 // "catalog", "costs", ... (the names used in URLs: ?view=costs); nullopt for anything else.

@@ -32,7 +32,7 @@ constexpr int kExitBadInput = 2;
 // Every subcommand, in the order `gpuplan --help` lists them. The one list: add a command here.
 using Registrar = Command (*)(CLI::App&);
 constexpr Registrar kRegistrars[] = {
-    register_catalog, register_show, register_price, register_prices, register_fleet, register_spot_fleet, register_idle, register_eval, register_devices,
+    register_catalog, register_show, register_price, register_prices, register_fleet, register_spot_fleet, register_idle, register_serve_plan, register_usage, register_eval, register_devices,
     register_models, register_fit, register_infer, register_recommend, register_train, register_simulate, register_bench, register_calibrate,
     register_collective, register_topology, register_validate,
     register_gui,

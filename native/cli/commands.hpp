@@ -58,6 +58,9 @@ Command register_recommend(CLI::App& parent);
 Command register_train(CLI::App& parent);
 // simulate_cmd.cpp (`simulate decode`)
 Command register_simulate(CLI::App& parent);
+// serve_plan_cmd.cpp (`serve-plan`: serving fleets over a demand curve), usage_cmd.cpp (`usage generate`)
+Command register_serve_plan(CLI::App& parent);
+Command register_usage(CLI::App& parent);
 // bench_cmd.cpp (`bench decode`)
 Command register_bench(CLI::App& parent);
 // calibrate_cmd.cpp (`calibrate RESULTS [train ...]`: measured figures in a prediction)

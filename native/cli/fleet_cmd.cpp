@@ -8,11 +8,13 @@
 
 #include "commands.hpp"
 #include "gpuplan/pricing/fleet.hpp"
-#include "gpuplan/pricing/usage_history.hpp"
+#include "gpuplan/pricing/spot_checkpoint.hpp"
+#include "gpuplan/pricing/usage_formats.hpp"
 #include "gpuplan/pricing/idle_cost.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/storage_transfer.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
+#include "gpuplan/text.hpp"
 
 namespace gpuplan::cli {
 
@@ -25,7 +27,11 @@ struct FleetOptions {
     std::string instance, region = "us-east-1";
     std::vector<std::string> tiers;
     std::string profile, commit, burst;  // --profile B:A:P --commit OPTION:USD [--burst OPTION:USD]
-    std::string usage;                   // --usage FILE (a usage history) with --commit [--burst]
+    std::string usage;                   // --usage FILE (a usage history) with --commit [--burst] [--spot ...]
+    std::string usage_of;                // --usage-of gpus|instances, where the file does not say
+    double gpus_per_instance = 0;        // --gpus-per-instance (else the --instance's count)
+    std::string spot;                    // --spot USD | catalog
+    double spot_rework = 0, spot_max_share = 0.5;
     bool explain = false;
     Format format = Format::table;
     CLI::App* app = nullptr;
@@ -66,12 +72,39 @@ FleetTier parse_tier(const std::string& spec) {
 
 const char* const kPriceSyntax = "OPTION:USD_PER_GPU_HOUR, e.g. reserved-3y:0.96";
 
-// --commit / --burst OPTION:USD_PER_GPU_HOUR.
-std::pair<PurchaseOption, Param> option_price(const std::string& flag, const std::string& spec) {
+// An instance's price for a purchase option, per GPU-hour, from the core's quotes (the catalog's
+// own rate where it has one, else the documented discount, flagged as an assumption).
+struct CatalogInstance {
+    const Catalog* catalog = nullptr;
+    const Instance* instance = nullptr;
+    std::string region;
+};
+
+Param catalog_gpu_price(const CatalogInstance& at, const PurchaseOption& option, const std::string& flag) {
+    QuoteRequest q;
+    q.instance = at.instance->name;
+    q.region = at.region;
+    for (const Quote& quote : quote_purchase_options(*at.catalog, q)) {
+        if (quote.option.kind != option.kind || quote.option.term != option.term || (option.payment && quote.option.payment != option.payment)) continue;
+        if (!quote.available || !quote.effective_usd_per_hour.value)
+            throw InputError(flag, "'" + key(option) + "'", "an option " + at.instance->name + " has a price for in " + at.region + " (" + quote.unavailable_reason + ")");
+        const double gpus = *at.instance->accelerator_count;
+        return {*quote.effective_usd_per_hour.value / gpus, quote.effective_usd_per_hour.rests_on_assumption() ? InputOrigin::assumption : InputOrigin::catalog,
+                quote.label + " of " + at.instance->name + " in " + at.region + " / " + format_number(gpus) + " GPUs"};
+    }
+    throw InputError(flag, "'" + key(option) + "'", "an option quoted for " + at.instance->name);
+}
+
+// --commit / --burst OPTION:USD_PER_GPU_HOUR, or OPTION alone with --instance (its catalog price).
+std::pair<PurchaseOption, Param> option_price(const std::string& flag, const std::string& spec, const CatalogInstance& at = {}) {
     const auto p = split_colons(spec);
-    if (p.size() != 2 || p[0].empty()) throw InputError(flag, "'" + spec + "'", kPriceSyntax);
+    if (p.empty() || p.size() > 2 || p[0].empty()) throw InputError(flag, "'" + spec + "'", kPriceSyntax);
     const std::optional<PurchaseOption> option = purchase_option_named(p[0]);
     if (!option) throw InputError(flag, "'" + spec + "'", "OPTION one of " + purchase_option_keys());
+    if (p.size() == 1) {
+        if (!at.instance) throw InputError(flag, "'" + spec + "'", std::string(kPriceSyntax) + " (OPTION alone takes its price from --instance)");
+        return {*option, catalog_gpu_price(at, *option, flag)};
+    }
     return {*option, Param{colon_number(flag, spec, p[1], "USD_PER_GPU_HOUR", NumberRule::positive, kPriceSyntax), InputOrigin::user, flag}};
 }
 
@@ -100,26 +133,67 @@ std::vector<FleetTier> tiers_from_profile_flags(const FleetOptions& o, const Par
 }
 
 // --usage FILE: the cheapest commitment level on a real usage history (core: usage_history.hpp).
-std::string run_fleet_usage(const FleetOptions& o, const Param& on_demand) {
+std::string run_fleet_usage(const FleetOptions& o, const Param& on_demand, const CatalogInstance& at) {
+    const std::optional<double> catalog_gpus_per_instance = at.instance ? at.instance->accelerator_count : std::nullopt;
     if (o.commit.empty()) throw InputError("--commit", "none", std::string(kPriceSyntax) + ": the commitment whose level --usage finds");
-    const UsageHistory history = parse_usage_csv(read_input_file(o.usage, "--usage"), o.usage);
+    std::optional<UsageUnit> unit;
+    if (o.usage_of == "gpus") unit = UsageUnit::gpus;
+    else if (o.usage_of == "instances") unit = UsageUnit::instances;
+    else if (!o.usage_of.empty()) throw InputError("--usage-of", "'" + o.usage_of + "'", "gpus or instances: what the history's values count");
+    UsageHistory history = parse_usage(read_input_file(o.usage, "--usage"), o.usage, unit);
+    if (history.unit == UsageUnit::instances) {
+        const double per = o.gpus_per_instance > 0 ? o.gpus_per_instance : catalog_gpus_per_instance.value_or(0);
+        if (!(per > 0))
+            throw InputError("--usage", o.usage + " (it counts instances)", "--gpus-per-instance N or --instance TYPE, to turn instances into the GPUs the prices are per");
+        history = counted_in_gpus(history, per);
+    } else if (history.unit != UsageUnit::gpus) {
+        throw InputError("--usage", o.usage + " (it counts " + std::string(unit_name(history.unit)) + ")", "a history of GPUs or instances in use (a demand curve goes to serve-plan)");
+    }
     CommitmentPlanRequest q;
-    std::tie(q.commit_option, q.commit_usd_per_gpu_hour) = option_price("--commit", o.commit);
-    if (!o.burst.empty()) std::tie(q.burst_option, q.burst_usd_per_gpu_hour) = option_price("--burst", o.burst);
+    std::tie(q.commit_option, q.commit_usd_per_gpu_hour) = option_price("--commit", o.commit, at);
+    if (!o.burst.empty()) std::tie(q.burst_option, q.burst_usd_per_gpu_hour) = option_price("--burst", o.burst, at);
     else q.burst_usd_per_gpu_hour = on_demand;
     q.on_demand_usd_per_gpu_hour = on_demand;
+    if (!o.spot.empty()) {
+        CommitmentPlanRequest::Spot spot;
+        if (o.spot == "catalog") {
+            if (!at.instance) throw InputError("--spot", "'catalog'", "--instance TYPE, whose typical spot price it takes (or a price, USD per GPU-hour)");
+            spot.usd_per_gpu_hour = catalog_gpu_price(at, PurchaseOption{PurchaseKind::spot, std::nullopt, std::nullopt}, "--spot");
+        } else {
+            const auto v = decimal_number(o.spot);
+            if (!v || !(*v > 0)) throw InputError("--spot", "'" + o.spot + "'", "a spot price in USD per GPU-hour > 0, or catalog (with --instance)");
+            spot.usd_per_gpu_hour = {*v, InputOrigin::user, ""};
+        }
+        if (o.app->count("--spot-rework") > 0) {
+            spot.rework_fraction = {o.spot_rework, InputOrigin::user, ""};
+        } else {
+            const Figure overhead = plan_checkpoints(default_spot_risk()).overhead_fraction;
+            spot.rework_fraction = {*overhead.value, InputOrigin::assumption, "checkpoint overhead at the default interruption rate (docs/pricing.md, Spot checkpoints)"};
+        }
+        spot.max_share_of_load = o.spot_max_share;
+        q.spot = spot;
+    }
     const CommitmentPlan p = plan_commitment(history, q);
     if (o.format == Format::json) return dump_json(to_json(p, history));
-    const std::vector<const Figure*> figs = {&p.optimal_level, &p.share_above_optimal, &p.break_even_utilization, &p.cost_at_optimal_usd,
-                                             &p.all_on_demand_usd, &p.saving_vs_on_demand, &p.rule_level, &p.cost_at_rule_usd, &p.saving_vs_rule_usd};
+    std::vector<const Figure*> figs = {&p.optimal_level, &p.share_above_optimal, &p.break_even_utilization, &p.cost_at_optimal_usd,
+                                       &p.all_on_demand_usd, &p.saving_vs_on_demand, &p.rule_level, &p.cost_at_rule_usd, &p.saving_vs_rule_usd};
+    if (q.spot) figs.push_back(&p.spot_gpu_hours_at_optimal);
     NamedFigures named;
     for (const Figure* f : figs) named.emplace_back(f->name, figure_json(*f));
     if (o.format == Format::csv) return figures_csv(named);
-    const std::string& u = history.unit;
-    std::string out = "Usage history " + o.usage + ": " + std::to_string(history.samples.size()) + " samples over " + quantity(*p.total_hours.value) + " h; " + u +
+    const std::string u(unit_name(history.unit));
+    std::string out = "Usage history " + o.usage + " (" + history.format + "): " + std::to_string(history.samples.size()) + " samples over " + quantity(*p.total_hours.value) + " h; " + u +
                       " in use: min " + quantity(*p.minimum.value) + ", mean " + quantity(*p.mean.value) + ", peak " + quantity(*p.peak.value) + "\n";
-    out += "commit " + key(q.commit_option) + " at " + rate(q.commit_usd_per_gpu_hour.value) + "/GPU-h (billed every hour), burst " + key(q.burst_option) + " at " +
-           rate(q.burst_usd_per_gpu_hour.value) + "/GPU-h (hours used): break-even utilisation " + percent(*p.break_even_utilization.value) + "\n\n";
+    const auto from = [](const Param& p) {  // where a price came from, when not typed
+        return p.origin == InputOrigin::user ? std::string() : " [" + p.source + (p.origin == InputOrigin::assumption ? ", assumed discount" : "") + "]";
+    };
+    out += "commit " + key(q.commit_option) + " at " + rate(q.commit_usd_per_gpu_hour.value) + "/GPU-h" + from(q.commit_usd_per_gpu_hour) + " (billed every hour), burst " + key(q.burst_option) + " at " +
+           rate(q.burst_usd_per_gpu_hour.value) + "/GPU-h (hours used): break-even utilisation " + percent(*p.break_even_utilization.value) + "\n";
+    if (q.spot)
+        out += "spot at " + rate(q.spot->usd_per_gpu_hour.value) + "/GPU-h" + from(q.spot->usd_per_gpu_hour) + " + " + percent(q.spot->rework_fraction.value) + " rework" +
+               (q.spot->rework_fraction.origin == InputOrigin::assumption ? " (assumed; --spot-rework)" : "") + " for at most " + percent(q.spot->max_share_of_load) +
+               " of the GPU-hours: " + quantity(*p.spot_gpu_hours_at_optimal.value) + " GPU-h on spot at the cheapest level\n";
+    out += "\n";
     // The cost curve: every level up to 24, else about 24 rows spread over 0..peak plus the optimum.
     Table curve{{{"committed " + u, "level"}, {"hours with at least this many in use", "hours_at_or_above"}, {"share of hours", "share"}, {"cost", "cost_usd"}}, {}};
     const std::size_t n = p.curve_level.size(), step = std::max<std::size_t>(1, n / 24);
@@ -146,6 +220,7 @@ std::string run_fleet_usage(const FleetOptions& o, const Param& on_demand) {
 std::string run_fleet(const Catalog& catalog, const FleetOptions& o) {
     FleetRequest req;
     req.hours = o.hours;
+    CatalogInstance usage_at;  // with --instance: prices --usage may take from the catalog
     const bool by_price = o.app->count("--on-demand-usd-per-gpu-hour") > 0, by_instance = o.app->count("--instance") > 0;
     if (!by_price && !by_instance)
         throw InputError("--on-demand-usd-per-gpu-hour / --instance", "neither", "one of them: the on-demand $/GPU-h the saving is measured against");
@@ -154,12 +229,13 @@ std::string run_fleet(const Catalog& catalog, const FleetOptions& o) {
         require_region(catalog, o.region, "--region");
         const Param od = catalog_on_demand(catalog, inst, o.region, "--instance");
         if (!inst.accelerator_count) throw InputError("--instance", "'" + inst.name + "'", "a type with a known accelerator count");
+        usage_at = {&catalog, &inst, o.region};
         req.on_demand_usd_per_gpu_hour = {od.value / *inst.accelerator_count, InputOrigin::catalog,
                                           od.source + " / " + format_number(*inst.accelerator_count) + " accelerators"};
     } else {
         req.on_demand_usd_per_gpu_hour = {o.on_demand, InputOrigin::user, ""};
     }
-    if (!o.usage.empty()) return run_fleet_usage(o, req.on_demand_usd_per_gpu_hour);
+    if (!o.usage.empty()) return run_fleet_usage(o, req.on_demand_usd_per_gpu_hour, usage_at);
     if ((!o.commit.empty() || !o.burst.empty()) && o.profile.empty())
         throw InputError(o.commit.empty() ? "--burst" : "--commit", "without --profile or --usage", "--profile B:A:P or --usage FILE, which say what it applies to");
     if (!o.profile.empty()) {
@@ -233,12 +309,22 @@ Command register_fleet(CLI::App& parent) {
                                                         "is committed (--commit), the rest bought as used (--burst)")
                         ->type_name("B:A:P");
     profile->excludes(app->get_option("--tier"));
-    auto* usage = app->add_option("--usage", o->usage, "A usage history CSV (timestamp,gpus) instead of --tier or --profile: the cheapest "
-                                                      "level to commit (--commit) on it, the rest bought as used (--burst)")
+    auto* usage = app->add_option("--usage", o->usage, "A usage history instead of --tier or --profile: the cheapest level to commit (--commit) on it, "
+                                                      "the rest bought as used (--burst, --spot). Read from a timestamp,gpus CSV, aws cloudwatch "
+                                                      "get-metric-data or get-metric-statistics JSON, aws ce get-cost-and-usage JSON or Slurm sacct --parsable2")
                       ->type_name("FILE");
+    app->add_option("--usage-of", o->usage_of, "With --usage: what the values count where the file does not say (CloudWatch): gpus or instances")->type_name("UNIT");
+    app->add_option("--gpus-per-instance", o->gpus_per_instance, "With --usage counting instances: GPUs in each (default: --instance's count)")
+        ->check(number_rule(NumberRule::positive));
+    app->add_option("--spot", o->spot, "With --usage: spot $/GPU-h for part of the load above the commitment, or catalog: --instance's typical spot price")
+        ->type_name("USD|catalog");
+    app->add_option("--spot-rework", o->spot_rework, "With --spot: share of spot hours redone after interruptions (default: the checkpoint model's overhead)")
+        ->check(number_rule(NumberRule::fraction));
+    app->add_option("--spot-max-share", o->spot_max_share, "With --spot: most of all GPU-hours you accept on spot")->capture_default_str()->check(number_rule(NumberRule::fraction));
     usage->excludes(app->get_option("--tier"));
     usage->excludes(profile);
-    app->add_option("--commit", o->commit, "With --profile or --usage: OPTION:USD_PER_GPU_HOUR of the commitment, e.g. reserved-3y:0.96");
+    app->add_option("--commit", o->commit, "With --profile or --usage: OPTION:USD_PER_GPU_HOUR of the commitment, e.g. reserved-3y:0.96; with --usage "
+                                          "and --instance, OPTION alone takes the instance's price for it (e.g. reserved-1y)");
     app->add_option("--burst", o->burst, "With --profile or --usage: OPTION:USD_PER_GPU_HOUR above the commitment (default: on-demand at the on-demand price)");
     app->add_option("--hours", o->hours, "Hours in the period (730 = a month, 8760 = a year)")->capture_default_str()->check(number_rule(NumberRule::positive));
     app->add_flag("--explain", o->explain, "Show each figure's formula, worked line and inputs");
@@ -249,7 +335,8 @@ Examples:
   gpuplan fleet --on-demand-usd-per-gpu-hour 1.60 --tier reserved-1y:8:1.12 --hours 8760
   gpuplan fleet --instance p5.48xlarge --tier reserved-1y:16:2.50 --tier spot:8:3.00:0.7 --format json
   gpuplan fleet --on-demand-usd-per-gpu-hour 1.60 --profile 4:8:12 --commit reserved-3y:0.96 --burst spot:0.80
-  gpuplan fleet --on-demand-usd-per-gpu-hour 1.60 --usage gpus-in-use.csv --commit reserved-3y:0.96)");
+  gpuplan fleet --on-demand-usd-per-gpu-hour 1.60 --usage gpus-in-use.csv --commit reserved-3y:0.96
+  gpuplan fleet --instance g6e.12xlarge --usage cost-explorer.json --commit reserved-1y --spot catalog --spot-max-share 0.3)");
     return {app, [o](const Catalog& c) { return run_fleet(c, *o); }};
 }
 

@@ -8,6 +8,8 @@
 
 #include "commands.hpp"
 #include "gpuplan/pricing/fleet.hpp"
+#include "gpuplan/pricing/fleet_over_time.hpp"
+#include "gpuplan/pricing/usage_formats.hpp"
 #include "gpuplan/pricing/idle_cost.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/storage_transfer.hpp"
@@ -21,12 +23,42 @@ namespace {
 
 struct IdleOptions {
     std::string instance, region = "us-east-1";
+    std::string usage;  // --usage FILE: instances in use over time, in place of the assumed day
     double usd_per_hour = 0, storage_usd_per_gb_month = 0;
     IdleRequest req;  // holds the defaults and the parsed values
     bool explain = false;
     Format format = Format::table;
     CLI::App* app = nullptr;
 };
+
+// --usage FILE: the same comparison on a real history of instances in use (fleet_over_time.hpp).
+std::string run_idle_usage(const IdleOptions& o, const Param& price, const std::string& what) {
+    const UsageHistory h = parse_usage(read_input_file(o.usage, "--usage"), o.usage, UsageUnit::instances);
+    EphemeralFromHistoryRequest q;
+    q.usd_per_instance_hour = price;
+    q.boot_minutes = o.req.boot_setup_minutes;
+    q.idle_shutdown_minutes = o.req.idle_shutdown_minutes;
+    const EphemeralFromHistory r = ephemeral_from_history(h, q);
+    const nlohmann::json j = to_json(r);
+    if (o.format == Format::json) return dump_json(j);
+    NamedFigures all;
+    for (const auto& [name, fig] : j.at("figures").items()) all.emplace_back(name, fig);
+    if (o.format == Format::csv) return figures_csv(all);
+    std::string out = "Usage history " + o.usage + " (" + h.format + "): " + std::to_string(h.samples.size()) + " samples over " + quantity(h.total_hours) +
+                      " h, instances at " + rate(price.value) + "/h (" + what + ");\nephemeral: started " + quantity(q.boot_minutes) +
+                      " min before each use, stopped " + quantity(q.idle_shutdown_minutes) + " min after\n\n";
+    out += summary_table({{"always on (the peak count)", {quantity(*r.always_on_instances.value) + " instances: " + money(*r.always_on_usd.value), ""}},
+                          {"in use", {quantity(*r.in_use_instance_hours.value) + " instance-h", ""}},
+                          {"ephemeral", {quantity(*r.ephemeral_instance_hours.value) + " instance-h, " + quantity(*r.instance_starts.value) + " starts: " +
+                                             money(*r.ephemeral_usd.value), ""}},
+                          {"idle while running (boots, shutdown delays)", {quantity(*r.idle_instance_hours.value) + " instance-h", ""}},
+                          {"saving", figure_cell(r.saving_fraction, percent, false)}},
+                         o.format);
+    std::string after;
+    for (const auto& note : h.notes) after += "note: " + note + "\n";
+    if (o.explain) after += explain_all(all);
+    return out + notes_block(after.empty() ? "" : "\n" + after, o.format);
+}
 
 std::string run_idle(const Catalog& catalog, const IdleOptions& o) {
     IdleRequest req = o.req;
@@ -41,6 +73,7 @@ std::string run_idle(const Catalog& catalog, const IdleOptions& o) {
     } else {
         req.usd_per_hour = {o.usd_per_hour, InputOrigin::user, ""};
     }
+    if (!o.usage.empty()) return run_idle_usage(o, req.usd_per_hour, what);
     req.storage_usd_per_gb_month = default_storage_rates().ebs_gp3_usd_per_gb_month;
     if (o.app->count("--storage-usd-per-gb-month")) req.storage_usd_per_gb_month = {o.storage_usd_per_gb_month, InputOrigin::user, ""};
     IdleResult r;
@@ -97,6 +130,11 @@ Command register_idle(CLI::App& parent) {
     num("--engineers", q.engineers, "Engineers, one instance each", NumberRule::positive);
     num("--active-hours-per-day", q.active_hours_per_day, "Hours of real use per workday", NumberRule::non_negative);
     num("--workdays", q.workdays_per_month, "Workdays per month", NumberRule::non_negative);
+    auto* usage = app->add_option("--usage", o->usage, "A history of instances in use (timestamp,instances CSV or another --usage format of "
+                                                      "`gpuplan fleet`) in place of --engineers, --active-hours-per-day and --workdays: each "
+                                                      "ephemeral instance starts --boot-minutes before a use and stops --idle-shutdown-minutes after")
+                      ->type_name("FILE");
+
     num("--boot-minutes", q.boot_setup_minutes, "Minutes of boot and set-up per workday", NumberRule::non_negative);
     num("--idle-shutdown-minutes", q.idle_shutdown_minutes, "Minutes an instance keeps running after the last activity, per day",
         NumberRule::non_negative);
@@ -106,13 +144,17 @@ Command register_idle(CLI::App& parent) {
                     "Volume price, $/GB-month (default " + format_number(default_storage_rates().ebs_gp3_usd_per_gb_month.value) +
                         ", EBS gp3, docs/pricing.md)")
         ->check(number_rule(NumberRule::non_negative));
+    // With a history these describe an assumed day it replaces: refused rather than ignored.
+    for (const char* flag : {"--engineers", "--active-hours-per-day", "--workdays", "--storage-gb", "--hours-per-month", "--storage-usd-per-gb-month"})
+        usage->excludes(app->get_option(flag));
     app->add_flag("--explain", o->explain, "Show each figure's formula, worked line and inputs");
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
     app->footer(R"(always on = hours per month x price; ephemeral = workdays x (active hours + (boot + idle-shutdown
 minutes) / 60) x price; saving = 1 - ephemeral / always on (compute only).
 Examples:
   gpuplan idle --instance g6.2xlarge --engineers 3
-  gpuplan idle --usd-per-hour 0.9776 --engineers 3 --storage-gb 200 --format md)");
+  gpuplan idle --usd-per-hour 0.9776 --engineers 3 --storage-gb 200 --format md
+  gpuplan idle --instance g6.2xlarge --usage dev-instances-in-use.csv --boot-minutes 5 --idle-shutdown-minutes 30)");
     return {app, [o](const Catalog& c) { return run_idle(c, *o); }};
 }
 

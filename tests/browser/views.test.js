@@ -17,6 +17,7 @@ const { decodePng, colourStats } = require('./png');
 const SCENARIO_FOR_VIEW = {
   costs: 'p1-blended-fleet.json', topology: 't1-train-llama-3-8b.json', training: 't1-train-llama-3-8b.json',
   inference: 'r1-serve-llama-70b.json', decode: 'd1-decode-g7e.json', recommend: 'r2-train-recommend-llama-3-8b.json',
+  usage: 'u1-usage-commit-and-serve.json',
 };
 // The app's chrome (scenario bar + tab bar) is the top ~70 CSS px and the status line the
 // bottom ~30; the view is what lies between. Text-dense views change colour 10+ times per

@@ -36,7 +36,7 @@ CHECKS = {"--rc": 1, "--out": 1, "--out-re": 1, "--not-out": 1, "--err": 1, "--e
           "--first": 1, "--no-file": 1}
 PLACEHOLDER = re.compile(r"@([A-Z][A-Z0-9_]*)@")
 SEP = "\x1f"
-FILES = ["basics", "pricing", "prices", "input_errors", "workload", "train", "topology", "recommend", "simulate", "bench", "accuracy"]
+FILES = ["basics", "pricing", "usage", "prices", "input_errors", "workload", "train", "topology", "recommend", "simulate", "bench", "accuracy"]
 
 
 class Case:

@@ -2,6 +2,7 @@
 // commitment level on small histories whose costs are worked by hand here, and what bad input gets.
 #include "fixtures.hpp"
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/pricing/usage_formats.hpp"
 #include "gpuplan/pricing/usage_history.hpp"
 
 using namespace gpuplan;
@@ -23,7 +24,7 @@ const char* const kFourSixTwelve = "timestamp,gpus\n2026-01-05T00:00:00Z,4\n2026
 
 TEST_CASE("usage history 4/6/12: commit the baseline of 4 at a 60% break-even") {
     const UsageHistory h = parse_usage_csv(kFourSixTwelve, "h.csv");
-    CHECK(h.unit == "GPUs");
+    CHECK(h.unit == UsageUnit::gpus);
     CHECK(h.total_hours == 4);
     // cost(L) = 0.96 x L x 4 + 1.60 x (3 x max(4 - L, 0) + max(12 - L, 0)):
     //   L <= 4: 38.40 - 2.56 L (falls), 4 <= L <= 12: 19.20 + 2.24 L (rises) -> L = 4, $28.16.
@@ -61,7 +62,7 @@ TEST_CASE("usage history: irregular intervals, a gap named, a fractional break-e
     const UsageHistory h = parse_usage_csv("timestamp,gpus\n0,2\n1800,6\n3600,2\n18000,8\n", "irregular.csv");
     CHECK(h.total_hours == Approx(5.5));
     REQUIRE(h.notes.size() == 2);
-    CHECK(h.notes[0].find("a gap of 4 h after line 4") != std::string::npos);
+    CHECK(h.notes[0].find("a gap of 4 h after irregular.csv: line 4") != std::string::npos);
     // Commit $1, burst $2: break-even 50%. Above 2: 1 h of 5.5 (18%) -> commit 2.
     const CommitmentPlan p = plan_commitment(h, prices(1, 2, 2));
     CHECK(*p.optimal_level.value == 2);
@@ -71,16 +72,16 @@ TEST_CASE("usage history: irregular intervals, a gap named, a fractional break-e
 
 TEST_CASE("usage history: instances as the unit, ISO timestamps with a space") {
     const UsageHistory h = parse_usage_csv("time,instances\n2026-03-01 00:00,1\n2026-03-01 00:05,3\n", "i.csv");
-    CHECK(h.unit == "instances");
+    CHECK(h.unit == UsageUnit::instances);
     CHECK(h.total_hours == Approx(10.0 / 60));
 }
 
 TEST_CASE("usage history bad input: the line and what was expected") {
-    CHECK_THROWS_WITH(parse_usage_csv("timestamp,gpus\n10,1\n5,2\n", "u.csv"), Catch::Contains("u.csv: line 3") && Catch::Contains("increasing order"));
+    CHECK_THROWS_WITH(parse_usage_csv("timestamp,gpus\n10,1\n5,2\n", "u.csv"), Catch::Contains("u.csv: line 3") && Catch::Contains("increasing order") && Catch::Contains("line 2 is later"));
     CHECK_THROWS_WITH(parse_usage_csv("timestamp,gpus\n10,1\n10,2\n", "d.csv"), Catch::Contains("d.csv: line 3") && Catch::Contains("repeats"));
     CHECK_THROWS_WITH(parse_usage_csv("timestamp,gpus\n10,1\n20,-2\n", "n.csv"), Catch::Contains("n.csv: line 3") && Catch::Contains(">= 0"));
-    CHECK_THROWS_WITH(parse_usage_csv("timestamp,cpus\n10,1\n", "c.csv"), Catch::Contains("gpus or instances"));
-    CHECK_THROWS_WITH(parse_usage_csv("timestamp,gpus\n10,1\n", "one.csv"), Catch::Contains("at least two samples"));
+    CHECK_THROWS_WITH(parse_usage_csv("timestamp,cpus\n10,1\n", "c.csv"), Catch::Contains("gpus, instances or requests_per_second"));
+    CHECK_THROWS_WITH(parse_usage_csv("timestamp,gpus\n10,1\n", "one.csv"), Catch::Contains("at least two"));
     CHECK_THROWS_WITH(parse_usage_csv("timestamp,gpus\nyesterday,1\n20,1\n", "t.csv"), Catch::Contains("ISO 8601"));
     CHECK_THROWS_WITH(parse_usage_csv("{\"schema\": \"gpuplan.bench/1\"}", "j.json"), Catch::Contains("j.json: line 1"));
     CHECK_THROWS_AS(plan_commitment(parse_usage_csv(kFourSixTwelve, "h.csv"), prices(0, 1, 1)), InputError);

@@ -18,7 +18,7 @@ const os = require('os');
 const path = require('path');
 const { chromium } = require(path.join(__dirname, '..', 'browser', 'node_modules', 'playwright-core'));
 
-const WORKED_EXAMPLES = ['blended-fleet', 'dev-gpus', 'llama-70b-l40s-h100', 'spot-checkpoints', 'decode-pipeline'];
+const WORKED_EXAMPLES = ['blended-fleet', 'dev-gpus', 'llama-70b-l40s-h100', 'spot-checkpoints', 'decode-pipeline', 'usage-fleets'];
 const LOAD_TIMEOUT_MS = 90_000;
 // An embedded ImGui view shows text, tables and charts: many colours and many colour changes
 // per pixel row. A blank or single-colour canvas has 1-2 colours and ~0 changes.

@@ -144,6 +144,15 @@ def main():
     write_dict("topology_smi", {"GPU0", "GPU1", "NIC0", "\t", " X ", "NV12", "NV4", "PIX", "PXB", "PHB", "NODE", "SYS", "SOC", "Legend:",
                                 "NIC Legend:", "NIC0: mlx5_0", "CPU Affinity", "NUMA Affinity", "GPU NUMA ID", "N/A", "0-47", "\x1b[4m", "\n"})
 
+    # ---- usage: every format the usage-history readers take (tests/cli/data/usage/README.md) ------
+    usage = {short(p): load(p) for p in sorted(glob.glob(rel("tests", "cli", "data", "usage", "*"))) if not p.endswith(".md")}
+    write_corpus("usage", usage)
+    write_dict("usage", {"timestamp,gpus\n", "timestamp,instances\n", "timestamp,requests_per_second\n", "2026-01-05T00:00:00Z", "2026-01-05",
+                         "+00:00", "MetricDataResults", "Timestamps", "Values", "Label", "StatusCode", "PartialData", "Datapoints", "Average",
+                         "Timestamp", "ResultsByTime", "TimePeriod", "Start", "End", "Total", "Groups", "Metrics", "UsageQuantity", "Amount",
+                         "Unit", "Hrs", "Estimated", "JobID|Start|End|AllocTRES\n", "JobIDRaw", "gres/gpu=", "gres/gpu:l40s=", "Unknown",
+                         ".batch", "|", ",", "\n"})
+
     # ---- cli: the golden cases' command lines, one argument per line ----------------------
     sys.path.insert(0, rel("tests", "cli"))
     from cases import load_all  # tests/cli/cases.py reads tests/cli/cases/*.cases

@@ -45,6 +45,23 @@ void validation_corpus(benchmark::State& state) {
 }
 BENCHMARK(validation_corpus)->Unit(benchmark::kMicrosecond);
 
+void usage_year_evaluate(benchmark::State& state) {
+    const gpuplan::UsageSection section = gpuplan::perf::usage_year_section();
+    std::size_t samples = 0;
+    for (auto _ : state) samples += gpuplan::perf::usage_year_evaluate(section);
+    state.SetItemsProcessed(static_cast<int64_t>(samples));  // samples per second
+}
+BENCHMARK(usage_year_evaluate)->Unit(benchmark::kMicrosecond);
+
+void usage_year_plan(benchmark::State& state) {
+    const gpuplan::UsageSection section = gpuplan::perf::usage_year_section();
+    const gpuplan::UsageHistory history = gpuplan::synthesize_usage(*section.history.synthetic);
+    std::size_t samples = 0;
+    for (auto _ : state) samples += gpuplan::perf::usage_year_plan(history, section.request);
+    state.SetItemsProcessed(static_cast<int64_t>(samples));
+}
+BENCHMARK(usage_year_plan)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

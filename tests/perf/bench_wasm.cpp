@@ -39,7 +39,13 @@ int main() {
     const double training_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::recommend_training_sweep(catalog); });
     const std::size_t cases = gpuplan::perf::validation_corpus(catalog);
     const double validation_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::validation_corpus(catalog); });
-    std::printf("{\"catalog_load_validate_us\": %.3f, \"price_evaluations_per_second\": %.1f, \"recommend_sweep_us\": %.3f, "
+    const gpuplan::UsageSection usage = gpuplan::perf::usage_year_section();
+    const gpuplan::UsageHistory year = gpuplan::synthesize_usage(*usage.history.synthetic);
+    const double usage_evaluate_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::usage_year_evaluate(usage); });
+    const double usage_plan_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::usage_year_plan(year, usage.request); });
+    std::printf("{\"usage_year_evaluate_us\": %.3f, \"usage_year_plan_us\": %.3f, \"usage_year_samples\": %zu, ", usage_evaluate_s * 1e6, usage_plan_s * 1e6,
+                year.samples.size());
+    std::printf("\"catalog_load_validate_us\": %.3f, \"price_evaluations_per_second\": %.1f, \"recommend_sweep_us\": %.3f, "
                 "\"recommend_options_per_second\": %.1f, \"recommend_training_sweep_us\": %.3f, "
                 "\"recommend_training_options_per_second\": %.1f, \"validation_corpus_us\": %.3f, \"validation_cases\": %zu}\n",
                 load_s * 1e6, static_cast<double>(quotes_per_call) / quote_s, sweep_s * 1e6,

@@ -7,6 +7,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/recommend/recommend.hpp"
+#include "gpuplan/scenario/usage_sections.hpp"
 #include "gpuplan/validation/validation.hpp"
 
 namespace gpuplan::perf {
@@ -53,6 +54,35 @@ inline std::size_t recommend_training_sweep(const Catalog& catalog) {
 // checked) and run each through evaluate_scenario. Returns the cases run.
 inline std::size_t validation_corpus(const Catalog& catalog) {
     return run_validation(load_validation_records(builtin_validation_documents(), catalog), catalog).size();
+}
+
+// A year of 5-minute samples (105,120) of GPUs in use: the scenario's usage section as the
+// Usage view evaluates it on every edit (generate the history, cost every commitment level,
+// write the result document with its chart series). Returns the samples analysed.
+inline UsageSection usage_year_section() {
+    UsageSection s;
+    SyntheticUsageRequest g;
+    g.days = 365;
+    g.interval_minutes = 5;
+    g.base = 40;
+    g.daily_swing = 60;
+    g.growth_per_week = 0.01;
+    g.bursts = 20;
+    g.burst_size = 30;
+    s.history.synthetic = g;
+    s.request.on_demand_usd_per_gpu_hour = {1.861, InputOrigin::user, ""};
+    s.request.burst_usd_per_gpu_hour = s.request.on_demand_usd_per_gpu_hour;
+    s.request.commit_usd_per_gpu_hour = {1.3027, InputOrigin::user, ""};
+    s.request.spot = CommitmentPlanRequest::Spot{{0.9971, InputOrigin::user, ""}, {0.16, InputOrigin::user, ""}, 0.3};
+    return s;
+}
+inline std::size_t usage_year_evaluate(const UsageSection& section) {
+    const UsageSectionResult r = evaluate_usage_section(section);
+    return to_json(r).at("curve").size() > 0 ? r.history.samples.size() : 0;
+}
+// The commitment analysis alone on that history (the load-duration curve and every level).
+inline std::size_t usage_year_plan(const UsageHistory& history, const CommitmentPlanRequest& request) {
+    return plan_commitment(history, request).curve_level.size() > 0 ? history.samples.size() : 0;
 }
 
 }  // namespace gpuplan::perf

@@ -20,30 +20,31 @@
 
 #include "gpuplan/explain.hpp"
 #include "gpuplan/pricing/purchase_option.hpp"
+#include "gpuplan/pricing/spot_checkpoint.hpp"
 
 namespace gpuplan {
 
+// What a history counts. One vocabulary: the readers set it, the plans check it.
+enum class UsageUnit { gpus, instances, requests_per_second };
+std::string_view unit_name(UsageUnit unit);  // "GPUs", "instances", "requests/s"
+
 struct UsageSample {
     double hours = 0;   // since the first sample
-    double in_use = 0;  // GPUs (or instances) in use from this sample to the next
-    std::size_t line = 0;
+    double in_use = 0;  // GPUs, instances or requests/s from this sample to the next
+    std::size_t line = 0;  // where it came from: a line, or an index into the file's array
 };
 
 struct UsageHistory {
-    std::string origin;
-    std::string unit;        // "GPUs" or "instances", from the value column's header
+    std::string origin;      // the file name
+    std::string format;      // which reader made it (usage_formats.hpp), in words
+    UsageUnit unit = UsageUnit::gpus;
+    double start_unix_seconds = 0;  // the first sample's time (for hour-of-day schedules)
     std::vector<UsageSample> samples;
     double total_hours = 0;  // first sample to the end of the last one's interval
     std::vector<std::string> notes;  // corrections made, each named with its line
 };
 
-// CSV with a header: `timestamp,gpus` or `timestamp,instances` (a CloudWatch or scheduler export
-// reduced to those two columns). Timestamps: ISO 8601 UTC ("2026-01-05T14:00:00Z", "2026-01-05
-// 14:00") or Unix seconds; any interval, regular or not. Throws InputError naming the line for
-// an unsorted or duplicate timestamp, a negative or non-numeric count, an unknown header, fewer
-// than two samples. A gap over 3 x the median interval is kept (the count holds) and named in
-// `notes`.
-UsageHistory parse_usage_csv(std::string_view text, const std::string& origin);
+// The readers (CSV, CloudWatch, Cost Explorer, Slurm) are in usage_formats.hpp.
 
 struct CommitmentPlanRequest {
     PurchaseOption commit_option{PurchaseKind::reserved, Term::one_year, std::nullopt};
@@ -52,6 +53,15 @@ struct CommitmentPlanRequest {
     Param burst_usd_per_gpu_hour;    // billed for the hours used
     Param on_demand_usd_per_gpu_hour;
     double rule_fraction = 0.7;      // the rule of thumb: commit this share of the minimum count
+    // Spot for part of the load above the commitment: each spot GPU-hour costs
+    // spot x (1 + rework), the rework being the checkpoint model's overhead (spot_checkpoint.hpp),
+    // and spot takes at most max_share_of_load of all GPU-hours (the risk the team accepts).
+    struct Spot {
+        Param usd_per_gpu_hour;
+        Param rework_fraction;
+        double max_share_of_load = 0.5;
+    };
+    std::optional<Spot> spot;
 };
 
 struct CommitmentPlan {
@@ -64,11 +74,13 @@ struct CommitmentPlan {
     Figure all_on_demand_usd;
     Figure saving_vs_on_demand;            // fraction
     Figure rule_level, cost_at_rule_usd, saving_vs_rule_usd;
+    Figure spot_gpu_hours_at_optimal;      // with a spot share: GPU-hours on spot at the optimal level
     std::vector<double> curve_level, curve_cost_usd;          // cost(L) for L = 0 .. ceil(peak)
     std::vector<double> duration_level, duration_hours;       // hours with load >= level (the load-duration curve)
 };
 
-// Throws InputError when a price is not positive or the history is empty.
+// The history must count GPUs (counted_in_gpus converts instances). Throws InputError when a
+// price is not positive, a share is outside 0..1 or the history is empty.
 CommitmentPlan plan_commitment(const UsageHistory& history, const CommitmentPlanRequest& request);
 
 // {"figures": {...}, "curve": [{"level", "cost_usd", "hours_at_or_above"}], "notes": [...]}

@@ -389,6 +389,8 @@ Scenario parse_scenario(std::string_view text, const std::string& origin, const 
     s.price = parse_price(root, catalog, s, assumptions, risk);
     s.fleet = parse_fleet(root, catalog, s.region);
     s.idle = parse_idle(root, catalog, s.region);
+    s.usage = parse_usage_section(root);
+    s.serving = parse_serving_section(root);
     s.storage = parse_storage(root);
     s.token_costs = parse_token_costs(root, catalog, s.region);
     s.video = parse_video(root, catalog, s.region);

@@ -15,6 +15,7 @@
 #include "gpuplan/pricing/idle_cost.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/storage_transfer.hpp"
+#include "gpuplan/scenario/usage_sections.hpp"
 #include "gpuplan/scenario/workload_sections.hpp"
 #include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/topology/training_plan.hpp"
@@ -30,6 +31,8 @@ struct Scenario {
     std::optional<QuoteRequest> price;
     std::optional<FleetRequest> fleet;
     std::optional<IdleRequest> idle;
+    std::optional<UsageSection> usage;                  // the cheapest commitment on a usage history (usage_sections.hpp)
+    std::optional<ServingSection> serving;              // serving fleets over a demand curve
     std::optional<StorageRequest> storage;
     std::vector<TokenCostRequest> token_costs;
     std::optional<VideoCostRequest> video;

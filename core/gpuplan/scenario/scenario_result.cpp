@@ -29,6 +29,8 @@ ScenarioResult evaluate(const Scenario& s, const Catalog& catalog) {
     if (s.price) r.price = PriceSectionResult{s.price->instance, s.price->hours, s.price->count, quote_purchase_options(catalog, *s.price)};
     if (s.fleet) r.fleet = FleetSectionResult{*s.fleet, evaluate_fleet(*s.fleet)};
     if (s.idle) r.idle = evaluate_idle_cost(*s.idle);
+    if (s.usage) r.usage = evaluate_usage_section(*s.usage);
+    if (s.serving) r.serving = evaluate_serving_section(*s.serving);
     if (s.storage) r.storage = evaluate_storage(*s.storage);
     for (const auto& t : s.token_costs) r.token_costs.push_back(token_cost(t.usd_per_hour, t.tokens_per_second));
     if (s.video) r.video = compare_video_pipelines(s.video->usd_per_hour, s.video->decode_seconds_a, s.video->decode_seconds_b, s.video->rtf_a);
@@ -131,6 +133,8 @@ nlohmann::json to_json(const ScenarioResult& r) {
     }
     if (r.fleet) out["fleet"] = to_json(r.fleet->result, r.fleet->request);
     if (r.idle) out["idle"] = to_json(*r.idle);
+    if (r.usage) out["usage"] = to_json(*r.usage);
+    if (r.serving) out["serving"] = to_json(*r.serving);
     if (r.storage) out["storage"] = to_json(*r.storage);
     if (!r.token_costs.empty()) {
         nlohmann::json rows = nlohmann::json::array();

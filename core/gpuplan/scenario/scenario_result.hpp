@@ -36,6 +36,8 @@ struct ScenarioResult {
     std::optional<PriceSectionResult> price;
     std::optional<FleetSectionResult> fleet;
     std::optional<IdleResult> idle;
+    std::optional<UsageSectionResult> usage;
+    std::optional<ServingSectionResult> serving;
     std::optional<StorageResult> storage;
     std::vector<TokenCost> token_costs;  // one per token_costs row, in order
     std::optional<VideoPipelineComparison> video;

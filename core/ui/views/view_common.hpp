@@ -82,6 +82,7 @@ void draw_machine_topology(AppState& state);
 
 void draw_catalog_view(AppState& state);
 void draw_costs_view(AppState& state);
+void draw_usage_view(AppState& state);
 void draw_topology_view(AppState& state);
 void draw_training_view(AppState& state);
 void draw_inference_view(AppState& state);
