@@ -66,7 +66,7 @@ Fingerprint machine_fingerprint(const std::string& backend, const std::optional<
     return f;
 }
 
-nlohmann::json results_json(const Fingerprint& fp, const DecodeConfig& config, const DecodeRun& run) {
+nlohmann::json results_json(const Fingerprint& fp, const DecodeConfig& config, const DecodeRun& run, const nlohmann::json& run_status) {
     using nlohmann::json;
     json gpus = json::array();
     for (const auto& g : fp.gpus)
@@ -93,7 +93,7 @@ nlohmann::json results_json(const Fingerprint& fp, const DecodeConfig& config, c
         records.push_back(to_json(rec));
     }
     // WAIVED cases have no record: the CLI reports them in words.
-    return bench_document(fingerprint, records, nullptr);
+    return bench_document(fingerprint, records, run_status);
 }
 
 }  // namespace gpuplan::bench

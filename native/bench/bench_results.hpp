@@ -34,6 +34,9 @@ Fingerprint machine_fingerprint(const std::string& backend, const std::optional<
 
 // {"schema", "fingerprint", "records": [one per case run]} through the core's writer; WAIVED
 // cases have no record.
-nlohmann::json results_json(const Fingerprint& fingerprint, const DecodeConfig& config, const DecodeRun& run);
+// `run_status` (null: left out) is the document's "run" object: {"complete": false, "errors": [...]}
+// after a failure.
+nlohmann::json results_json(const Fingerprint& fingerprint, const DecodeConfig& config, const DecodeRun& run,
+                            const nlohmann::json& run_status = nullptr);
 
 }  // namespace gpuplan::bench

@@ -14,10 +14,14 @@
 // work on `engine` wait for the most recent record of e; host_wait(e) blocks the calling
 // thread until then. Buffers and events are created from one thread before a video starts;
 // host_wait may then be called from any thread (the writer). Plain C++17: the .cu includes it.
+// No wait blocks forever: host_wait and synchronize give up after the wait timeout
+// (set_wait_timeout, --device-timeout-s) with BenchError(failed), so a hung GPU ends the run
+// with its results file rather than hanging it (issue 17, finding 10).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -62,6 +66,13 @@ struct Calibration {
     std::string method;              // how the time was reached, in words
 };
 
+// What host_wait and synchronize say when the wait timeout passes.
+inline std::string wait_timeout_message(const std::string& what, double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", seconds);
+    return what + " was not reached within " + text + " s (--device-timeout-s): the GPU is hung or far slower than the run expects";
+}
+
 class DecodeBackend {
 public:
     virtual ~DecodeBackend() = default;
@@ -84,6 +95,12 @@ public:
     virtual std::byte* allocate_host(std::uint64_t bytes, HostMemory kind, int numa_node) = 0;
     virtual int create_event() = 0;
     virtual void release() = 0;  // every buffer and event
+
+    // The longest host_wait or synchronize waits before it throws (default 60 s).
+    virtual void set_wait_timeout(double seconds) = 0;
+    // Called first on every thread other than the one that made the backend (the writer):
+    // CUDA makes the benchmark's device current there (issue 17, finding 12).
+    virtual void attach_thread() {}
 
     virtual void record(int event, Engine engine) = 0;
     virtual void engine_wait(Engine engine, int event) = 0;

@@ -51,10 +51,11 @@ public:
         }
         wake_.notify_all();
     }
-    void drain() {
+    // False when the engine has not caught up within `timeout`.
+    bool drain(Clock::duration timeout) {
         std::unique_lock lock(mutex_);
         const std::uint64_t target = submitted_;
-        idle_.wait(lock, [&] { return completed_ >= target; });
+        return idle_.wait_for(lock, timeout, [&] { return completed_ >= target; });
     }
 
 private:
@@ -92,6 +93,10 @@ struct CpuEvent {
         std::unique_lock lock(mutex);
         changed.wait(lock, [&] { return reached >= generation; });
     }
+    bool wait_for(std::uint64_t generation, Clock::duration timeout) {
+        std::unique_lock lock(mutex);
+        return changed.wait_for(lock, timeout, [&] { return reached >= generation; });
+    }
 };
 
 struct HostAllocation {
@@ -102,7 +107,12 @@ struct HostAllocation {
 
 class CpuBackend final : public DecodeBackend {
 public:
-    ~CpuBackend() override { release(); }
+    ~CpuBackend() override {
+        try {
+            release();
+        } catch (const BenchError&) {  // an engine still busy past the timeout: its buffers stay allocated
+        }
+    }
 
     std::string name() const override { return "cpu"; }
     std::string device_name() const override {
@@ -178,7 +188,7 @@ public:
     }
 
     void release() override {
-        synchronize();
+        synchronize();  // throws, keeping every buffer, when an engine is still busy past the timeout
         for (auto& d : device_) free_aligned(d.data);
         for (auto& h : host_) {
             if (h.locked) munlock(h.data, h.bytes);
@@ -223,7 +233,11 @@ public:
             std::lock_guard lock(e->mutex);
             generation = e->recorded;
         }
-        e->wait_for(generation);
+        if (!e->wait_for(generation, wait_timeout_)) throw BenchError(BenchError::Kind::failed, wait_timeout_message("a point the host waited for", timeout_seconds()));
+    }
+
+    void set_wait_timeout(double seconds) override {
+        wait_timeout_ = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     }
 
     double elapsed_ms(int from_event, int to_event) override {
@@ -273,12 +287,13 @@ public:
     }
 
     void synchronize() override {
-        compute_.drain();
-        copy_.drain();
+        if (!compute_.drain(wait_timeout_) || !copy_.drain(wait_timeout_))
+            throw BenchError(BenchError::Kind::failed, wait_timeout_message("synchronize (both engines idle)", timeout_seconds()));
     }
 
 private:
     CpuEngine& on(Engine engine) { return engine == Engine::compute ? compute_ : copy_; }
+    double timeout_seconds() const { return std::chrono::duration<double>(wait_timeout_).count(); }
     void add_note(const std::string& note) {
         std::lock_guard lock(notes_mutex_);
         if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
@@ -288,6 +303,7 @@ private:
     Clock::duration target_{};
     std::vector<HostAllocation> device_, host_;
     std::vector<std::unique_ptr<CpuEvent>> events_;
+    Clock::duration wait_timeout_ = std::chrono::seconds(60);
     mutable std::mutex notes_mutex_;
     std::vector<std::string> notes_;
     // Engines last: destroyed first, so no work runs on freed buffers or events.

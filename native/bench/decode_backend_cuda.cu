@@ -14,6 +14,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -212,7 +214,15 @@ public:
 
     void record(int event, Engine engine) override { GPUPLAN_CUDA_CHECK(cudaEventRecord(events_.at(event), stream(engine))); }
     void engine_wait(Engine engine, int event) override { GPUPLAN_CUDA_CHECK(cudaStreamWaitEvent(stream(engine), events_.at(event), 0)); }
-    void host_wait(int event) override { GPUPLAN_CUDA_CHECK(cudaEventSynchronize(events_.at(event))); }
+    // Polled, not cudaEventSynchronize: that has no deadline, and a hung GPU must end the run
+    // with its results rather than hang it. Yields for the first 200 us (a short wait costs no
+    // sleep's wake-up latency), then sleeps 50 us between polls so a long wait leaves the core
+    // to the writer thread.
+    void host_wait(int event) override {
+        poll_until("a point the host waited for", [&] { return cudaEventQuery(events_.at(event)); });
+    }
+    void set_wait_timeout(double seconds) override { wait_timeout_s_ = seconds; }
+    void attach_thread() override { GPUPLAN_CUDA_CHECK(cudaSetDevice(device_index_)); }
     double elapsed_ms(int from_event, int to_event) override {
         float ms = 0;
         GPUPLAN_CUDA_CHECK(cudaEventElapsedTime(&ms, events_.at(from_event), events_.at(to_event)));
@@ -230,11 +240,28 @@ public:
     }
 
     void synchronize() override {
-        GPUPLAN_CUDA_CHECK(cudaStreamSynchronize(compute_));
-        GPUPLAN_CUDA_CHECK(cudaStreamSynchronize(copy_));
+        poll_until("synchronize (the compute stream)", [&] { return cudaStreamQuery(compute_); });
+        poll_until("synchronize (the copy stream)", [&] { return cudaStreamQuery(copy_); });
     }
 
 private:
+    template <class Query>
+    void poll_until(const char* what, Query query) {
+        using Clock = std::chrono::steady_clock;
+        const Clock::time_point start = Clock::now();
+        const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wait_timeout_s_));
+        for (;;) {
+            const cudaError_t status = query();
+            if (status == cudaSuccess) return;
+            if (status != cudaErrorNotReady) GPUPLAN_CUDA_CHECK(status);
+            const Clock::time_point now = Clock::now();
+            if (now > deadline) throw BenchError(BenchError::Kind::failed, wait_timeout_message(what, wait_timeout_s_));
+            if (now - start < std::chrono::microseconds(200)) std::this_thread::yield();
+            else std::this_thread::sleep_for(std::chrono::microseconds(50));
+        }
+    }
+
+    double wait_timeout_s_ = 60;
     cudaStream_t stream(Engine engine) const { return engine == Engine::compute ? compute_ : copy_; }
 
     void launch_pass() {

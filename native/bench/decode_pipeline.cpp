@@ -19,6 +19,7 @@
 #include <semaphore>
 #include <thread>
 
+#include "decode_faults.hpp"
 #include "host_memory.hpp"
 
 namespace gpuplan::bench {
@@ -215,6 +216,8 @@ struct CaseContext {
     std::vector<int> device;
     std::vector<std::byte*> host;
     std::vector<int> compute_start, compute_end, copy_start, copy_end;  // events, one per chunk
+    std::atomic<std::uint64_t> writer_chunks{0};  // chunks the host stage has taken (for writer:N faults)
+    std::atomic<bool> writer_detached{false};     // a stuck writer was left running: keep the buffers
 };
 
 struct VideoTimes {
@@ -227,6 +230,13 @@ struct VideoTimes {
 double host_stage_and_verify(CaseContext& ctx, std::size_t slot, std::uint64_t chunk, std::uint64_t sequence,
                              const std::atomic<bool>& cancelled) {
     const Clock::time_point t0 = Clock::now();
+    if (const auto& f = ctx.config.inject_fault; f && f->stage == InjectedFault::Stage::writer && ++ctx.writer_chunks == f->at) {
+        if (!f->hang) failed("injected fault (--inject-fault " + to_string(*f) + "): the host stage failed at chunk " + std::to_string(f->at) + " of the run");
+        // Hung: until the launcher cancels (async), else for the writer timeout (sync: nobody else can).
+        cancellable_sleep(ctx.config.writer_timeout_s * 1000, cancelled);
+        if (!cancelled.load())
+            failed("the host stage did not finish a chunk within " + std::to_string(ctx.config.writer_timeout_s) + " s (--writer-timeout-s; injected: --inject-fault " + to_string(*f) + ")");
+    }
     ctx.stage->process(ctx.host[slot], chunk);
     if (ctx.config.inject_writer_delay_ms > 0) cancellable_sleep(ctx.config.inject_writer_delay_ms, cancelled);
     if (const std::string wrong = verify_chunk(ctx.host[slot], ctx.config.layout, chunk, sequence, *ctx.expected, ctx.config.chunks); !wrong.empty())
@@ -286,6 +296,7 @@ struct WriterState {
 void writer_loop(const std::shared_ptr<CaseContext>& ctx, const std::shared_ptr<WriterState>& w, std::uint64_t video_serial) {
     const std::uint64_t chunks = ctx->config.chunks;
     try {
+        ctx->backend->attach_thread();  // CUDA: this thread on the benchmark's device (finding 12)
         for (;;) {
             WriterItem item{};
             {
@@ -328,7 +339,34 @@ VideoTimes run_async_video(const std::shared_ptr<CaseContext>& ctx, std::uint64_
 
     ctx->stage->begin_video();
     const Clock::time_point t0 = Clock::now();
-    std::thread writer(writer_loop, ctx, w, video_serial);
+    // The writer thread, joined on every way out of this function: an exception from a backend
+    // call below (a CUDA error) used to destroy it joinable, which is std::terminate: no results
+    // file (issue 17, finding 9). The guard cancels it and waits up to the timeout; a writer
+    // stuck inside a system call is left running detached, holding the buffers.
+    struct WriterThread {
+        std::thread thread;
+        std::shared_ptr<WriterState> state;
+        std::shared_ptr<CaseContext> ctx;
+        Clock::duration timeout;
+        ~WriterThread() {
+            if (!thread.joinable()) return;
+            {
+                std::lock_guard lock(state->mutex);
+                state->cancelled = true;
+                state->no_more = true;
+            }
+            state->changed.notify_all();
+            std::unique_lock lock(state->mutex);
+            if (state->changed.wait_for(lock, timeout, [&] { return state->finished; })) {
+                lock.unlock();
+                thread.join();
+            } else {
+                lock.unlock();
+                ctx->writer_detached = true;
+                thread.detach();
+            }
+        }
+    } writer{std::thread(writer_loop, ctx, w, video_serial), w, ctx, timeout};
 
     std::string stop_reason;  // why the launcher stopped early
     const auto writer_error = [&] {
@@ -404,18 +442,18 @@ VideoTimes run_async_video(const std::shared_ptr<CaseContext>& ctx, std::uint64_
         std::unique_lock lock(w->mutex);
         if (w->changed.wait_for(lock, timeout, [&] { return w->finished; })) {
             lock.unlock();
-            writer.join();
+            writer.thread.join();
         } else {
             lock.unlock();
-            writer.detach();
+            ctx->writer_detached = true;
+            writer.thread.detach();
             throw BenchError(BenchError::Kind::failed, stop_reason + " (the writer thread was left running)");
         }
-        b.synchronize();
-        failed(stop_reason);
+        failed(stop_reason);  // run_case synchronizes (with its deadline) as it releases the buffers
     }
-    writer.join();
+    writer.thread.join();
+    if (const std::string error = writer_error(); !error.empty()) failed(error);  // before synchronize: the first cause is the one to name
     b.synchronize();
-    if (const std::string error = writer_error(); !error.empty()) failed(error);
     ctx->stage->end_video();
     v.host_ms = w->host_ms;
     return v;
@@ -469,8 +507,14 @@ CaseResult run_case(const std::shared_ptr<DecodeBackend>& backend, const std::sh
             v = ctx->plan.async ? run_async_video(ctx, video_serial) : run_sync_video(*ctx, video_serial);
         } catch (const BenchError& e) {
             // A detached writer may still use the buffers: only release them when it is not.
+            // Releasing synchronizes, which a hung engine makes throw: then the buffers stay.
             const std::string what = e.what();
-            if (what.find("was left running") == std::string::npos) b.release();
+            if (!ctx->writer_detached.load()) {
+                try {
+                    b.release();
+                } catch (const BenchError&) {
+                }
+            }
             failed(label + ", " + (warmup ? "warm-up video " : "video ") + std::to_string(number) + " of " +
                    std::to_string(warmup ? config.warmup : config.videos) + ": " + what);
         }
@@ -548,12 +592,25 @@ DecodeRun run_decode_bench(const std::shared_ptr<DecodeBackend>& backend, const 
         for (auto& th : pool) th.join();
     }
 
+    backend->set_wait_timeout(config.device_timeout_s);
     run.calibration = backend->prepare(L, config.compute_ms);
+    // A fault counts the benchmark's own calls, not the calibration's.
+    const std::shared_ptr<DecodeBackend> b = config.inject_fault ? with_injected_fault(backend, *config.inject_fault) : backend;
+    b->set_wait_timeout(config.device_timeout_s);
     auto stage = std::make_shared<HostStage>(config.host_stage, L, config.output_dir, config.inject_write_failure_at_frame);
     std::uint64_t video_serial = 0;
-    for (Mode m : modes) run.cases.push_back(run_case(backend, stage, expected, config, m, run.calibration, video_serial));
+    for (Mode m : modes) {
+        try {
+            run.cases.push_back(run_case(b, stage, expected, config, m, run.calibration, video_serial));
+        } catch (const BenchError& e) {
+            if (e.kind() != BenchError::Kind::failed) throw;
+            run.frames_written = stage->frames_written();
+            run.notes = b->notes();
+            throw DecodeRunFailed(e.what(), std::string(case_name(m)), run);
+        }
+    }
     run.frames_written = stage->frames_written();
-    run.notes = backend->notes();
+    run.notes = b->notes();
     return run;
 }
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "decode_backend.hpp"
+#include "decode_faults.hpp"
 #include "host_stage.hpp"
 
 namespace gpuplan::bench {
@@ -54,12 +55,14 @@ struct DecodeConfig {
     std::uint32_t warmup = 1, videos = 10;
     std::optional<double> video_seconds;  // duration of the video, for RTF
     double writer_timeout_s = 60;         // longest wait for the writer to release a buffer
+    double device_timeout_s = 60;         // longest host wait for the device (DecodeBackend::set_wait_timeout)
     std::function<void(const Progress&)> progress;  // after each video (may be empty)
 
     // Fault injection, for tests (the CLI exposes the first two as --inject-* flags).
     double inject_writer_delay_ms = 0;          // the host stage takes this much longer per chunk
     std::uint64_t inject_write_failure_at_frame = 0;  // that frame's write fails (ENOSPC); 0 = off
     bool unsafe_skip_release_wait = false;      // launcher ignores the semaphore: verification must fail
+    std::optional<InjectedFault> inject_fault;  // --inject-fault (decode_faults.hpp)
 };
 
 struct CaseResult {
@@ -102,9 +105,19 @@ void validate(const DecodeConfig& config);
 // allocated: BenchError(bad_input) saying what would not fit and how much there is.
 void check_memory(DecodeBackend& backend, const DecodeConfig& config, const std::vector<Mode>& modes);
 
+// A case failed: what ran before it, for the results file (the cases completed, and the failed
+// one named), with the message of the failure.
+class DecodeRunFailed : public BenchError {
+public:
+    DecodeRunFailed(const std::string& message, std::string failed_case, DecodeRun partial)
+        : BenchError(Kind::failed, message), failed_case(std::move(failed_case)), partial(std::move(partial)) {}
+    std::string failed_case;
+    DecodeRun partial;
+};
+
 // validate, check_memory, probe --output-dir, calibrate, then each mode in order.
-// Failures (verification, I/O, a stuck writer, a backend call) throw BenchError(failed)
-// naming the case, the video and how many frames were written.
+// A failure in a case (verification, I/O, a stuck writer or device, a backend call) throws
+// DecodeRunFailed naming the case, the video and how many frames were written.
 DecodeRun run_decode_bench(const std::shared_ptr<DecodeBackend>& backend, const DecodeConfig& config, const std::vector<Mode>& modes);
 
 // min, mean, median and nearest-rank P99 of samples (not empty).

@@ -156,6 +156,7 @@ int run_gpuplan(const std::vector<std::string>& args, std::string& out, std::str
     } catch (const InputError& e) {
         return fail(err, kExitBadInput, e.what());
     } catch (const CommandFailure& e) {  // a command's own exit code (bench: 3 no GPU, 4 run failed)
+        out += e.output();
         return fail(err, e.exit_code(), e.what());
     } catch (const std::bad_alloc&) {
         return fail(err, kExitInternal, "out of memory");

@@ -38,8 +38,10 @@ constexpr std::string_view kBenchExitCodes =
     "a resolution whose buffers do not fit in GPU or host memory, a missing --output-dir);\n"
     "3 no usable GPU for --backend cuda (run with --backend cpu); 4 the run failed: a checksum\n"
     "mismatch, a write error (the message says how many frames were written), a writer stuck\n"
-    "past --writer-timeout-s or a failed CUDA call. Errors are one line on stderr,\n"
-    "\"gpuplan: error: ...\", and nothing is printed on stdout.";
+    "past --writer-timeout-s, a device wait past --device-timeout-s or a failed CUDA call. Errors\n"
+    "are one line on stderr, \"gpuplan: error: ...\". On exit 4, --out FILE and (with --format\n"
+    "json) stdout hold the results so far: the cases that completed, and \"run\": {\"complete\":\n"
+    "false, \"failed_case\", \"errors\"}; otherwise nothing is printed on stdout.";
 
 struct BenchDecodeOptions {
     std::string backend;  // default set at registration: cuda when built with it
@@ -61,6 +63,8 @@ struct BenchDecodeOptions {
     bool progress = false;
     double inject_writer_delay_ms = 0;
     double inject_write_failure_at_frame = 0;
+    std::string inject_fault;
+    double device_timeout_s = 60;
     Format format = Format::table;
     CLI::App* app = nullptr;
 };
@@ -158,6 +162,7 @@ std::string run_bench_decode(const BenchDecodeOptions& o, const Catalog& catalog
     c.writer_timeout_s = o.writer_timeout_s;
     c.inject_writer_delay_ms = o.inject_writer_delay_ms;
     c.inject_write_failure_at_frame = static_cast<std::uint64_t>(o.inject_write_failure_at_frame);
+    c.device_timeout_s = o.device_timeout_s;
     if (o.progress || isatty(STDERR_FILENO)) c.progress = progress_printer(isatty(STDERR_FILENO) != 0);
 
     // A results file that cannot be written is refused before the run, not after it; one the
@@ -179,6 +184,7 @@ std::string run_bench_decode(const BenchDecodeOptions& o, const Catalog& catalog
     } remove_unfinished_out{o.out, out_created, out_done};
 
     try {
+        if (!o.inject_fault.empty()) c.inject_fault = bench::parse_injected_fault(o.inject_fault);
         bench::validate(c);
         const std::shared_ptr<bench::DecodeBackend> backend =
             o.backend == "cuda" ? bench::make_cuda_backend(static_cast<int>(o.device)) : bench::make_cpu_backend();
@@ -198,6 +204,17 @@ std::string run_bench_decode(const BenchDecodeOptions& o, const Catalog& catalog
             return dump_json(doc);
         }
         return decode_bench_text(c, run, fp, modes, o.format, o.out);
+    } catch (const bench::DecodeRunFailed& e) {
+        // The results so far, with the failure named: the file (and stdout with --format json)
+        // is a complete gpuplan.bench/1 document whose run says it is not complete.
+        const bench::Fingerprint fp = bench::machine_fingerprint(e.partial.backend, instance_type);
+        const nlohmann::json run = {{"complete", false}, {"failed_case", e.failed_case}, {"errors", nlohmann::json::array({e.failed_case + ": " + e.what()})}};
+        const std::string body = dump_json(bench::results_json(fp, c, e.partial, run));
+        if (!o.out.empty()) {
+            std::ofstream file(o.out, std::ios::binary | std::ios::trunc);
+            if (file && file.write(body.data(), static_cast<std::streamsize>(body.size())) && file.flush()) out_done = true;
+        }
+        throw CommandFailure(kExitRunFailed, e.what(), o.format == Format::json ? body : "");
     } catch (const bench::BenchError& e) {
         switch (e.kind()) {
         case bench::BenchError::Kind::bad_input: throw InputError(e.what());
@@ -265,6 +282,9 @@ docs/benchmarks.md (run, list) and docs/decode-pipeline.md (decode).)");
     app->add_option("--writer-timeout-s", o->writer_timeout_s, "Longest wait for the writer to release a buffer before the run fails")
         ->capture_default_str()
         ->check(number_rule(NumberRule::positive));
+    app->add_option("--device-timeout-s", o->device_timeout_s, "Longest wait for the device (an event, a stream) before the run fails, as on a hung GPU")
+        ->capture_default_str()
+        ->check(number_rule(NumberRule::positive));
     app->add_option("--instance-type", o->instance_type, "EC2 instance type for the results (default: read from local EC2 metadata, if any)")
         ->type_name("INSTANCE");
     app->add_option("--out", o->out, "Also write the results (gpuplan.bench/1 JSON) to FILE")->type_name("FILE");
@@ -278,6 +298,10 @@ docs/benchmarks.md (run, list) and docs/decode-pipeline.md (decode).)");
                     "The write of this frame (1-based, counted over the run) fails with ENOSPC, as on a full disk")
         ->check(whole_in(1, 1e15))
         ->group(faults);
+    app->add_option("--inject-fault", o->inject_fault, "[hang:]STAGE:N: the Nth compute or copy call, or the writer's Nth chunk, fails (or hangs); "
+                                                      "e.g. copy:3, hang:copy:3, writer:2 (docs/decode-pipeline.md)")
+        ->type_name("SPEC")
+        ->group(faults);
     app->footer(std::string(R"(Modes run in order A, B, C, D; each: buffers allocated, warm-up videos, timed videos, buffers freed.
 Without a GPU, --backend cuda stops with "no usable GPU here" (exit 3): use --backend cpu.
 Examples:
@@ -285,6 +309,7 @@ Examples:
   gpuplan bench decode --mode B,C --host-stage convert --video-seconds 6.83 --instance-type g7e.2xlarge
   gpuplan bench decode --mode D --buffers 4 --host-stage odirect --output-dir /mnt/nvme --out ring.json
   gpuplan bench decode --backend cpu --mode C --host-stage write --inject-write-failure-at-frame 5   (exit 4)
+  gpuplan bench decode --backend cpu --mode C --inject-fault hang:copy:3 --device-timeout-s 2 --format json   (exit 4, JSON)
 
 )") + std::string(kBenchExitCodes));
     const BenchSuiteCommands suite = register_bench_suite(*bench);

@@ -95,11 +95,15 @@ std::string measured_figures_text(std::string heading, const BenchCalibration& c
 // main prints the message as one "gpuplan: error:" line and exits with that code.
 class CommandFailure : public std::runtime_error {
 public:
-    CommandFailure(int exit_code, const std::string& message) : std::runtime_error(message), exit_code_(exit_code) {}
+    // `output`: what stdout still gets (a results document that says what failed), or "".
+    CommandFailure(int exit_code, const std::string& message, std::string output = "")
+        : std::runtime_error(message), exit_code_(exit_code), output_(std::move(output)) {}
     int exit_code() const { return exit_code_; }
+    const std::string& output() const { return output_; }
 
 private:
     int exit_code_;
+    std::string output_;
 };
 
 // ---- shared helpers (common.cpp) ------------------------------------------------------------

@@ -331,3 +331,87 @@ TEST_CASE("the results document has the keys the planner reads", "[json]") {
     }
     CHECK(cases == std::vector<std::string>{"decode.sync_pageable", "decode.sync_pinned", "decode.async", "decode.ring"});
 }
+
+// ---- injected faults (decode_faults.hpp): every failure path ends with the results so far -----
+
+namespace {
+
+// The DecodeRunFailed that running `config` throws (the run before it, and the failed case).
+DecodeRunFailed run_failure(const DecodeConfig& config, std::vector<Mode> modes) {
+    try {
+        (void)run_decode_bench(make_cpu_backend(), config, modes);
+    } catch (const DecodeRunFailed& e) {
+        return e;
+    }
+    FAIL("the run did not fail with its partial results");
+    return DecodeRunFailed("", "", DecodeRun{});
+}
+
+DecodeConfig fault_config(const std::string& spec) {
+    DecodeConfig c = small_config();
+    c.warmup = 0;
+    c.videos = 1;
+    c.inject_fault = parse_injected_fault(spec);
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("a failed compute call in mode C ends the run with the cases before it, not std::terminate", "[faults]") {
+    // Mode B decodes chunks 1-8 of its one video, mode C's second chunk is the 10th call. Before
+    // the fix, the exception unwound past a joinable writer thread: std::terminate, no results.
+    const DecodeRunFailed f = run_failure(fault_config("compute:10"), {Mode::sync_pinned, Mode::async});
+    CHECK(f.failed_case == "decode.async");
+    REQUIRE(f.partial.cases.size() == 1);
+    CHECK(f.partial.cases[0].case_name == "decode.sync_pinned");
+    CHECK(f.partial.cases[0].checksums_ok);
+    CHECK_THAT(std::string(f.what()), Catch::Contains("decode.async (mode C), video 1 of 1") && Catch::Contains("the 10th compute call failed"));
+}
+
+TEST_CASE("a failed copy, in each mode, names the case and the call", "[faults]") {
+    for (Mode mode : {Mode::sync_pageable, Mode::sync_pinned, Mode::async, Mode::ring}) {
+        const DecodeRunFailed f = run_failure(fault_config("copy:3"), {mode});
+        CHECK(f.failed_case == case_name(mode));
+        CHECK(f.partial.cases.empty());
+        CHECK_THAT(std::string(f.what()), Catch::Contains("the 3rd copy call failed"));
+    }
+}
+
+TEST_CASE("a hung copy is stopped by the device timeout, in the writer thread and in the launching one", "[faults]") {
+    for (Mode mode : {Mode::sync_pageable, Mode::async, Mode::ring}) {
+        DecodeConfig c = fault_config("hang:copy:2");
+        c.device_timeout_s = 0.3;
+        c.writer_timeout_s = 20;  // the device timeout, not the writer's, must stop it
+        const auto start = std::chrono::steady_clock::now();
+        const DecodeRunFailed f = run_failure(c, {mode});
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        CHECK(f.failed_case == case_name(mode));
+        CHECK_THAT(std::string(f.what()), Catch::Contains("was not reached within 0.3 s (--device-timeout-s)") && Catch::Contains("hang:copy:2"));
+        CHECK(seconds < 5);
+    }
+}
+
+TEST_CASE("a failing or hung writer stops the run; a hung compute stalls the copy that waits for it", "[faults]") {
+    const DecodeRunFailed failing = run_failure(fault_config("writer:2"), {Mode::ring});
+    CHECK_THAT(std::string(failing.what()), Catch::Contains("the host stage failed at chunk 2 of the run"));
+    DecodeConfig hung = fault_config("hang:writer:2");
+    hung.writer_timeout_s = 0.3;
+    for (Mode mode : {Mode::sync_pinned, Mode::async}) {
+        const auto start = std::chrono::steady_clock::now();
+        const DecodeRunFailed f = run_failure(hung, {mode});
+        CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 5);
+        CHECK_THAT(std::string(f.what()), Catch::Contains("0.3") && Catch::Contains("--writer-timeout-s"));
+    }
+    // Mode C: the copy engine waits for each decode, so a hung 3rd decode leaves copy 3 unreached.
+    DecodeConfig compute = fault_config("hang:compute:3");
+    compute.device_timeout_s = 0.3;
+    const DecodeRunFailed f = run_failure(compute, {Mode::async});
+    CHECK_THAT(std::string(f.what()), Catch::Contains("was not reached within 0.3 s"));
+}
+
+TEST_CASE("--inject-fault specs", "[faults]") {
+    CHECK(to_string(parse_injected_fault("hang:copy:3")) == "hang:copy:3");
+    CHECK(parse_injected_fault("writer:12").at == 12);
+    for (const char* bad : {"copy", "copy:0", "copy:x", "disk:3", "hang:copy", "hang:hang:copy:1", ""})
+        CHECK_THROWS_WITH(parse_injected_fault(bad), Catch::Contains("--inject-fault") && Catch::Contains("[hang:]STAGE:N"));
+}
