@@ -23,6 +23,7 @@ packages=(
   chromium xvfb xauth brotli
   openmpi-bin libopenmpi-dev
   clang libclang-rt-14-dev
+  g++-11
   mkdocs mkdocs-material
   fonts-inter fonts-dejavu-core
 )

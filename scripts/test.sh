@@ -8,7 +8,8 @@
 # and under node, native/wasm figure parity, CLI golden tests, the catalog against the
 # reference sheets, and the Playwright test of the page in headless Chromium. Then one clang
 # build with ASan + UBSan + libFuzzer instrumentation (asan preset) runs the same suite and the
-# fuzz targets (FUZZ_SECONDS per target, default 60). The summary counts every run.
+# fuzz targets (FUZZ_SECONDS per target, default 60). The bench preset is built on its own
+# (scripts/check_bench_build.sh) between the two. The summary counts every run.
 # Build logs go to build/logs/; a failing step prints its log's tail. Each step prints its
 # seconds, and the last lines list them all (CI keeps the whole run under 35 minutes).
 set -euo pipefail
@@ -33,6 +34,9 @@ step configure-wasm cmake --preset wasm
 step build-wasm cmake --build --preset wasm -j 2
 step configure-native cmake --preset dev -DGPUPLAN_WASM_BUILD_DIR="$root/build/wasm" -DGPUPLAN_WEB_DIR="$root/build/wasm/web"
 step build-native cmake --build --preset dev -j 2
+# The bench preset as an EC2 user builds it: GCC 11, no GUI or test tools on any include path,
+# a case run, cpack's .deb and .tar.gz (docs/benchmarks.md, "On a Deep Learning AMI").
+step build-bench bash scripts/check_bench_build.sh build/bench-ci -DCMAKE_BUILD_TYPE=Debug -DGPUPLAN_BENCH_ALL_CUDA_ARCHS=OFF -DCMAKE_CUDA_ARCHITECTURES=75
 
 # One ctest run over every test, native and wasm.
 rc=0

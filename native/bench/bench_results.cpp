@@ -92,8 +92,12 @@ nlohmann::json results_json(const Fingerprint& fp, const DecodeConfig& config, c
                      r.checksums_ok};
         records.push_back(to_json(rec));
     }
-    // WAIVED cases have no record: the CLI reports them in words.
-    return bench_document(fingerprint, records, run_status);
+    // WAIVED cases have no record: the CLI reports them in words. The run says which synthetic
+    // decoder ran (--decoder) and how it was sized, so a fit knows what it is fitting.
+    nlohmann::json status = run_status.is_object() ? run_status : nlohmann::json::object();
+    status["decoder"] = to_string(config.decoder);
+    if (!run.calibration.method.empty()) status["decoder_calibration"] = run.calibration.method;
+    return bench_document(fingerprint, records, status);
 }
 
 }  // namespace gpuplan::bench

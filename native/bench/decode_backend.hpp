@@ -60,6 +60,13 @@ struct MemoryBudget {
     bool device_is_host = false;             // CPU backend: "device" buffers come out of host RAM
 };
 
+// What bounds the synthetic decoder (--decoder): memory-bound streaming passes (a convolutional
+// VAE decoder at video resolution) or compute-bound FMA passes on data that stays in registers
+// (a transformer decoder at large batch). The two contend differently with the copy engine and
+// the host stage, so a real run of each is what the simulator's contention term is fitted on.
+enum class DecoderKind { memory_bound, compute_bound };
+inline const char* to_string(DecoderKind k) { return k == DecoderKind::memory_bound ? "memory" : "compute"; }
+
 // The decoder sized to the requested time, measured alone (nothing else running).
 struct Calibration {
     double isolated_compute_ms = 0;  // median time of one chunk's decode, alone
@@ -86,8 +93,8 @@ public:
     // Notes worth showing (a fallback taken, e.g. mlock refused); never errors.
     virtual std::vector<std::string> notes() const = 0;
 
-    // Sizes the synthetic decoder so one chunk takes about compute_ms, and measures it.
-    virtual Calibration prepare(const FrameLayout& layout, double compute_ms) = 0;
+    // Sizes the synthetic decoder of `kind` so one chunk takes about compute_ms, and measures it.
+    virtual Calibration prepare(const FrameLayout& layout, double compute_ms, DecoderKind kind) = 0;
 
     // Buffers of layout.buffer_bytes() (or any size), 4096-byte aligned. numa_node < 0: no
     // binding. Freed all at once by release() (after synchronize()).

@@ -130,8 +130,9 @@ public:
         return notes_;
     }
 
-    Calibration prepare(const FrameLayout& layout, double compute_ms) override {
+    Calibration prepare(const FrameLayout& layout, double compute_ms, DecoderKind kind) override {
         layout_ = layout;
+        kind_ = kind;
         target_ = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(compute_ms));
         // Measure the decode alone: one untimed run (caches, page faults), then the median of 5.
         const int buffer = allocate_device(layout.buffer_bytes());
@@ -149,10 +150,11 @@ public:
         std::sort(ms.begin(), ms.end());
         Calibration c;
         c.isolated_compute_ms = ms[2];
-        char text[200];
+        char text[240];
         std::snprintf(text, sizeof text,
-                      "a compute thread writes each chunk's frames and checksums, then sleeps until %g ms have passed since it started "
+                      "a compute thread writes each chunk's frames and checksums, then %s until %g ms have passed since it started "
                       "(longer when writing the frames alone takes longer)",
+                      kind == DecoderKind::compute_bound ? "runs multiply-adds on one core (compute-bound)" : "sleeps, leaving the cores free",
                       compute_ms);
         c.method = text;
         return c;
@@ -259,7 +261,8 @@ public:
         std::byte* out = device_.at(buffer).data;
         const FrameLayout layout = layout_;
         const Clock::duration target = target_;
-        compute_.submit([out, layout, chunk, sequence, target] {
+        const bool busy = kind_ == DecoderKind::compute_bound;
+        compute_.submit([out, layout, chunk, sequence, target, busy] {
             const Clock::time_point start = Clock::now();
             std::uint64_t trailer[kTrailerHeaderWords];
             trailer[0] = kTrailerMagic;
@@ -276,7 +279,18 @@ public:
                 }
                 std::memcpy(out + layout.trailer_offset() + 8 * (kTrailerHeaderWords + f), &sum, 8);
             }
-            std::this_thread::sleep_until(start + target);
+            if (!busy) {
+                std::this_thread::sleep_until(start + target);
+                return;
+            }
+            // Compute-bound: the core stays busy with multiply-adds on registers until the target.
+            volatile float sink = 0;
+            float x = 1.0f;
+            while (Clock::now() < start + target) {
+                for (int k = 0; k < 4096; ++k) x = x * 0.999f + 0.001f;
+                sink = x;
+            }
+            (void)sink;
         });
     }
 
@@ -307,6 +321,7 @@ private:
     mutable std::mutex notes_mutex_;
     std::vector<std::string> notes_;
     // Engines last: destroyed first, so no work runs on freed buffers or events.
+    DecoderKind kind_ = DecoderKind::memory_bound;
     CpuEngine compute_, copy_;
 };
 

@@ -32,6 +32,7 @@ namespace {
 constexpr int kThreads = 256;
 constexpr std::uint64_t kScratchBytes = 256ull << 20;  // larger than any current L2 (B200: 126 MB)
 constexpr std::uint64_t kMinPassFloat4 = 1ull << 16;   // 1 MiB: the finest step calibration takes
+constexpr int kRegisterFmas = 1024;                    // compute-bound pass: rounds of 4 FMAs per thread
 
 // One streaming pass over the scratch activations: read, multiply-add, write (16 B/thread/step).
 __global__ void scratch_pass(float4* __restrict__ x, std::uint64_t n, float a, float b) {
@@ -43,6 +44,22 @@ __global__ void scratch_pass(float4* __restrict__ x, std::uint64_t n, float a, f
         v.w = v.w * a + b;
         x[i] = v;
     }
+}
+
+// The compute-bound stand-in (--decoder compute): each thread reads 16 bytes, runs `fmas`
+// rounds of four multiply-adds on registers, and writes them back, so the SMs set the time and
+// memory traffic is a few MB per pass.
+__global__ void register_pass(float4* __restrict__ x, std::uint64_t n, int fmas, float a, float b) {
+    const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+    if (i >= n) return;
+    float4 v = x[i];
+    for (int k = 0; k < fmas; ++k) {
+        v.x = v.x * a + b;
+        v.y = v.y * a + b;
+        v.z = v.z * a + b;
+        v.w = v.w * a + b;
+    }
+    x[i] = v;
 }
 
 // Writes frame blockIdx.y of `chunk` and adds its checksum into the trailer (zeroed first by
@@ -109,13 +126,15 @@ public:
     std::uint64_t decoder_device_bytes(const FrameLayout&) const override { return scratch_ == nullptr ? kScratchBytes : 0; }
     std::vector<std::string> notes() const override { return notes_; }
 
-    Calibration prepare(const FrameLayout& layout, double compute_ms) override {
+    Calibration prepare(const FrameLayout& layout, double compute_ms, DecoderKind kind) override {
         layout_ = layout;
+        kind_ = kind;
         if (scratch_ == nullptr) {
             GPUPLAN_CUDA_CHECK(cudaMalloc(&scratch_, kScratchBytes));
             GPUPLAN_CUDA_CHECK(cudaMemsetAsync(scratch_, 0, kScratchBytes, compute_));
         }
-        pass_float4_ = kScratchBytes / 16;
+        // Compute-bound: one full wave of threads (2048 per SM) on registers; memory-bound: the whole scratch.
+        pass_float4_ = kind == DecoderKind::compute_bound ? static_cast<std::uint64_t>(multiprocessors_) * 2048 : kScratchBytes / 16;
         passes_ = 0;
         const int buffer = allocate_device(layout.buffer_bytes());
         const int a = create_event(), b = create_event();
@@ -136,7 +155,7 @@ public:
         const double emit_ms = time_ms([&] { launch_emit(device_.at(buffer), 0, 0); });
         double pass_ms = time_ms([&] { launch_pass(); });
         // A pass longer than 1/8 of the target makes the step too coarse: shorten it.
-        if (pass_ms > compute_ms / 8 && pass_float4_ > kMinPassFloat4) {
+        if (kind == DecoderKind::memory_bound && pass_ms > compute_ms / 8 && pass_float4_ > kMinPassFloat4) {
             const double scale = std::max(compute_ms / 8 / pass_ms, static_cast<double>(kMinPassFloat4) / static_cast<double>(pass_float4_));
             pass_float4_ = std::max<std::uint64_t>(kMinPassFloat4, static_cast<std::uint64_t>(static_cast<double>(pass_float4_) * scale));
             pass_ms = time_ms([&] { launch_pass(); });
@@ -145,10 +164,16 @@ public:
         Calibration c;
         c.isolated_compute_ms = time_ms([&] { enqueue_decode(buffer, 0, 0); });
         char text[320];
-        std::snprintf(text, sizeof text,
-                      "%d streaming passes over %.1f MiB of scratch activations (%.3f ms each) + the frame kernel (%.3f ms), "
-                      "timed with CUDA events on %s",
-                      passes_, static_cast<double>(pass_float4_) * 16 / (1 << 20), pass_ms, emit_ms, name_.c_str());
+        if (kind == DecoderKind::compute_bound)
+            std::snprintf(text, sizeof text,
+                          "%d compute-bound passes of %d x 4 multiply-adds per thread over %.1f MiB held in registers (%.3f ms each) + the frame "
+                          "kernel (%.3f ms), timed with CUDA events on %s",
+                          passes_, kRegisterFmas, static_cast<double>(pass_float4_) * 16 / (1 << 20), pass_ms, emit_ms, name_.c_str());
+        else
+            std::snprintf(text, sizeof text,
+                          "%d streaming passes over %.1f MiB of scratch activations (%.3f ms each) + the frame kernel (%.3f ms), timed with CUDA "
+                          "events on %s",
+                          passes_, static_cast<double>(pass_float4_) * 16 / (1 << 20), pass_ms, emit_ms, name_.c_str());
         c.method = text;
         release();
         return c;
@@ -265,6 +290,13 @@ private:
     cudaStream_t stream(Engine engine) const { return engine == Engine::compute ? compute_ : copy_; }
 
     void launch_pass() {
+        if (kind_ == DecoderKind::compute_bound) {
+            const std::uint64_t blocks = (pass_float4_ + kThreads - 1) / kThreads;
+            register_pass<<<static_cast<unsigned>(blocks), kThreads, 0, compute_>>>(static_cast<float4*>(scratch_), pass_float4_, kRegisterFmas, 0.999f,
+                                                                                     0.001f);
+            GPUPLAN_CUDA_CHECK(cudaGetLastError());
+            return;
+        }
         const std::uint64_t blocks = std::min<std::uint64_t>((pass_float4_ + kThreads - 1) / kThreads, static_cast<std::uint64_t>(multiprocessors_) * 8);
         scratch_pass<<<static_cast<unsigned>(blocks), kThreads, 0, compute_>>>(static_cast<float4*>(scratch_), pass_float4_, 0.999f, 0.001f);
         GPUPLAN_CUDA_CHECK(cudaGetLastError());
@@ -287,6 +319,7 @@ private:
     void* scratch_ = nullptr;
     std::uint64_t pass_float4_ = kScratchBytes / 16;
     int passes_ = 0;
+    DecoderKind kind_ = DecoderKind::memory_bound;
     std::vector<unsigned char*> device_;
     std::vector<HostAllocation> host_;
     std::vector<cudaEvent_t> events_;

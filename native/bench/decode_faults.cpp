@@ -1,6 +1,8 @@
 // decode_faults.cpp — see decode_faults.hpp.
 #include "decode_faults.hpp"
 
+#include "fault_spec.hpp"
+
 #include <chrono>
 #include <cstdio>
 #include <mutex>
@@ -20,11 +22,6 @@ const char* stage_name(InjectedFault::Stage s) {
     return "?";
 }
 
-std::string ordinal(std::uint64_t n) {
-    const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
-    return std::to_string(n) + suffix;
-}
-
 // The backend with one call made to fail or to hang. Hangs are simulated on top of the real
 // engines (which do finish the work): the points recorded after the hung call on its engine,
 // and on any engine that waits for one of them, are never reached as far as the caller sees.
@@ -41,7 +38,7 @@ public:
         n.push_back("fault injected: " + to_string(fault_));
         return n;
     }
-    Calibration prepare(const FrameLayout& layout, double compute_ms) override { return inner_->prepare(layout, compute_ms); }
+    Calibration prepare(const FrameLayout& layout, double compute_ms, DecoderKind kind) override { return inner_->prepare(layout, compute_ms, kind); }
     int allocate_device(std::uint64_t bytes) override { return inner_->allocate_device(bytes); }
     std::byte* allocate_host(std::uint64_t bytes, HostMemory kind, int numa_node) override { return inner_->allocate_host(bytes, kind, numa_node); }
     int create_event() override { return inner_->create_event(); }
@@ -137,24 +134,16 @@ private:
 }  // namespace
 
 InjectedFault parse_injected_fault(const std::string& spec) {
+    const std::optional<FaultSpecText> text = split_fault_spec(spec);
     InjectedFault f;
-    std::string rest = spec;
-    if (rest.rfind("hang:", 0) == 0) {
-        f.hang = true;
-        rest = rest.substr(5);
-    }
-    const std::size_t colon = rest.find(':');
-    const std::string stage = rest.substr(0, colon), n = colon == std::string::npos ? "" : rest.substr(colon + 1);
-    const auto bad = [&] {
-        throw BenchError(BenchError::Kind::bad_input, "--inject-fault: got '" + spec + "'; expected [hang:]STAGE:N with STAGE compute, copy or writer and N >= 1, e.g. copy:3 or hang:copy:3");
-    };
-    if (stage == "compute") f.stage = InjectedFault::Stage::compute;
-    else if (stage == "copy") f.stage = InjectedFault::Stage::copy;
-    else if (stage == "writer") f.stage = InjectedFault::Stage::writer;
-    else bad();
-    if (n.empty() || n.size() > 12 || n.find_first_not_of("0123456789") != std::string::npos) bad();
-    f.at = std::stoull(n);
-    if (f.at == 0) bad();
+    if (text && text->stage == "compute") f.stage = InjectedFault::Stage::compute;
+    else if (text && text->stage == "copy") f.stage = InjectedFault::Stage::copy;
+    else if (text && text->stage == "writer") f.stage = InjectedFault::Stage::writer;
+    else
+        throw BenchError(BenchError::Kind::bad_input, "--inject-fault: got '" + spec +
+                                                          "'; expected [hang:]STAGE:N with STAGE compute, copy or writer and N >= 1, e.g. copy:3 or hang:copy:3");
+    f.hang = text->hang;
+    f.at = text->at;
     return f;
 }
 

@@ -253,8 +253,10 @@ VideoTimes run_sync_video(CaseContext& ctx, std::uint64_t video_serial) {
     VideoTimes v;
     v.host_ms.resize(chunks);
     v.max_in_flight = 1;
-    const Clock::time_point t0 = Clock::now();
+    // The output file is (re)created before the clock starts, as in the asynchronous modes: the
+    // O_TRUNC open is not part of either mode's video time (issue 17, finding 12).
     ctx.stage->begin_video();
+    const Clock::time_point t0 = Clock::now();
     for (std::uint64_t i = 0; i < chunks; ++i) {
         // One stream: decode, copy, and the host waits for the copy before its own stage.
         b.record(ctx.compute_start[i], Engine::compute);
@@ -593,7 +595,7 @@ DecodeRun run_decode_bench(const std::shared_ptr<DecodeBackend>& backend, const 
     }
 
     backend->set_wait_timeout(config.device_timeout_s);
-    run.calibration = backend->prepare(L, config.compute_ms);
+    run.calibration = backend->prepare(L, config.compute_ms, config.decoder);
     // A fault counts the benchmark's own calls, not the calibration's.
     const std::shared_ptr<DecodeBackend> b = config.inject_fault ? with_injected_fault(backend, *config.inject_fault) : backend;
     b->set_wait_timeout(config.device_timeout_s);

@@ -47,6 +47,7 @@ struct DecodeConfig {
     FrameLayout layout;                  // frames per chunk, height x width x channels, dtype bytes
     std::uint32_t chunks = 41;           // chunks per video (41 latent frames in the case)
     double compute_ms = 5;               // target decode time per chunk
+    DecoderKind decoder = DecoderKind::memory_bound;  // --decoder memory|compute
     HostStageKind host_stage = HostStageKind::none;
     std::string output_dir;              // write / odirect: where the file goes
     std::uint32_t ring_buffers = 3;      // mode D's N (C always uses 2)
@@ -109,8 +110,8 @@ void check_memory(DecodeBackend& backend, const DecodeConfig& config, const std:
 // one named), with the message of the failure.
 class DecodeRunFailed : public BenchError {
 public:
-    DecodeRunFailed(const std::string& message, std::string failed_case, DecodeRun partial)
-        : BenchError(Kind::failed, message), failed_case(std::move(failed_case)), partial(std::move(partial)) {}
+    DecodeRunFailed(const std::string& message, std::string failed, DecodeRun run_so_far)
+        : BenchError(Kind::failed, message), failed_case(std::move(failed)), partial(std::move(run_so_far)) {}
     std::string failed_case;
     DecodeRun partial;
 };

@@ -1,6 +1,7 @@
 // host_memory.cpp — see host_memory.hpp.
 #include "host_memory.hpp"
 
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -45,6 +46,55 @@ std::byte* allocate_aligned(std::uint64_t bytes, int numa_node, std::string* not
 }
 
 void free_aligned(std::byte* p) { std::free(p); }
+
+std::optional<std::vector<int>> parse_cpu_list(const std::string& text) {
+    std::vector<int> cpus;
+    std::string list = text;
+    while (!list.empty() && (list.back() == '\n' || list.back() == ' ')) list.pop_back();
+    std::istringstream in(list);
+    std::string part;
+    while (std::getline(in, part, ',')) {
+        const std::size_t dash = part.find('-');
+        const std::string lo = part.substr(0, dash), hi = dash == std::string::npos ? lo : part.substr(dash + 1);
+        const auto number = [](const std::string& t) -> int {
+            if (t.empty() || t.size() > 5 || t.find_first_not_of("0123456789") != std::string::npos) return -1;
+            return std::stoi(t);
+        };
+        const int a = number(lo), b = number(hi);
+        if (a < 0 || b < a) return std::nullopt;
+        for (int c = a; c <= b; ++c) cpus.push_back(c);
+    }
+    return cpus;
+}
+
+std::vector<int> numa_node_cpus(int node) {
+    if (node < 0) return {};
+    std::ifstream in("/sys/devices/system/node/node" + std::to_string(node) + "/cpulist");
+    std::string text;
+    if (!std::getline(in, text)) return {};
+    return parse_cpu_list(text).value_or(std::vector<int>{});
+}
+
+ScopedCpuAffinity::ScopedCpuAffinity(const std::vector<int>& cpus) {
+    if (cpus.empty()) return;
+    cpu_set_t old_set, new_set;
+    CPU_ZERO(&new_set);
+    for (int c : cpus)
+        if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &new_set);
+    if (sched_getaffinity(0, sizeof old_set, &old_set) != 0 || sched_setaffinity(0, sizeof new_set, &new_set) != 0) {
+        note_ = std::string("could not set the CPU affinity (") + std::strerror(errno) + "); host buffers were allocated from any CPU";
+        return;
+    }
+    saved_.assign(reinterpret_cast<unsigned char*>(&old_set), reinterpret_cast<unsigned char*>(&old_set) + sizeof old_set);
+    applied_ = true;
+}
+
+ScopedCpuAffinity::~ScopedCpuAffinity() {
+    if (!applied_) return;
+    cpu_set_t old_set;
+    std::memcpy(&old_set, saved_.data(), sizeof old_set);
+    (void)sched_setaffinity(0, sizeof old_set, &old_set);
+}
 
 bool numa_node_exists(int node, std::string* nodes) {
     namespace fs = std::filesystem;

@@ -3,7 +3,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace gpuplan::bench {
 
@@ -16,6 +18,31 @@ std::uint64_t host_available_bytes();
 // (mbind); `note` receives a sentence when that binding failed and was skipped.
 std::byte* allocate_aligned(std::uint64_t bytes, int numa_node, std::string* note);
 void free_aligned(std::byte* p);
+
+// A Linux CPU list ("0-23,48-71", sysfs cpulist / local_cpulist) as CPU numbers; nullopt when
+// the text is not one (an empty list is an empty vector).
+std::optional<std::vector<int>> parse_cpu_list(const std::string& text);
+// The CPUs of NUMA node `node` (/sys/devices/system/node/node<N>/cpulist); empty when unknown.
+std::vector<int> numa_node_cpus(int node);
+
+// Runs the calling thread on `cpus` until destroyed, then restores its old affinity; does
+// nothing when `cpus` is empty or the kernel refuses (note() says why). nvbandwidth sets each
+// GPU's CPU affinity before it allocates host memory, so pinned pages and the driver's staging
+// land on that GPU's socket (issue 17, finding 1).
+class ScopedCpuAffinity {
+public:
+    explicit ScopedCpuAffinity(const std::vector<int>& cpus);
+    ~ScopedCpuAffinity();
+    ScopedCpuAffinity(const ScopedCpuAffinity&) = delete;
+    ScopedCpuAffinity& operator=(const ScopedCpuAffinity&) = delete;
+    bool applied() const { return applied_; }
+    const std::string& note() const { return note_; }
+
+private:
+    bool applied_ = false;
+    std::string note_;
+    std::vector<unsigned char> saved_;  // the old cpu_set_t, as bytes (keeps <sched.h> out of this header)
+};
 
 // True when /sys/devices/system/node/node<N> exists; `nodes` lists the nodes there ("0, 1").
 bool numa_node_exists(int node, std::string* nodes);

@@ -290,12 +290,25 @@ int main(int argc, char** argv) {
             }
             const std::uint64_t unit = 4ull * static_cast<std::uint64_t>(m.size) * static_cast<std::uint64_t>(m.size);
             const std::uint64_t bytes = std::max(unit, top / unit * unit);
+            // As nccl-tests: a barrier before each sample, the time averaged and the errors summed over ranks.
+            RankAgreement agree;
+            agree.barrier = [] { MPI_Barrier(MPI_COMM_WORLD); };
+            agree.mean_over_ranks = [&m](double v) {
+                double sum = 0;
+                MPI_Allreduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                return sum / m.size;
+            };
+            agree.sum_over_ranks = [](std::uint64_t v) {
+                unsigned long long in = v, sum = 0;
+                MPI_Allreduce(&in, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+                return static_cast<std::uint64_t>(sum);
+            };
             const CollectiveTiming t = nccl_multi_process(
-                c, bytes, m.rank, m.size, m.local_rank % gpus, [](void* id, int n) { MPI_Bcast(id, n, MPI_BYTE, 0, MPI_COMM_WORLD); }, warmup,
-                samples, 20, o.timeout_s);
+                c, bytes, m.rank, m.size, m.local_rank % gpus, [](void* data, int n) { MPI_Bcast(data, n, MPI_BYTE, 0, MPI_COMM_WORLD); }, agree,
+                warmup, samples, 20, o.timeout_s);
             Record r = base_record(key.c_str(), "nccl-tests: algbw = S / t, busbw = algbw x factor; median is busbw");
             r.unit = "GB/s";
-            r.timing = "std::chrono::steady_clock per sample of 20 collectives, on each rank (rank 0 reported)";
+            r.timing = "std::chrono::steady_clock per sample of 20 collectives after a barrier, averaged over the ranks (nccl-tests)";
             const double factor = bus_factor(c, m.size);
             r.params = {{"bytes", bytes}, {"ranks", m.size}, {"nodes", m.nodes}, {"bus_factor", factor}, {"nccl_version", nccl_version()}};
             r.verified = t.verified;

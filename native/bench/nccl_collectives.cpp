@@ -3,10 +3,11 @@
 //
 // NOT YET RUN ON A REAL GPU. Method as nccl-tests: `iters` back-to-back collectives per
 // sample, timed with std::chrono::steady_clock from the first launch until every stream's end
-// event completed, divided by iters. Every rank contributes (rank + 1) in each float, so the
-// results are known exactly and checked on the host after the last sample. Waiting polls
-// cudaEventQuery (and, for multi-process communicators created non-blocking,
-// ncclCommGetAsyncError) until the timeout, then aborts the communicators (ncclCommAbort):
+// event completed, divided by iters; under MPI a barrier starts each sample and the time is
+// the mean over ranks. Communicators are blocking, as nccl-tests makes them. Every rank
+// contributes (rank + 1) in each float, so the results are known exactly and checked on the
+// host after the last sample (errors summed over ranks). Waiting polls cudaEventQuery and
+// ncclCommGetAsyncError until the timeout, then aborts the communicators (ncclCommAbort):
 // a hung collective stops the case, not the run. All-to-all is grouped ncclSend/ncclRecv
 // (as nccl-tests does), which works with NCCL releases that predate ncclAlltoAll. NCCL is
 // loaded with dlopen at first use: gpuplan does not need libnccl to start.
@@ -16,6 +17,10 @@
 
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -120,9 +125,26 @@ void abort_all(std::vector<Rank>& ranks) {
         if (r.comm) nccl().CommAbort(r.comm), r.comm = nullptr;
 }
 
-// Times and verifies with communicators already created; frees buffers (not communicators).
-CollectiveTiming time_collective(Collective c, std::uint64_t bytes, int n, std::vector<Rank>& ranks, int warmup, int samples, int iters,
-                                 double timeout_s) {
+// Frees what time_collective allocated on every way out (finding 11: error paths leaked
+// device buffers). Communicators are the caller's.
+struct RankBuffers {
+    std::vector<Rank>& ranks;
+    ~RankBuffers() {
+        for (auto& r : ranks) {
+            if (cudaSetDevice(r.device) != cudaSuccess) continue;
+            if (r.send) cudaFree(r.send);
+            if (r.recv) cudaFree(r.recv);
+            if (r.end) cudaEventDestroy(r.end);
+            if (r.stream) cudaStreamDestroy(r.stream);
+            r.send = r.recv = nullptr, r.end = nullptr, r.stream = nullptr;
+        }
+    }
+};
+
+// Times and verifies with communicators already created. Single process: `agree` is empty;
+// multi-process: a barrier before each sample, the mean time and the summed errors over ranks.
+CollectiveTiming time_collective(Collective c, std::uint64_t bytes, int n, std::vector<Rank>& ranks, const RankAgreement& agree, int warmup,
+                                 int samples, int iters, double timeout_s) {
     CollectiveTiming t;
     std::uint64_t send = 0, recv = 0;
     counts(c, bytes, n, send, recv);
@@ -130,9 +152,10 @@ CollectiveTiming time_collective(Collective c, std::uint64_t bytes, int n, std::
         t.error = why;
         return t;
     };
+    RankBuffers cleanup{ranks};
     for (auto& r : ranks) {
-        cudaSetDevice(r.device);
-        cudaError_t e = cudaMalloc(&r.send, send * 4);
+        cudaError_t e = cudaSetDevice(r.device);
+        if (e == cudaSuccess) e = cudaMalloc(&r.send, send * 4);
         if (e == cudaSuccess) e = cudaMalloc(&r.recv, recv * 4);
         if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&r.stream, cudaStreamNonBlocking);
         if (e == cudaSuccess) e = cudaEventCreate(&r.end);
@@ -144,23 +167,39 @@ CollectiveTiming time_collective(Collective c, std::uint64_t bytes, int n, std::
         if (e != cudaSuccess) return fail("filling the buffers on GPU " + std::to_string(r.device) + ": " + cuda_text(e));
     }
     for (int s = 0; s < warmup + samples; ++s) {
+        if (agree.barrier) agree.barrier();  // every rank starts the sample together (nccl-tests)
         const Clock::time_point t0 = Clock::now();
         ncclResult_t res = ncclSuccess;
-        for (int it = 0; it < iters && (res == ncclSuccess || res == ncclInProgress); ++it) {
+        // Blocking communicators: when GroupEnd returns, the iteration is queued on the streams,
+        // so the end events below are recorded after every kernel (finding 2).
+        for (int it = 0; it < iters && res == ncclSuccess; ++it) {
             res = nccl().GroupStart();  // one group per iteration: every rank's part of one collective
             for (auto& r : ranks)
                 if (res == ncclSuccess) res = launch(c, r, bytes, n);
             const ncclResult_t end = nccl().GroupEnd();
             if (res == ncclSuccess) res = end;
         }
-        if (res != ncclSuccess && res != ncclInProgress) return fail(nccl_text(res));
-        for (auto& r : ranks) cudaSetDevice(r.device), cudaEventRecord(r.end, r.stream);
+        if (res != ncclSuccess) {
+            abort_all(ranks);
+            return fail(nccl_text(res));
+        }
+        for (auto& r : ranks) {
+            cudaError_t e = cudaSetDevice(r.device);
+            if (e == cudaSuccess) e = cudaEventRecord(r.end, r.stream);
+            if (e != cudaSuccess) {
+                abort_all(ranks);
+                return fail("recording the end event on GPU " + std::to_string(r.device) + ": " + cuda_text(e));
+            }
+        }
         const Clock::time_point deadline = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
         for (auto& r : ranks)
             for (;;) {
                 const cudaError_t q = cudaEventQuery(r.end);
                 if (q == cudaSuccess) break;
-                if (q != cudaErrorNotReady) return fail(cuda_text(q));
+                if (q != cudaErrorNotReady) {
+                    abort_all(ranks);
+                    return fail(cuda_text(q));
+                }
                 ncclResult_t async = ncclSuccess;
                 if (r.comm && nccl().CommGetAsyncError(r.comm, &async) == ncclSuccess && async != ncclSuccess && async != ncclInProgress) {
                     abort_all(ranks);
@@ -173,20 +212,55 @@ CollectiveTiming time_collective(Collective c, std::uint64_t bytes, int n, std::
                 }
                 std::this_thread::sleep_for(std::chrono::microseconds(20));
             }
-        if (s >= warmup) t.seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / iters);
+        double seconds = std::chrono::duration<double>(Clock::now() - t0).count() / iters;
+        if (agree.mean_over_ranks) seconds = agree.mean_over_ranks(seconds);
+        if (s >= warmup) t.seconds.push_back(seconds);
     }
     std::uint64_t bad = 0;
     std::vector<float> host(recv);
     for (auto& r : ranks) {
-        cudaSetDevice(r.device);
-        cudaMemcpy(host.data(), r.recv, recv * 4, cudaMemcpyDeviceToHost);
+        cudaError_t e = cudaSetDevice(r.device);
+        if (e == cudaSuccess) e = cudaMemcpy(host.data(), r.recv, recv * 4, cudaMemcpyDeviceToHost);
+        if (e != cudaSuccess) return fail("reading the results back from GPU " + std::to_string(r.device) + ": " + cuda_text(e));
         for (std::uint64_t k = 0; k < recv; ++k) bad += host[k] != expected(c, k, recv, n);
-        cudaFree(r.send);
-        cudaFree(r.recv);
     }
+    std::uint64_t checked = recv * ranks.size();
+    if (agree.sum_over_ranks) bad = agree.sum_over_ranks(bad), checked = agree.sum_over_ranks(checked);
     t.verified = bad == 0;
-    t.verification = std::to_string(bad) + " of " + std::to_string(recv * ranks.size()) + " received floats differ from the expected values";
+    t.verification = std::to_string(bad) + " of " + std::to_string(checked) + " received floats differ from the expected values" +
+                     (agree.sum_over_ranks ? " (summed over every rank)" : "");
     return t;
+}
+
+// A blocking ncclCommInitRankConfig on a thread of its own, waited for until the deadline: a
+// missing rank or a blocked network stops the case, not the job. On time-out the thread is
+// left behind (NCCL cannot cancel an init that has not returned); the process exits soon after.
+ncclResult_t init_rank_with_deadline(ncclComm_t& comm, int nranks, const ncclUniqueId& id, int rank, int device, double timeout_s, bool& timed_out) {
+    struct State {
+        std::mutex m;
+        std::condition_variable cv;
+        bool done = false;
+        ncclResult_t res = ncclInternalError;
+        ncclComm_t comm = nullptr;
+    };
+    auto state = std::make_shared<State>();
+    std::thread([state, nranks, id, rank, device] {
+        ncclComm_t made = nullptr;
+        ncclResult_t res = cudaSetDevice(device) == cudaSuccess ? ncclSuccess : ncclUnhandledCudaError;
+        if (res == ncclSuccess) {
+            ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+            config.blocking = 1;
+            res = nccl().CommInitRankConfig(&made, nranks, id, rank, &config);
+        }
+        const std::lock_guard<std::mutex> lock(state->m);
+        state->res = res, state->comm = made, state->done = true;
+        state->cv.notify_all();
+    }).detach();
+    std::unique_lock<std::mutex> lock(state->m);
+    timed_out = !state->cv.wait_for(lock, std::chrono::duration<double>(timeout_s), [&] { return state->done; });
+    if (timed_out) return ncclInProgress;
+    comm = state->comm;
+    return state->res;
 }
 
 }  // namespace
@@ -220,47 +294,50 @@ CollectiveTiming nccl_single_process(Collective c, std::uint64_t bytes, int gpus
     }
     std::vector<Rank> ranks;
     for (int d = 0; d < gpus; ++d) ranks.push_back({d, d, comms[static_cast<std::size_t>(d)]});
-    CollectiveTiming t = time_collective(c, bytes, gpus, ranks, warmup, samples, iters, timeout_s);
+    CollectiveTiming t = time_collective(c, bytes, gpus, ranks, RankAgreement{}, warmup, samples, iters, timeout_s);
     for (auto& r : ranks)
         if (r.comm) nccl().CommDestroy(r.comm);
     return t;
 }
 
 CollectiveTiming nccl_multi_process(Collective c, std::uint64_t bytes, int rank, int nranks, int local_device,
-                                    const std::function<void(void*, int)>& broadcast_id, int warmup, int samples, int iters, double timeout_s) {
+                                    const std::function<void(void*, int)>& broadcast, const RankAgreement& agree, int warmup, int samples,
+                                    int iters, double timeout_s) {
     CollectiveTiming t;
     if (!nccl().missing.empty()) {
         t.error = nccl().missing;
         return t;
     }
-    ncclUniqueId id{};
-    if (rank == 0 && nccl().GetUniqueId(&id) != ncclSuccess) {
-        t.error = "ncclGetUniqueId failed";
-        return t;  // the other ranks then time out in init: the caller aborts them
+    // Rank 0 always broadcasts, with a flag saying whether the id is real (finding 11: it used
+    // to return before the broadcast when ncclGetUniqueId failed, leaving the others waiting).
+    struct {
+        ncclUniqueId id;
+        std::int32_t ok;
+    } message{};
+    if (rank == 0) message.ok = nccl().GetUniqueId(&message.id) == ncclSuccess ? 1 : 0;
+    broadcast(&message, static_cast<int>(sizeof message));
+    if (message.ok != 1) {
+        t.error = "ncclGetUniqueId failed on rank 0: no communicator can be made";
+        return t;
     }
-    broadcast_id(&id, static_cast<int>(sizeof id));
-    cudaSetDevice(local_device);
-    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
-    config.blocking = 0;  // init returns at once; we poll it with a deadline
+    if (const cudaError_t e = cudaSetDevice(local_device); e != cudaSuccess) {
+        t.error = "cudaSetDevice(" + std::to_string(local_device) + "): " + cuda_text(e);
+        return t;
+    }
     Rank r{local_device, rank};
-    ncclResult_t res = nccl().CommInitRankConfig(&r.comm, nranks, id, rank, &config);
-    const Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
-    while (res == ncclInProgress) {
-        if (Clock::now() > deadline) {
-            nccl().CommAbort(r.comm);
-            t.timed_out = true;
-            t.error = "NCCL communicator setup did not finish within " + std::to_string(timeout_s) + " s (a rank missing or the network blocked)";
-            return t;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        nccl().CommGetAsyncError(r.comm, &res);
+    bool timed_out = false;
+    const ncclResult_t res = init_rank_with_deadline(r.comm, nranks, message.id, rank, local_device, timeout_s, timed_out);
+    if (timed_out) {
+        t.timed_out = true;
+        t.error = "NCCL communicator setup did not finish within " + std::to_string(timeout_s) + " s (a rank missing or the network blocked)";
+        return t;
     }
     if (res != ncclSuccess) {
         t.error = "ncclCommInitRankConfig: " + nccl_text(res);
         return t;
     }
     std::vector<Rank> ranks{r};
-    t = time_collective(c, bytes, nranks, ranks, warmup, samples, iters, timeout_s);
+    t = time_collective(c, bytes, nranks, ranks, agree, warmup, samples, iters, timeout_s);
     if (ranks[0].comm) nccl().CommDestroy(ranks[0].comm);
     return t;
 }

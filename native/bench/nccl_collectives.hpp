@@ -37,10 +37,21 @@ std::optional<std::string> nccl_unavailable(int local_gpus);
 // 4 x ranks x ranks (float elements split evenly).
 CollectiveTiming nccl_single_process(Collective c, std::uint64_t bytes, int gpus, int warmup, int samples, int iters, double timeout_s);
 
-// Multi-process (one rank per process, under MPI): `broadcast_id` sends the 128-byte unique id
-// from rank 0 to all ranks (the caller does it with MPI_Bcast).
+// How the ranks of a multi-process run agree, as nccl-tests does (common.cu): every rank
+// reaches a barrier before each sample, a sample's time is the mean over ranks, and wrong
+// elements are summed over ranks. The MPI runner fills these with MPI_Barrier/MPI_Allreduce.
+struct RankAgreement {
+    std::function<void()> barrier;
+    std::function<double(double)> mean_over_ranks;
+    std::function<std::uint64_t(std::uint64_t)> sum_over_ranks;
+};
+
+// Multi-process (one rank per process, under MPI): `broadcast` sends `bytes` bytes from rank
+// 0 to all ranks (the caller does it with MPI_Bcast): the 128-byte unique id and whether rank
+// 0 could make it, so no rank waits for an id that never comes. Blocking communicators, as
+// nccl-tests uses, so every collective is queued when its call returns.
 CollectiveTiming nccl_multi_process(Collective c, std::uint64_t bytes, int rank, int ranks, int local_device,
-                                    const std::function<void(void* id, int id_bytes)>& broadcast_id, int warmup, int samples, int iters,
-                                    double timeout_s);
+                                    const std::function<void(void* data, int bytes)>& broadcast, const RankAgreement& agree, int warmup,
+                                    int samples, int iters, double timeout_s);
 
 }  // namespace gpuplan::bench

@@ -14,7 +14,8 @@ CollectiveTiming nccl_single_process(Collective, std::uint64_t, int, int, int, i
     return t;
 }
 
-CollectiveTiming nccl_multi_process(Collective, std::uint64_t, int, int, int, const std::function<void(void*, int)>&, int, int, int, double) {
+CollectiveTiming nccl_multi_process(Collective, std::uint64_t, int, int, int, const std::function<void(void*, int)>&, const RankAgreement&, int, int, int,
+                                    double) {
     CollectiveTiming t;
     t.error = "this gpuplan was built without NCCL";
     return t;

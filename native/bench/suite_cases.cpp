@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "host_memory.hpp"
 #include "nccl_collectives.hpp"
 #include "suite_internal.hpp"
 
@@ -40,6 +41,10 @@ Record bandwidth_record(Ctx& c, const std::vector<double>& seconds, std::uint64_
     return r;
 }
 
+void note_once(Ctx& c, const std::string& note) {
+    if (std::find(c.run.notes.begin(), c.run.notes.end(), note) == c.run.notes.end()) c.run.notes.push_back(note);
+}
+
 std::vector<std::uint64_t> sweep_sizes(std::uint64_t top) {
     std::vector<std::uint64_t> sizes;
     for (std::uint64_t s = 4096; s < top; s *= 4) sizes.push_back(s);
@@ -58,13 +63,18 @@ void run_host_case(Ctx& c) {
     const int per_device = d.dir == Dir::bidir ? 2 : 1;
     for (int dev : devices)
         if (auto why = memory_shortfall(c.be, dev, top * static_cast<std::uint64_t>(per_device))) throw CaseStop{"waived", *why};
-    int numa_node = -1;
-    if (d.numa != Numa::any) {
-        numa_node = c.be.device_facts(0).numa_node;
+    // Each GPU's host buffers on that GPU's NUMA node, allocated by a thread running on that node's
+    // CPUs, as nvbandwidth does (finding 1: on 2-socket p4d/p5 an unplaced pinned buffer lands on
+    // whichever socket the thread ran on, and *_all_gpus put every buffer on one socket).
+    // _numa_remote: on another node than the GPU's.
+    std::vector<int> numa_node(devices.size(), -1);
+    for (std::size_t k = 0; k < devices.size(); ++k) {
+        const int local = c.be.device_facts(devices[k]).numa_node;
+        numa_node[k] = local;
         if (d.numa == Numa::remote)
             for (int n : numa_nodes())
-                if (n != numa_node) {
-                    numa_node = n;
+                if (n != local) {
+                    numa_node[k] = n;
                     break;
                 }
     }
@@ -73,17 +83,23 @@ void run_host_case(Ctx& c) {
     for (std::uint64_t bytes : sizes) {
         c.be.release_all();
         Op op;
-        for (int dev : devices) {
-            const BufferSpec host{Place::host, dev, d.kind, numa_node, bytes};
+        for (std::size_t k = 0; k < devices.size(); ++k) {
+            const int dev = devices[k];
+            const ScopedCpuAffinity on_node(numa_node_cpus(numa_node[k]));
+            if (!on_node.note().empty()) note_once(c, on_node.note());
+            const BufferSpec host{Place::host, dev, d.kind, numa_node[k], bytes};
             const BufferSpec device{Place::device, dev, d.kind, -1, bytes};
+            const std::size_t first = op.transfers.size();
             if (d.dir != Dir::d2h) op.transfers.push_back({c.be.allocate(device), c.be.allocate(host), bytes, d.method, dev});
             if (d.dir != Dir::h2d) op.transfers.push_back({c.be.allocate(host), c.be.allocate(device), bytes, d.method, dev});
-        }
-        for (std::size_t k = 0; k < op.transfers.size(); ++k) {
-            c.be.fill_pattern(op.transfers[k].src, k + 1);
-            c.be.fill_pattern(op.transfers[k].dst, k + 1001);  // stale data must not pass the check
+            for (std::size_t t = first; t < op.transfers.size(); ++t) {  // written from the node's CPUs too
+                c.be.fill_pattern(op.transfers[t].src, t + 1);
+                c.be.fill_pattern(op.transfers[t].dst, t + 1001);  // stale data must not pass the check
+            }
         }
         c.say(std::string(d.key) + ": " + std::to_string(bytes) + " bytes x " + std::to_string(op.transfers.size()) + " transfer(s)");
+        // The host side of a copy (pageable staging, the enqueue) runs near the first GPU.
+        const ScopedCpuAffinity near_first(numa_node_cpus(numa_node.front()));
         const std::vector<double> seconds = measure(c, op);
         std::uint64_t bad = 0;
         for (std::size_t k = 0; k < op.transfers.size(); ++k) bad += c.be.count_mismatches(op.transfers[k].dst, k + 1, bytes);
@@ -93,7 +109,8 @@ void run_host_case(Ctx& c) {
                     {"direction", d.dir == Dir::h2d ? "h2d" : d.dir == Dir::d2h ? "d2h" : "bidir"},
                     {"host_memory", to_string(d.kind)},
                     {"method", to_string(d.method)},
-                    {"numa_node", numa_node < 0 ? nlohmann::json(nullptr) : nlohmann::json(numa_node)},
+                    {"numa_node", numa_node.front() < 0 ? nlohmann::json(nullptr) : nlohmann::json(numa_node.front())},
+                    {"numa_nodes", numa_node},
                     {"transfers", op.transfers.size()}};
         r.expectation_kind = "pcie_host";
         r.expectation_factor = static_cast<double>(op.transfers.size());
@@ -199,6 +216,13 @@ void run_p2p_case(Ctx& c) {
                 r.error = "GPU " + std::to_string(i) + " -> " + std::to_string(j) + " probe: " + (t ? count_text(bad, kProbeBytes / 8) : why);
                 c.run.errors.push_back(std::string(c.def.key) + ": " + r.error);
                 c.out.push_back(r);
+                // A timed-out probe leaves work stuck on these GPUs: any further cudaMalloc or
+                // cudaMemcpy on them would block, so the remaining pairs are not tried (finding 10).
+                if (auto stuck = c.be.poisoned()) {
+                    c.run.errors.push_back(std::string(c.def.key) + ": the pairs after GPU " + std::to_string(i) + " -> " + std::to_string(j) +
+                                           " were not run: " + *stuck);
+                    return;
+                }
                 continue;
             }
             Op op;

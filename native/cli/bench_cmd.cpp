@@ -50,6 +50,7 @@ struct BenchDecodeOptions {
     double chunks = 41, frames_per_chunk = 4, height = 720, width = 1280, channels = 3;
     std::string dtype = "fp32";
     double compute_ms = 5;
+    std::string decoder = "memory";
     std::string host_stage = "none";
     std::string output_dir;
     double buffers = 3;
@@ -150,6 +151,7 @@ std::string run_bench_decode(const BenchDecodeOptions& o, const Catalog& catalog
     c.layout.dtype_bytes = o.dtype == "fp32" ? 4 : o.dtype == "fp16" ? 2 : 1;
     c.chunks = static_cast<std::uint32_t>(o.chunks);
     c.compute_ms = o.compute_ms;
+    c.decoder = o.decoder == "compute" ? bench::DecoderKind::compute_bound : bench::DecoderKind::memory_bound;
     c.host_stage = stage;
     c.output_dir = o.output_dir;
     if (bench::writes_files(stage) && c.output_dir.empty()) c.output_dir = std::filesystem::temp_directory_path().string();
@@ -264,6 +266,12 @@ docs/benchmarks.md (run, list) and docs/decode-pipeline.md (decode).)");
     app->add_option("--compute-ms", o->compute_ms, "Decode time per chunk the synthetic decoder is sized to (measured alone)")
         ->capture_default_str()
         ->check(number_rule(NumberRule::positive));
+    app->add_option("--decoder", o->decoder,
+                    "What bounds the synthetic decoder: memory (streaming passes, like a convolutional VAE decoder) or compute (multiply-adds on "
+                    "registers, like a transformer at large batch); fit the contention term from a run of each")
+        ->capture_default_str()
+        ->check(choice_rule({"memory", "compute"}))
+        ->type_name("KIND");
     app->add_option("--host-stage", o->host_stage, "Host work per chunk: none, memcpy, convert (fp32/fp16 -> uint8), write (buffered), odirect")
         ->capture_default_str()
         ->check(choice_rule({"none", "memcpy", "convert", "write", "odirect"}))

@@ -20,6 +20,7 @@
 #include "gpuplan/measurements/calibration.hpp"
 #include "suite.hpp"
 #include "suite_json.hpp"
+#include "transfer_faults.hpp"
 
 #ifndef GPUPLAN_VERSION
 #define GPUPLAN_VERSION "0.0.0"
@@ -39,7 +40,7 @@ struct SuiteFlags {
     std::string size;
     double samples = 0, warmup = -1, timeout_s = 10, probe_timeout_s = 0.5;
     std::string json_file, instance_type;
-    std::string inject_corrupt, inject_hang, inject_failure;
+    std::string inject_corrupt, inject_hang, inject_failure, inject_fault;
     Format format = Format::table;
     CLI::App* app = nullptr;
 };
@@ -130,6 +131,13 @@ std::string run_suite_command(const SuiteFlags& f, const Catalog& catalog) {
         }
         throw CommandFailure(kExitNoGpu, e.what());
     }
+    if (!f.inject_fault.empty()) {
+        try {
+            be = bench::with_transfer_fault(be, bench::parse_transfer_fault(f.inject_fault));
+        } catch (const bench::BenchError& e) {
+            throw InputError(e.what());
+        }
+    }
     const nlohmann::json fp = bench::suite_fingerprint(be.get(), be->name(), instance);
     const bool to_file = !f.json_file.empty() && f.json_file != "-";
     if (to_file) {  // refuse an unwritable path before measuring anything; the file is valid from here on
@@ -160,8 +168,10 @@ std::string run_suite_command(const SuiteFlags& f, const Catalog& catalog) {
     if (!run.errors.empty()) {
         std::string list;
         for (const auto& e : run.errors) list += (list.empty() ? "" : "; ") + e;
-        throw CommandFailure(kExitRunFailed, std::to_string(run.errors.size()) + " case(s) failed: " + list +
-                                                 (to_file ? " (every record and error: " + f.json_file + ")" : ""));
+        // With --json - the whole document still goes to stdout: every record, the errors, "complete".
+        throw CommandFailure(kExitRunFailed,
+                             std::to_string(run.errors.size()) + " case(s) failed: " + list + (to_file ? " (every record and error: " + f.json_file + ")" : ""),
+                             f.json_file == "-" ? dump_json(bench::suite_document(fp, info, run)) : "");
     }
     if (f.json_file == "-") return dump_json(bench::suite_document(fp, info, run));
     return render_suite_run(run, fp, o, f.format, to_file ? f.json_file : "", backend_note);
@@ -228,6 +238,11 @@ BenchSuiteCommands register_bench_suite(CLI::App& bench) {
     run->add_option("--inject-corrupt", f->inject_corrupt, "Flip one byte in this case's destination after its copies")->group(faults);
     run->add_option("--inject-hang", f->inject_hang, "Every run of this case hangs until its timeout stops it (tests the timeout)")->group(faults);
     run->add_option("--inject-failure", f->inject_failure, "This case throws before measuring (tests partial results)")->group(faults);
+    run->add_option("--inject-fault", f->inject_fault,
+                    "STAGE:N on either backend: the Nth allocation (alloc:N), run (copy:N) or verification read (verify:N) fails, or the Nth run hangs "
+                    "until its timeout (hang:copy:N)")
+        ->type_name("[hang:]STAGE:N")
+        ->group("Fault injection (tests)");
     run->footer(R"(Cases run in table order; a case that cannot run here is WAIVED with the reason, never failed.
 Without a GPU, --backend auto measures host memory with the cpu backend (and says so).
 Examples:
@@ -236,6 +251,7 @@ Examples:
   gpuplan bench run h2d_pinned d2h_pinned dmem --size 256MiB
   gpuplan bench run --backend cpu --cases host,dmem --size 16MiB --samples 5
   mpirun -np 2 --host a,b gpuplan-bench-mpi --json net.json     (network and multi-node NCCL)
+  gpuplan bench run --backend cpu host --inject-fault hang:copy:2 --timeout-s 1 --json -   (exit 4, JSON naming the timeout)
 
 Exit codes: 0 every case ran and verified, or was WAIVED; 1 internal error; 2 bad input (unknown
 case, bad --size); 3 --backend cuda without a usable GPU; 4 a case failed, did not verify or

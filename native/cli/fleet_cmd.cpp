@@ -184,8 +184,9 @@ std::string run_fleet_usage(const FleetOptions& o, const Param& on_demand, const
     const std::string u(unit_name(history.unit));
     std::string out = "Usage history " + o.usage + " (" + history.format + "): " + std::to_string(history.samples.size()) + " samples over " + quantity(*p.total_hours.value) + " h; " + u +
                       " in use: min " + quantity(*p.minimum.value) + ", mean " + quantity(*p.mean.value) + ", peak " + quantity(*p.peak.value) + "\n";
-    const auto from = [](const Param& p) {  // where a price came from, when not typed
-        return p.origin == InputOrigin::user ? std::string() : " [" + p.source + (p.origin == InputOrigin::assumption ? ", assumed discount" : "") + "]";
+    const auto from = [](const Param& price) {  // where a price came from, when not typed
+        return price.origin == InputOrigin::user ? std::string()
+                                                 : " [" + price.source + (price.origin == InputOrigin::assumption ? ", assumed discount" : "") + "]";
     };
     out += "commit " + key(q.commit_option) + " at " + rate(q.commit_usd_per_gpu_hour.value) + "/GPU-h" + from(q.commit_usd_per_gpu_hour) + " (billed every hour), burst " + key(q.burst_option) + " at " +
            rate(q.burst_usd_per_gpu_hour.value) + "/GPU-h (hours used): break-even utilisation " + percent(*p.break_even_utilization.value) + "\n";

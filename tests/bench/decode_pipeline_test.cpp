@@ -15,6 +15,7 @@
 #include <string>
 
 #include "bench_results.hpp"
+#include "gpuplan/measurements/bench_results.hpp"
 #include "decode_backend.hpp"
 #include "decode_pipeline.hpp"
 #include "frame_layout.hpp"
@@ -127,6 +128,17 @@ TEST_CASE("modes A-D run on the CPU backend and every checksum matches", "[modes
         CHECK(run.frames_written == (stage == HostStageKind::write ? 4u * 8 * 2 * 3 : 0u));
     }
     CHECK(fs::is_empty(dir.path));  // the output file is removed afterwards
+}
+
+TEST_CASE("the compute-bound decoder keeps a core busy for its time, and every mode verifies", "[modes]") {
+    DecodeConfig c = small_config();
+    c.decoder = DecoderKind::compute_bound;
+    const DecodeRun run = run_decode_bench(make_cpu_backend(), c, kAllModes);
+    CHECK_THAT(run.calibration.method, Catch::Contains("multiply-adds"));
+    // Spinning to the target, not sleeping: the decode alone takes at least the target.
+    CHECK(run.calibration.isolated_compute_ms >= c.compute_ms * 0.95);
+    for (const auto& r : run.cases) CHECK(r.checksums_ok);
+    CHECK(results_json(machine_fingerprint("cpu", std::nullopt), c, run)["run"]["decoder"] == "compute");
 }
 
 TEST_CASE("fp16 and uint8 frames and an N-buffer ring verify too", "[modes]") {
@@ -311,7 +323,10 @@ TEST_CASE("the results document has the keys the planner reads", "[json]") {
     CHECK(j["fingerprint"].contains("driver_version"));
     CHECK(j["fingerprint"].contains("runtime_version"));
     CHECK(j["fingerprint"]["host"].is_string());
-    CHECK(j.size() == 3);  // schema, fingerprint, records: the planner's reader accepts exactly these
+    CHECK(j.size() == 4);  // schema, fingerprint, records, run: the planner's reader accepts exactly these
+    CHECK(j["run"]["decoder"] == "memory");  // which synthetic decoder ran, and how it was sized
+    CHECK_THAT(j["run"]["decoder_calibration"].get<std::string>(), Catch::Contains("sleeps"));
+    CHECK_NOTHROW(gpuplan::parse_bench_results(j.dump(), "decode.json"));
     REQUIRE(j["records"].size() == 4);
     std::vector<std::string> cases;
     for (const auto& r : j["records"]) {

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <set>
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -20,8 +21,10 @@
 #include "gpuplan/measurements/bench_results.hpp"
 #include "gpuplan/workload/model.hpp"
 #include "gpuplan/topology/training_time.hpp"
+#include "host_memory.hpp"
 #include "suite.hpp"
 #include "suite_json.hpp"
+#include "transfer_faults.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::bench;
@@ -315,4 +318,149 @@ TEST_CASE("datasheet figures come from the catalog, unknown ones say why", "[cal
     const DatasheetFigure none = datasheet_figure(catalog, "no.such", "pcie_host");
     CHECK_FALSE(none.gb_per_s.has_value());
     CHECK_THAT(none.source, Contains("not in the catalog"));
+}
+
+// --- --inject-fault on `bench run` (transfer_faults.hpp): every failure path, either backend ---
+
+namespace {
+
+// The CPU backend seen as two "GPUs" with peer access, so the peer-to-peer case (and what it
+// does after a hung probe) runs without a GPU. Every buffer is host memory either way.
+class TwoDeviceCpu final : public TransferBackend {
+public:
+    explicit TwoDeviceCpu(bool peer = true) : peer_(peer) {}
+    std::string name() const override { return inner_->name(); }
+    std::string timing_method() const override { return inner_->timing_method(); }
+    int device_count() const override { return 2; }
+    DeviceFacts device_facts(int) override { return inner_->device_facts(0); }
+    std::uint64_t device_free_bytes(int) override { return inner_->device_free_bytes(0); }
+    std::optional<std::string> unsupported(HostKind k) const override { return inner_->unsupported(k); }
+    std::optional<std::string> unsupported(CopyMethod m, Place p) const override { return inner_->unsupported(m, p); }
+    bool peer_advertised(int, int) override { return peer_; }
+    void enable_peer(int, int) override {}
+    int allocate(const BufferSpec& spec) override {
+        BufferSpec s = spec;
+        s.device = 0;
+        return inner_->allocate(s);
+    }
+    void release_all() override { inner_->release_all(); }
+    void fill_pattern(int b, std::uint64_t seed) override { inner_->fill_pattern(b, seed); }
+    std::uint64_t count_mismatches(int b, std::uint64_t seed, std::uint64_t bytes) override { return inner_->count_mismatches(b, seed, bytes); }
+    void fill_value(int b, double v, std::uint64_t n) override { inner_->fill_value(b, v, n); }
+    double max_abs_error(int b, double e, std::uint64_t n) override { return inner_->max_abs_error(b, e, n); }
+    double last_read_sum() override { return inner_->last_read_sum(); }
+    std::optional<double> run(const Op& op, int reps, double timeout_s, std::string& why) override {
+        Op o = op;
+        for (auto& t : o.transfers) t.device = 0;
+        return inner_->run(o, reps, timeout_s, why);
+    }
+    std::optional<std::string> poisoned() const override { return inner_->poisoned(); }
+    std::vector<std::string> notes() const override { return inner_->notes(); }
+
+private:
+    bool peer_;
+    std::shared_ptr<TransferBackend> inner_ = make_cpu_transfer_backend();
+};
+
+SuiteRun run_with_fault(std::shared_ptr<TransferBackend> be, const std::string& fault, SuiteOptions o) {
+    auto faulty = with_transfer_fault(std::move(be), parse_transfer_fault(fault));
+    return run_suite(*faulty, o, {});
+}
+
+}  // namespace
+
+TEST_CASE("an injected failure of a run, an allocation or a verification fails that case only", "[suite-faults]") {
+    for (const char* fault : {"copy:1", "alloc:2", "verify:1"}) {
+        CAPTURE(fault);
+        const SuiteRun run = run_with_fault(make_cpu_transfer_backend(), fault, small({"h2d_pinned", "d2h_pinned"}));
+        const Record* first = find(run, "h2d_pinned");
+        REQUIRE(first != nullptr);
+        CHECK(first->status == "failed");
+        CHECK_FALSE(first->median.has_value());  // no figure for a case that failed
+        if (std::string(fault) == "verify:1") CHECK_THAT(first->verification, Contains("MISMATCH"));
+        else CHECK_THAT(first->error, Contains("--inject-fault " + std::string(fault)));
+        REQUIRE(find(run, "d2h_pinned") != nullptr);
+        CHECK(find(run, "d2h_pinned")->status == "ok");
+        CHECK(run.errors.size() == 1);
+        CHECK(run.complete);
+    }
+}
+
+TEST_CASE("a hung run is stopped by its timeout and later cases are waived, not run against a stuck device", "[suite-faults]") {
+    SuiteOptions o = small({"h2d_pinned", "d2h_pinned", "dmem_copy"});
+    o.timeout_s = 0.3;
+    const auto t0 = std::chrono::steady_clock::now();
+    const SuiteRun run = run_with_fault(make_cpu_transfer_backend(), "hang:copy:1", o);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    REQUIRE(find(run, "h2d_pinned") != nullptr);
+    CHECK(find(run, "h2d_pinned")->status == "timed_out");
+    CHECK_THAT(find(run, "h2d_pinned")->error, Contains("did not finish within 0.3"));
+    REQUIRE(run.waived.size() == 2);
+    CHECK(run.waived[0].case_key == "d2h_pinned");
+    CHECK_THAT(run.waived[1].reason, Contains("cannot be stopped"));
+    CHECK(seconds < 3);  // one timeout, not one per case
+    CHECK(run.complete);
+}
+
+TEST_CASE("after a hung peer probe the remaining GPU pairs are not tried", "[suite-faults]") {
+    SuiteOptions o = small({"p2p_matrix"});
+    o.p2p_probe_timeout_s = 0.2;
+    const SuiteRun clean = run_suite(*std::make_shared<TwoDeviceCpu>(), o, {});
+    CHECK(clean.records.size() == 2);  // 0 -> 1 and 1 -> 0, both measured
+    for (const auto& r : clean.records) CHECK(r.status == "ok");
+    const SuiteRun hung = run_with_fault(std::make_shared<TwoDeviceCpu>(), "hang:copy:1", o);
+    REQUIRE(hung.records.size() == 1);  // the first probe; the pair after it is not tried
+    CHECK(hung.records[0].status == "timed_out");
+    bool said = false;
+    for (const auto& e : hung.errors) said = said || e.find("were not run") != std::string::npos;
+    CHECK(said);
+}
+
+TEST_CASE("a pair without peer access is measured as the host-staged path, never as a peer link", "[suite-faults]") {
+    // Finding 7: cudaMemcpyDefault between GPUs without peer access stages through host memory;
+    // that figure must not be recorded as verified peer access or rated against NVLink.
+    const SuiteRun run = run_suite(*std::make_shared<TwoDeviceCpu>(false), small({"p2p_matrix"}), {});
+    REQUIRE(run.records.size() == 2);
+    for (const auto& r : run.records) {
+        CHECK(r.status == "ok");
+        CHECK(r.params["path"] == "host_staged");
+        CHECK(r.params["advertised_peer_access"] == false);
+        CHECK(r.params["verified_access"] == false);
+        CHECK(r.expectation_kind.empty());
+    }
+    const SuiteRun peer = run_suite(*std::make_shared<TwoDeviceCpu>(true), small({"p2p_matrix"}), {});
+    REQUIRE(peer.records.size() == 2);
+    CHECK(peer.records[0].params["path"] == "peer");
+    CHECK(peer.records[0].params["verified_access"] == true);
+    CHECK(peer.records[0].expectation_kind == "peer");
+}
+
+TEST_CASE("--inject-fault specs for bench run", "[suite-faults]") {
+    CHECK(to_string(parse_transfer_fault("copy:3")) == "copy:3");
+    CHECK(to_string(parse_transfer_fault("hang:copy:12")) == "hang:copy:12");
+    CHECK(parse_transfer_fault("alloc:1").stage == TransferFault::Stage::alloc);
+    CHECK(parse_transfer_fault("verify:2").at == 2);
+    for (const char* bad : {"copy", "copy:0", "copy:-1", "compute:1", "hang:alloc:1", "hang:verify:1", ":3", "copy:1x", ""}) {
+        CAPTURE(bad);
+        CHECK_THROWS_WITH(parse_transfer_fault(bad), Contains("--inject-fault") && Contains(std::string("'") + bad + "'"));
+    }
+}
+
+TEST_CASE("CPU lists parse as sysfs writes them, and host buffers follow each GPU's NUMA node", "[suite-numa]") {
+    CHECK(parse_cpu_list("0-3,8,10-11\n") == std::vector<int>{0, 1, 2, 3, 8, 10, 11});
+    CHECK(parse_cpu_list("") == std::vector<int>{});
+    CHECK(parse_cpu_list("5") == std::vector<int>{5});
+    CHECK_FALSE(parse_cpu_list("3-1").has_value());
+    CHECK_FALSE(parse_cpu_list("a").has_value());
+    CHECK_FALSE(parse_cpu_list("1,,2").has_value());
+    {
+        const ScopedCpuAffinity on_cpu0({0});
+        CHECK((on_cpu0.applied() || !on_cpu0.note().empty()));
+        if (on_cpu0.applied()) CHECK(sched_getcpu() == 0);
+    }
+    const SuiteRun run = run_suite(*make_cpu_transfer_backend(), small({"h2d_pinned"}), {});
+    REQUIRE(run.records.size() == 1);
+    const nlohmann::json& p = run.records[0].params;
+    CHECK(p["numa_nodes"] == nlohmann::json::array({make_cpu_transfer_backend()->device_facts(0).numa_node}));
+    CHECK(p["numa_node"] == p["numa_nodes"][0]);
 }
