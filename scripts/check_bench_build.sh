@@ -35,5 +35,6 @@ PY
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['records'][0]['status']=='ok', d; print('bench preset: gpuplan bench run ok')" "$dir/smoke.json"
 (cd "$dir" && cpack > cpack.log)
 ls "$dir"/gpuplan_*.deb "$dir"/gpuplan-*.tar.gz
-dpkg-deb --contents "$dir"/gpuplan_*.deb | grep -q "usr/bin/gpuplan$"
+dpkg-deb --contents "$dir"/gpuplan_*.deb > "$dir/deb-contents.txt"  # listed first: grep -q would close the pipe early (pipefail)
+grep -q "usr/bin/gpuplan$" "$dir/deb-contents.txt"
 echo "bench preset: packages hold usr/bin/gpuplan"
