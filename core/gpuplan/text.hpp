@@ -43,4 +43,11 @@ std::string valid_utf8(std::string_view text);
 // strtod, not from_chars: the libc++ Emscripten ships (LLVM 14) has no floating-point from_chars.
 std::optional<double> decimal_number(std::string_view text);
 
+// ASCII lower case ("GPUs" -> "gpus"): keys, units and flags, never prose.
+std::string lower(std::string_view text);
+
+// The lines of `text` (views into it), split at '\n' with a trailing '\r' removed; a text that
+// ends with '\n' gives a last empty line.
+std::vector<std::string_view> split_lines(std::string_view text);
+
 }  // namespace gpuplan

@@ -17,6 +17,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/json_reader.hpp"
+#include "gpuplan/text.hpp"
 #include "gpuplan/measurements/calibration.hpp"
 #include "gpuplan/topology/machine_topology.hpp"
 #include "gpuplan/workload/memory.hpp"
@@ -153,7 +154,7 @@ void require_region(const Catalog& catalog, const std::string& region, const std
 
 // Levenshtein distance, for "did you mean" suggestions.
 std::size_t edit_distance(const std::string& a, const std::string& b);
-std::string lower(std::string s);
+using gpuplan::lower;  // text.hpp
 
 // ---- workload helpers (models_cmd.cpp, fit_cmd.cpp) -------------------------------------------
 

@@ -19,11 +19,6 @@
 
 namespace gpuplan::cli {
 
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 // ---- flags --------------------------------------------------------------------------------
 
 namespace {

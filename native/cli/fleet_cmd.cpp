@@ -8,7 +8,6 @@
 
 #include "commands.hpp"
 #include "gpuplan/pricing/fleet.hpp"
-#include "gpuplan/pricing/spot_checkpoint.hpp"
 #include "gpuplan/pricing/usage_formats.hpp"
 #include "gpuplan/pricing/idle_cost.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
@@ -164,12 +163,7 @@ std::string run_fleet_usage(const FleetOptions& o, const Param& on_demand, const
             if (!v || !(*v > 0)) throw InputError("--spot", "'" + o.spot + "'", "a spot price in USD per GPU-hour > 0, or catalog (with --instance)");
             spot.usd_per_gpu_hour = {*v, InputOrigin::user, ""};
         }
-        if (o.app->count("--spot-rework") > 0) {
-            spot.rework_fraction = {o.spot_rework, InputOrigin::user, ""};
-        } else {
-            const Figure overhead = plan_checkpoints(default_spot_risk()).overhead_fraction;
-            spot.rework_fraction = {*overhead.value, InputOrigin::assumption, "checkpoint overhead at the default interruption rate (docs/pricing.md, Spot checkpoints)"};
-        }
+        spot.rework_fraction = o.app->count("--spot-rework") > 0 ? Param{o.spot_rework, InputOrigin::user, ""} : default_spot_rework();
         spot.max_share_of_load = o.spot_max_share;
         q.spot = spot;
     }

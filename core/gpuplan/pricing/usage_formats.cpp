@@ -22,12 +22,6 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 std::string shortened(std::string_view s) { return std::string(s.substr(0, 60)) + (s.size() > 60 ? "..." : ""); }
 
 // Days since 1970-01-01 of a proleptic Gregorian date (the civil-from-days inverse).
@@ -40,16 +34,13 @@ double days_from_civil(int y, int m, int d) {
     return era * 146097.0 + doe - 719468.0;
 }
 
-// Lines of a text, numbered from 1, with their line ending and surrounding blanks removed.
+// Lines of a text (split_lines, text.hpp), numbered from 1, with surrounding blanks and quotes
+// removed; f returns false to stop.
 template <class F>
 void for_each_line(std::string_view text, F&& f) {
-    std::size_t line_no = 0, start = 0;
-    while (start < text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        if (!f(trim(text.substr(start, end - start)), ++line_no)) return;
-        start = end + 1;
-    }
+    const std::vector<std::string_view> lines = split_lines(text);
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        if (!f(trim(lines[i]), i + 1)) return;
 }
 
 std::vector<std::string_view> split(std::string_view line, char sep) {

@@ -11,6 +11,11 @@
 
 namespace gpuplan {
 
+Param default_spot_rework() {
+    return {*plan_checkpoints(default_spot_risk()).overhead_fraction.value, InputOrigin::assumption,
+            "checkpoint overhead at the default interruption rate (docs/pricing.md, Spot checkpoints)"};
+}
+
 std::string_view unit_name(UsageUnit unit) {
     switch (unit) {
         case UsageUnit::gpus: return "GPUs";

@@ -64,6 +64,10 @@ struct CommitmentPlanRequest {
     std::optional<Spot> spot;
 };
 
+// The rework a spot share costs when the user gives none: the checkpoint model's overhead at the
+// default interruption rate (spot_checkpoint.hpp), marked as an assumption with its source.
+Param default_spot_rework();
+
 struct CommitmentPlan {
     Figure peak, minimum, mean;            // GPUs in use
     Figure total_hours;

@@ -89,6 +89,16 @@ nlohmann::json series(const UsageHistory& h) {
     return {{"hours", hours}, {"in_use", values}, {"total_hours", h.total_hours}};
 }
 
+// The section's "option": a commitment (commit) or an option bought as used (burst).
+PurchaseOption option_of(ObjectReader& section, bool commitment) {
+    const std::string name = section.string("option");
+    const auto option = purchase_option_named(name);
+    if (!option || is_commitment(option->kind) != commitment)
+        throw InputError(section.child_path("option"), "\"" + name + "\"",
+                         commitment ? "a commitment: " + purchase_option_keys() : "an option bought as used: on-demand, spot or capacity-block");
+    return *option;
+}
+
 }  // namespace
 
 std::optional<UsageSection> parse_usage_section(ObjectReader& root) {
@@ -107,19 +117,13 @@ std::optional<UsageSection> parse_usage_section(ObjectReader& root) {
         throw InputError(r.child_path("gpus_per_instance"), "nothing", "the GPUs in each instance, for a history of instances");
     s.request.on_demand_usd_per_gpu_hour = user_price(r, "on_demand_usd_per_gpu_hour");
     ObjectReader c = r.object("commit");
-    const std::string option = c.string("option");
-    const auto commit = purchase_option_named(option);
-    if (!commit || !is_commitment(commit->kind)) throw InputError(c.child_path("option"), "\"" + option + "\"", "a commitment: " + purchase_option_keys());
-    s.request.commit_option = *commit;
+    s.request.commit_option = option_of(c, true);
     s.request.commit_usd_per_gpu_hour = user_price(c, "usd_per_gpu_hour");
     c.finish();
     s.request.burst_usd_per_gpu_hour = s.request.on_demand_usd_per_gpu_hour;
     if (r.has("burst")) {
         ObjectReader b = r.object("burst");
-        const std::string name = b.string("option");
-        const auto burst = purchase_option_named(name);
-        if (!burst || is_commitment(burst->kind)) throw InputError(b.child_path("option"), "\"" + name + "\"", "an option bought as used: on-demand, spot or capacity-block");
-        s.request.burst_option = *burst;
+        s.request.burst_option = option_of(b, false);
         s.request.burst_usd_per_gpu_hour = user_price(b, "usd_per_gpu_hour");
         b.finish();
     }
@@ -128,8 +132,7 @@ std::optional<UsageSection> parse_usage_section(ObjectReader& root) {
         CommitmentPlanRequest::Spot spot;
         spot.usd_per_gpu_hour = user_price(p, "usd_per_gpu_hour");
         if (auto rework = p.optional_number("rework_fraction", NumberRule::discount)) spot.rework_fraction = {*rework, InputOrigin::user, ""};
-        else spot.rework_fraction = {*plan_checkpoints(default_spot_risk()).overhead_fraction.value, InputOrigin::assumption,
-                                     "checkpoint overhead at the default interruption rate (docs/pricing.md, Spot checkpoints)"};
+        else spot.rework_fraction = default_spot_rework();
         spot.max_share_of_load = p.optional_number("max_share_of_load", NumberRule::fraction).value_or(spot.max_share_of_load);
         p.finish();
         s.request.spot = spot;

@@ -16,20 +16,7 @@
 
 namespace gpuplan::topology_text {
 
-inline std::vector<std::string_view> split_lines(std::string_view text) {
-    std::vector<std::string_view> lines;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        std::string_view line = text.substr(start, end - start);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        lines.push_back(line);
-        if (end == text.size()) break;
-        start = end + 1;
-    }
-    return lines;
-}
+using gpuplan::split_lines;  // text.hpp: shared with the usage-history readers
 
 inline std::size_t indent_of(std::string_view s) {
     std::size_t n = 0;
