@@ -99,6 +99,26 @@ TEST_CASE("serving fleets on a step of demand: static, scheduled and autoscaled,
     CHECK(*plan_serving_fleets(demand, q).desired_peak.value == 8);
 }
 
+TEST_CASE("a scheduled fleet keys its hours the same way before 1970 as after it") {
+    // The same 3-hour step a whole number of weeks earlier, before 1970: the hour-of-the-day
+    // slots, hence the scheduled fleet, must not change (fuzz_usage found a negative
+    // slot there: corpus/usage/crash-before-1970.json).
+    const UsageHistory demand = parse_usage(usage_test_file("demand-step.csv"), "demand.csv");
+    UsageHistory early = demand;
+    const double week = 7.0 * 86400;
+    early.start_unix_seconds = demand.start_unix_seconds - (std::floor(demand.start_unix_seconds / week) + 2) * week;
+    REQUIRE(early.start_unix_seconds < 0);
+    ServingFleetRequest q;
+    q.capacity_requests_per_second = user(10);
+    q.usd_per_instance_hour = user(3);
+    q.target_utilization = 1;
+    q.warmup_minutes = 10;
+    const ServingFleet& now = fleet(plan_serving_fleets(demand, q), ServingPolicy::scheduled);
+    const ServingFleetPlan before = plan_serving_fleets(early, q);
+    CHECK(*fleet(before, ServingPolicy::scheduled).instance_hours.value == Approx(*now.instance_hours.value));
+    CHECK(*fleet(before, ServingPolicy::scheduled).instance_hours.value == Approx(460.0 / 60));  // worked above
+}
+
 TEST_CASE("serving fleets bad input") {
     const UsageHistory demand = parse_usage(usage_test_file("demand-step.csv"), "demand.csv");
     ServingFleetRequest q;

@@ -160,8 +160,11 @@ ServingFleetPlan plan_serving_fleets(const UsageHistory& h, const ServingFleetRe
             const bool weekly = h.total_hours >= 168;
             const double period = weekly ? 168 * 3600.0 : 24 * 3600.0;
             const auto slot = [&](std::size_t m) {
-                const double t = std::fmod(h.start_unix_seconds + 345600.0 + static_cast<double>(m) * 60.0, period);  // +4 days: 1970-01-01 was a Thursday, slots start Monday
-                return static_cast<std::size_t>(t / 3600);
+                // +4 days: 1970-01-01 was a Thursday, slots start Monday. A floored modulo: a history
+                // before 1970 has a negative time, whose fmod is negative (found by fuzz_usage).
+                double t = std::fmod(h.start_unix_seconds + 345600.0 + static_cast<double>(m) * 60.0, period);
+                if (t < 0) t += period;
+                return std::min(static_cast<std::size_t>(t / 3600), static_cast<std::size_t>(period / 3600) - 1);
             };
             std::vector<double> schedule(weekly ? 168 : 24, q.min_instances);
             for (std::size_t m = 0; m < minutes; ++m) schedule[slot(m)] = std::max(schedule[slot(m)], desired[m]);
