@@ -113,9 +113,8 @@ TEST_CASE("a scheduled fleet keys its hours the same way before 1970 as after it
     q.usd_per_instance_hour = user(3);
     q.target_utilization = 1;
     q.warmup_minutes = 10;
-    const ServingFleet& now = fleet(plan_serving_fleets(demand, q), ServingPolicy::scheduled);
-    const ServingFleetPlan before = plan_serving_fleets(early, q);
-    CHECK(*fleet(before, ServingPolicy::scheduled).instance_hours.value == Approx(*now.instance_hours.value));
+    const ServingFleetPlan now = plan_serving_fleets(demand, q), before = plan_serving_fleets(early, q);
+    CHECK(*fleet(before, ServingPolicy::scheduled).instance_hours.value == Approx(*fleet(now, ServingPolicy::scheduled).instance_hours.value));
     CHECK(*fleet(before, ServingPolicy::scheduled).instance_hours.value == Approx(460.0 / 60));  // worked above
 }
 
