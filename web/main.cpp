@@ -11,6 +11,7 @@
 #include <GLES3/gl3.h>
 #include <SDL.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <string>
@@ -25,6 +26,7 @@
 #include "page_bridge.hpp"
 #include "ui/app.hpp"
 #include "ui/app_options.hpp"
+#include "ui/names.hpp"
 
 namespace {
 
@@ -40,9 +42,10 @@ void apply_options(Page& page, const std::vector<std::string>& args) {
     state.embed = parsed.options.embed;
     // Light unless the link asks for dark (the docs pages embed views on a light background).
     state.dark_theme = parsed.options.dark_theme.value_or(false);
+    state.show_frame_timing = parsed.options.debug;
     if (parsed.options.scenario) {
         gpuplan::ui::set_scenario(state, *parsed.options.scenario);
-        if (!state.error.empty()) page.url_errors.push_back("scenario (URL): " + state.error);
+        if (!state.error.empty()) page.url_errors.push_back("scenario (URL): " + gpuplan::ui::human_error(state.error));
     }
     page.published_view = state.view;
 }
@@ -59,13 +62,25 @@ void load_catalog(Page& page) {
     }
 }
 
-// Reads all pending input into ImGui; true when anything arrived.
-bool pump_events() {
-    bool any = false;
+// Reads all pending input into ImGui; true when anything arrived. Dear ImGui 1.86 reads a key
+// as held or not once per frame, so a key pressed and released between two frames (a quick
+// tap, or an automated Tab) would never be seen pressed: such a release is held back to the
+// next frame. (Mouse buttons have the same latch inside ImGui's SDL backend.)
+bool pump_events(std::vector<SDL_Event>& held_key_ups) {
+    bool any = !held_key_ups.empty();
+    for (SDL_Event& held : held_key_ups) ImGui_ImplSDL2_ProcessEvent(&held);
+    held_key_ups.clear();
+    std::vector<SDL_Keycode> pressed_now;
     SDL_Event event;
     while (SDL_PollEvent(&event)) {
-        ImGui_ImplSDL2_ProcessEvent(&event);
         any = true;
+        if (event.type == SDL_KEYDOWN) pressed_now.push_back(event.key.keysym.sym);
+        if (event.type == SDL_KEYUP &&
+            std::find(pressed_now.begin(), pressed_now.end(), event.key.keysym.sym) != pressed_now.end()) {
+            held_key_ups.push_back(event);
+            continue;
+        }
+        ImGui_ImplSDL2_ProcessEvent(&event);
     }
     return any;
 }
@@ -73,12 +88,14 @@ bool pump_events() {
 // After a frame: tell the URL and an embedding host what the views changed.
 void publish_changes(Page& page) {
     auto& state = page.state;
+    bool theme_changed = false;
     if (state.dark_theme != page.applied_dark_theme) {
         gpuplan::ui::apply_theme(state.dark_theme, 1.0f);
         page.applied_dark_theme = state.dark_theme;
         gpuplan::web::request_frames(page);
+        theme_changed = true;  // the link and the page around the canvas follow the theme
     }
-    if (state.scenario_changed || state.view != page.published_view) {
+    if (theme_changed || state.scenario_changed || state.view != page.published_view) {
         state.scenario_changed = false;
         page.published_view = state.view;
         gpuplan::web::publish_state_change(page);
@@ -88,7 +105,7 @@ void publish_changes(Page& page) {
 // One animation frame: input, then (only if something changed) UI and render.
 void run_frame(void* page_pointer) {
     Page& page = *static_cast<Page*>(page_pointer);
-    if (pump_events()) gpuplan::web::request_frames(page);
+    if (pump_events(page.held_key_ups)) gpuplan::web::request_frames(page);
     if (page.frames_pending == 0) return;  // idle: the canvas keeps showing the last frame
     --page.frames_pending;
 
@@ -149,6 +166,11 @@ bool start_graphics(Page& page) {
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;  // no filesystem in the page; layout is not persisted
     ImGui_ImplSDL2_InitForOpenGL(page.window, page.gl_context);
+    // Copying (a figure's right-click) goes to the system clipboard through the page: SDL's
+    // clipboard in the browser stays inside the program.
+    ImGui::GetIO().SetClipboardTextFn = [](void*, const char* text) {
+        EM_ASM({ Module.gpuplanShell.copyText(UTF8ToString($0)); }, text);
+    };
     ImGui_ImplOpenGL3_Init("#version 300 es");
 
     // ImGui works in CSS pixels; the font is rasterised at the device pixel ratio.

@@ -26,6 +26,7 @@ struct Page {
     // Frames still to draw before the page goes idle. Input, resizes and bridge calls raise
     // it; an idle page draws nothing (the canvas keeps showing its last frame).
     int frames_pending = 0;
+    std::vector<SDL_Event> held_key_ups;  // key releases held back a frame (main.cpp, pump_events)
     int frames_drawn = 0;
     bool ready_published = false;
 

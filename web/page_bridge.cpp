@@ -16,9 +16,11 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/topology/machine_topology.hpp"
+#include "imgui.h"
 #include "table_export.hpp"
 #include "ui/app_options.hpp"
 #include "ui/views/view_common.hpp"
+#include "ui/widgets.hpp"
 
 namespace gpuplan::web {
 
@@ -37,6 +39,7 @@ std::string state_query(const Page& page) {
     if (page.state.scenario.is_object() && !page.state.scenario.empty()) options.scenario = page.state.scenario;
     options.embed = page.state.embed;
     if (page.state.dark_theme) options.dark_theme = true;
+    options.debug = page.state.show_frame_timing;
     std::string query;
     for (const std::string& argument : ui::app_arguments(options)) {
         // "--view=costs" → "view=costs"; the values are URL-safe (view names, base64url).
@@ -53,7 +56,26 @@ json catalog_table_json(const Page& page) {
     const ui::CatalogTableState& table = page.state.views->catalog;
     json rows = json::array();
     for (std::size_t i : table.row_order) rows.push_back(page.catalog->instances[i].name);
-    return {{"region", table.price_region}, {"rows", rows}};
+    return {{"region", table.price_region}, {"rows", rows}, {"compare", table.compare}, {"columns", table.shown_headers},
+            {"search", table.filter}};
+}
+
+// The number inputs holding typed text the scenario does not have (refused, with the reason).
+json typed_inputs_json(const Page& page) {
+    json typed = json::array();
+    if (!page.state.views) return typed;
+    for (const auto& [id, input] : page.state.views->inputs) typed.push_back({{"text", input.text}, {"error", input.error}});
+    return typed;
+}
+
+// Where the labelled controls were drawn in the last frame, in CSS pixels from the canvas's
+// top-left corner: the browser tests move the real mouse there.
+json widgets_json(const Page& page) {
+    (void)page;
+    json widgets = json::array();
+    for (const auto& w : ui::marked_widgets())
+        widgets.push_back({{"label", w.label}, {"x", w.x}, {"y", w.y}, {"w", w.w}, {"h", w.h}});
+    return widgets;
 }
 
 json state_json(const Page& page) {
@@ -77,6 +99,8 @@ json state_json(const Page& page) {
         {"accelerators", page.catalog ? page.catalog->accelerators.size() : 0},
         {"query", state_query(page)},
         {"frames_drawn", page.frames_drawn},
+        {"widgets", widgets_json(page)},
+        {"typed", typed_inputs_json(page)},
         {"timing", {{"last_ms", s.timing.last_ms}, {"avg_ms", s.timing.avg_ms},
                     {"max_ms", s.timing.max_ms}, {"frames", s.timing.frames}}},
     };
@@ -199,14 +223,20 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_import_topology(const char* file_t
     }
 }
 
-// The current view's table as CSV: the catalog for the Catalog view, else every figure of the
-// results.
+// The current view's table as CSV: for the Catalog view the table as it is on screen (rows
+// filtered and sorted, the visible columns in their order, units in the headers); else every
+// figure of the results.
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_export_csv() {
     static std::string text;
     const auto& s = g_page->state;
-    return gpuplan::web::keep(text, s.view == gpuplan::ui::View::catalog ? gpuplan::web::catalog_csv()
+    return gpuplan::web::keep(text, s.view == gpuplan::ui::View::catalog && s.views && s.catalog
+                                                  ? gpuplan::web::table_csv(gpuplan::ui::catalog_table_cells(*s.catalog, s.views->catalog))
                                                                         : gpuplan::web::results_csv(s.results));
 }
+
+// 1 while a text field in the canvas has the keyboard (shell.js then keeps Tab in the canvas:
+// it ends the edit and moves to the next field, instead of moving the page's focus away).
+EMSCRIPTEN_KEEPALIVE int gpuplan_page_editing_text() { return ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput ? 1 : 0; }
 
 // Draws `frames` more frames even without input (tests and the performance script).
 EMSCRIPTEN_KEEPALIVE void gpuplan_page_redraw(int frames) { gpuplan::web::request_frames(*g_page, frames); }

@@ -1,7 +1,6 @@
 // table_export.cpp — see table_export.hpp.
 #include "table_export.hpp"
 
-#include <map>
 #include <vector>
 
 #include "gpuplan/explain.hpp"
@@ -56,43 +55,9 @@ std::string results_csv(const json& results) {
     return out;
 }
 
-std::string catalog_csv() {
-    std::vector<json> instances;
-    for (const auto& document : builtin_catalog_documents()) {
-        const json parsed = json::parse(document.text);
-        if (parsed.contains("instances"))
-            for (const json& record : parsed.at("instances")) instances.push_back(record);
-    }
-    // Columns in order of first appearance: scalar facts, then prices.
-    std::vector<std::string> columns;
-    std::map<std::string, bool> seen;
-    auto add_column = [&](const std::string& name) {
-        if (!seen[name]) {
-            seen[name] = true;
-            columns.push_back(name);
-        }
-    };
-    auto price_column = [](const json& p) {
-        return "usd_per_hour " + p.value("region", "") + " " + p.value("option", "");
-    };
-    for (const json& record : instances)
-        for (const auto& [key, value] : record.items())
-            if (!value.is_structured()) add_column(key);
-    for (const json& record : instances)
-        if (record.contains("prices"))
-            for (const json& p : record.at("prices")) add_column(price_column(p));
-
-    std::string out = csv_line(columns);
-    for (const json& record : instances) {
-        std::map<std::string, std::string> row;
-        for (const auto& [key, value] : record.items())
-            if (!value.is_structured()) row[key] = cell(value);
-        if (record.contains("prices"))
-            for (const json& p : record.at("prices")) row[price_column(p)] = cell(p.value("usd_per_hour", json()));
-        std::vector<std::string> fields;
-        for (const std::string& c : columns) fields.push_back(row.count(c) ? row[c] : "");
-        out += csv_line(fields);
-    }
+std::string table_csv(const std::vector<std::vector<std::string>>& cells) {
+    std::string out;
+    for (const auto& line : cells) out += csv_line(line);
     return out;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -15,9 +16,7 @@ namespace gpuplan::web {
 // path, value, unit, formula, worked, unknown (the reason when value is empty).
 std::string results_csv(const nlohmann::json& results);
 
-// The built-in catalog's instances as published (assets/catalog/instances.json): one row per
-// instance, one column per scalar fact, then one column per price ("usd_per_hour
-// us-east-1 on_demand"). Unknown facts are empty cells, as in the catalog's null.
-std::string catalog_csv();
+// A table as the view shows it (a header row, then the rows; ui::catalog_table_cells) as CSV.
+std::string table_csv(const std::vector<std::vector<std::string>>& cells);
 
 }  // namespace gpuplan::web

@@ -4,12 +4,14 @@
 
 #include <chrono>
 #include <cstring>
+#include <utility>
 
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
 #include "imgui.h"
 #include "ui/theme.hpp"
 #include "ui/views/view_common.hpp"
+#include "ui/names.hpp"
 #include "ui/widgets.hpp"
 
 namespace gpuplan::ui {
@@ -52,9 +54,11 @@ constexpr ImGuiWindowFlags kRootFlags = ImGuiWindowFlags_NoResize | ImGuiWindowF
 void draw_scenario_picker(AppState& state) {
     const bool empty = !state.scenario.is_object() || state.scenario.size() <= 1;  // at most "schema"
     const std::string current =
-        json_string(find_json(state.scenario, {"name"}), empty ? "Choose an example scenario..." : "(unnamed scenario)");
+        json_string(find_json(state.scenario, {"name"}), empty ? "Choose an example scenario..." : "Your scenario (no name)");
     ImGui::SetNextItemWidth(em(24));
-    if (ImGui::BeginCombo("##scenario", current.c_str())) {
+    const bool open = ImGui::BeginCombo("##scenario", current.c_str());
+    mark_widget("Scenario");
+    if (open) {
         for (const CatalogDocument& doc : builtin_scenario_documents()) {
             const nlohmann::json j = nlohmann::json::parse(doc.text, nullptr, false);
             const std::string name = json_string(find_json(j, {"name"}), doc.origin);
@@ -62,11 +66,10 @@ void draw_scenario_picker(AppState& state) {
                 set_scenario(state, j);
                 state.scenario_changed = true;
             }
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", doc.origin.c_str());
         }
         ImGui::EndCombo();
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Example scenarios (assets/scenarios). Every view reads and edits this one document.");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Example scenarios to start from. Every view reads and edits this one scenario.");
 }
 
 // The scenario as JSON, editable: the same document `gpuplan eval` reads.
@@ -116,12 +119,17 @@ void draw_chrome_top(AppState& state) {
     if (state.catalog) {
         const std::string region = json_string(find_json(state.scenario, {"region"}), "us-east-1");
         ImGui::SetNextItemWidth(em(9));
-        if (ImGui::BeginCombo("##region", region.c_str())) {
-            for (const std::string& r : state.catalog->regions())
-                if (ImGui::Selectable(r.c_str(), r == region)) {
+        // HeightLargest: all 24 regions show without scrolling the list.
+        const bool open = ImGui::BeginCombo("##region", region.c_str(), ImGuiComboFlags_HeightLargest);
+        mark_widget("Region");
+        if (open) {
+            for (const std::string& r : state.catalog->regions()) {
+                if (ImGui::Selectable(r.c_str(), r == region) && r != region) {
                     state.scenario["region"] = r;
                     scenario_edited(state);
                 }
+                mark_widget("Region: " + r);
+            }
             ImGui::EndCombo();
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Region: catalog prices are looked up here");
@@ -133,6 +141,7 @@ void draw_chrome_top(AppState& state) {
         state.dark_theme = !state.dark_theme;
         apply_theme(state.dark_theme, theme_scale());
     }
+    mark_widget("Theme");
 }
 
 void draw_error_banner(AppState& state) {
@@ -151,11 +160,15 @@ void draw_error_banner(AppState& state) {
 
 void draw_status_line(const AppState& state) {
     ImGui::Separator();
-    const std::string name = json_string(find_json(state.results, {"name"}));
-    ImGui::TextDisabled("%s", name.empty() ? "no scenario" : name.c_str());
-    char right[96];
-    std::snprintf(right, sizeof right, "%d instance types | frame %.2f ms (avg %.2f)",
-                  state.catalog ? static_cast<int>(state.catalog->instances.size()) : 0, state.timing.last_ms, state.timing.avg_ms);
+    const std::string region = json_string(find_json(state.scenario, {"region"}), "us-east-1");
+    ImGui::TextDisabled("Prices for %s", region.c_str());
+    const int types = state.catalog ? static_cast<int>(state.catalog->instances.size()) : 0;
+    char right[128];
+    if (state.show_frame_timing)
+        std::snprintf(right, sizeof right, "%d instance types in the catalog | frame %.2f ms (avg %.2f)", types, state.timing.last_ms,
+                      state.timing.avg_ms);
+    else
+        std::snprintf(right, sizeof right, "%d instance type%s in the catalog", types, types == 1 ? "" : "s");
     ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(right).x);
     ImGui::TextDisabled("%s", right);
 }
@@ -178,7 +191,12 @@ std::optional<View> view_from_name(std::string_view name) {
 const char* view_name(View view) { return info(view).name; }
 const char* view_title(View view) { return info(view).title; }
 
-void set_scenario(AppState& state, nlohmann::json scenario) {
+namespace {
+
+// set_scenario's work; `from_view` when a view's edit is being evaluated (the typed text of
+// other inputs is kept), else a new scenario arrived (link, picker, host page) and every input
+// shows its value.
+void apply_scenario(AppState& state, nlohmann::json scenario, bool from_view) {
     ViewStates& vs = views(state);
     if (!state.catalog) {
         state.error = "scenario: no catalog loaded";
@@ -195,6 +213,7 @@ void set_scenario(AppState& state, nlohmann::json scenario) {
         vs.generation += 1;
         vs.scenario_text_dirty = true;
         state.error.clear();
+        if (!from_view) vs.inputs.clear();
     } catch (const std::exception& e) {
         // Bad input never reaches the views: they keep drawing the last good plan.
         state.error = e.what();
@@ -202,6 +221,10 @@ void set_scenario(AppState& state, nlohmann::json scenario) {
         vs.scenario_text_dirty = true;
     }
 }
+
+}  // namespace
+
+void set_scenario(AppState& state, nlohmann::json scenario) { apply_scenario(state, std::move(scenario), false); }
 
 void set_bench_results(AppState& state, std::string_view text, std::string source_name) {
     try {
@@ -217,6 +240,16 @@ void set_bench_results(AppState& state, std::string_view text, std::string sourc
 }
 
 void scenario_edited(AppState& state) {
+    // A scenario made from nothing (a fresh page) by a view's first edit needs its schema.
+    if (!state.scenario.is_object()) state.scenario = nlohmann::json::object();
+    if (!state.scenario.contains("schema")) state.scenario["schema"] = "gpuplan.scenario/1";
+    // An example changed by the user is no longer the example its name describes.
+    if (const nlohmann::json* name = find_json(state.scenario, {"name"}); name && name->is_string()) {
+        const std::string text = name->get<std::string>();
+        constexpr std::string_view kEdited = " (edited)";
+        if (text.size() < kEdited.size() || text.compare(text.size() - kEdited.size(), kEdited.size(), kEdited) != 0)
+            state.scenario["name"] = text + std::string(kEdited);
+    }
     state.scenario_changed = true;
     views(state).reevaluate = true;
 }
@@ -224,6 +257,7 @@ void scenario_edited(AppState& state) {
 void draw_app(AppState& state) {
     const auto start = std::chrono::steady_clock::now();
     ViewStates& vs = views(state);
+    clear_marked_widgets();
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->WorkPos);
     ImGui::SetNextWindowSize(viewport->WorkSize);
@@ -240,7 +274,9 @@ void draw_app(AppState& state) {
             const bool external = state.view != vs.shown_view;
             for (const auto& v : kViews) {
                 const ImGuiTabItemFlags flags = external && v.view == state.view ? ImGuiTabItemFlags_SetSelected : 0;
-                if (ImGui::BeginTabItem(v.title, nullptr, flags)) {
+                const bool selected = ImGui::BeginTabItem(v.title, nullptr, flags);
+                mark_widget(std::string("Tab: ") + v.title);
+                if (selected) {
                     if (!external) state.view = v.view;
                     ImGui::EndTabItem();
                 }
@@ -258,7 +294,17 @@ void draw_app(AppState& state) {
 
     if (vs.reevaluate) {
         vs.reevaluate = false;
-        set_scenario(state, state.scenario);
+        apply_scenario(state, state.scenario, true);
+        // A typed number the scenario refused stays in its field with the reason in words; the
+        // banner is for what no field owns.
+        if (const unsigned input = std::exchange(vs.committed_input, 0u); input != 0) {
+            if (state.error.empty()) {
+                vs.inputs.erase(input);
+            } else if (auto typed = vs.inputs.find(input); typed != vs.inputs.end()) {
+                typed->second.error = human_error(state.error);
+                state.error.clear();
+            }
+        }
     }
 
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -55,6 +55,7 @@ struct AppState {
     View view = View::catalog;
     bool embed = false;       // only the current view, no tabs or chrome (iframes in docs)
     bool dark_theme = false;  // the shell calls apply_theme when this changes
+    bool show_frame_timing = false;  // the status line's frame time (--debug; off for users)
 
     // An imported gpuplan.bench/1 file (Measurements view), with the name it came from.
     std::optional<BenchResults> bench;

@@ -55,6 +55,7 @@ void add_app_options(CLI::App& app, RawAppOptions& raw) {
                    "The scenario as a link encodes it (minified JSON, base64url; docs/scenario.md)")
         ->type_name("TEXT");
     app.add_flag("--embed", raw.embed, "Only the view, no tabs or toolbars (for iframes)");
+    app.add_flag("--debug", raw.debug, "Show each frame's drawing time in the status line");
     app.add_option("--theme", raw.theme, "Colour theme: dark or light")
         ->check(CLI::IsMember({"dark", "light"}))
         ->type_name("NAME");
@@ -69,6 +70,7 @@ AppOptions resolve_app_options(const RawAppOptions& raw) {
     }
     if (!raw.scenario.empty()) options.scenario = decode_scenario_param(raw.scenario);
     options.embed = raw.embed;
+    options.debug = raw.debug;
     if (raw.theme == "dark") options.dark_theme = true;
     else if (raw.theme == "light") options.dark_theme = false;
     else if (!raw.theme.empty()) throw InputError("--theme", "'" + raw.theme + "'", "dark or light");
@@ -111,6 +113,7 @@ std::vector<std::string> app_arguments(const AppOptions& options) {
     if (options.view != View::catalog) args.push_back(std::string("--view=") + view_name(options.view));
     if (options.scenario) args.push_back("--scenario=" + encode_scenario_param(*options.scenario));
     if (options.embed) args.push_back("--embed=1");
+    if (options.debug) args.push_back("--debug=1");
     if (options.dark_theme) args.push_back(std::string("--theme=") + (*options.dark_theme ? "dark" : "light"));
     return args;
 }

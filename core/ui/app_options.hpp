@@ -33,13 +33,14 @@ struct AppOptions {
     std::optional<nlohmann::json> scenario;   // --scenario TEXT, decoded; nullopt = none given
     bool embed = false;                       // --embed: one view, no chrome (iframes)
     std::optional<bool> dark_theme;           // --theme dark|light; nullopt = the shell's default
+    bool debug = false;                       // --debug: the status line shows frame times
 };
 
-// Registers --view, --scenario, --embed and --theme on `app`, writing raw text into `raw`;
+// Registers --view, --scenario, --embed, --theme and --debug on `app`, writing raw text into `raw`;
 // a shell adds its own options next to these (gpuplan gui: --screenshot, --frames, ...).
 struct RawAppOptions {
     std::string view, scenario, theme;
-    bool embed = false;
+    bool embed = false, debug = false;
 };
 void add_app_options(CLI::App& app, RawAppOptions& raw);
 

@@ -10,6 +10,7 @@
 
 #include "gpuplan/catalog/catalog_metrics.hpp"
 #include "imgui.h"
+#include "imgui_internal.h"  // ImGuiTable::DisplayOrderToIndex: the columns as the user ordered them
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -230,6 +231,7 @@ void draw_filters(const Catalog& catalog, CatalogTableState& state) {
     ImGui::SetNextItemWidth(em(14));
     if (ImGui::InputTextWithHint("##filter", "search name, family, accelerator", state.filter, sizeof state.filter))
         state.rows_dirty = true;
+    mark_widget("Search");
     ImGui::SameLine(0, em(1));
     state.rows_dirty |= filter_combo("family", state.family, {families.begin(), families.end()}, 6);
     ImGui::SameLine(0, em(1));
@@ -293,7 +295,7 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
         {"instance", ImGuiTableColumnFlags_NoHide},
         {"family", 0},
         {"accelerator", 0},
-        {"count", 0},
+        {"accelerators", 0},
         // Cheapest first is the question a planner asks first.
         {on_demand.c_str(), ImGuiTableColumnFlags_DefaultSort},
         {spot.c_str(), 0},
@@ -304,13 +306,26 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
         {"vCPUs", 0},
         {"RAM GiB", 0},
         {"network Gbit/s", 0},
-        {"EFA", 0},
+        {"EFA interfaces", 0},
         {"interconnect", 0},
     };
     for (int i = 0; i < kColumnCount; ++i)
         ImGui::TableSetupColumn(headers[i].label, headers[i].flags, 0.0f, static_cast<ImGuiID>(i));
     ImGui::TableSetupScrollFreeze(2, 1);  // compare + instance columns and the header row stay visible
     ImGui::TableHeadersRow();
+    // Which columns are shown, in which order (for Export CSV). ImGui keeps the display order
+    // in the table itself; only imgui_internal.h exposes it.
+    if (const ImGuiTable* table = ImGui::GetCurrentTable()) {
+        state.shown_columns.clear();
+        state.shown_headers.clear();
+        for (int order = 0; order < kColumnCount; ++order) {
+            const int column = table->DisplayOrderToIndex[order];
+            if (!(ImGui::TableGetColumnFlags(column) & ImGuiTableColumnFlags_IsEnabled)) continue;
+            const std::string label = headers[column].label;
+            state.shown_columns.push_back(column);
+            state.shown_headers.push_back(label.substr(0, label.find("###")));
+        }
+    }
 
     ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
     if (specs != nullptr && specs->SpecsDirty) {
@@ -337,7 +352,9 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
                     const auto it = std::find(state.compare.begin(), state.compare.end(), row.name);
                     bool ticked = it != state.compare.end();
                     ImGui::BeginDisabled(!ticked && state.compare.size() >= kMaxCompare);
-                    if (ImGui::Checkbox("##cmp", &ticked)) {
+                    const bool tick_changed = ImGui::Checkbox("##cmp", &ticked);
+                    mark_widget("Compare: " + row.name);
+                    if (tick_changed) {
                         if (ticked) state.compare.push_back(row.name);
                         else state.compare.erase(it);
                     }
@@ -406,6 +423,37 @@ void draw_catalog_compare(const Catalog& catalog, CatalogTableState& state) {
         }
     }
     ImGui::EndTable();
+}
+
+std::vector<std::vector<std::string>> catalog_table_cells(const Catalog& catalog, const CatalogTableState& state) {
+    std::vector<std::vector<std::string>> cells(1);
+    std::vector<Column> columns;
+    for (std::size_t k = 0; k < state.shown_columns.size(); ++k) {
+        const auto column = static_cast<Column>(state.shown_columns[k]);
+        if (column == Column::compare) continue;
+        columns.push_back(column);
+        cells[0].push_back(state.shown_headers[k]);
+    }
+    for (std::size_t index : state.row_order) {
+        const Instance& row = catalog.instances[index];
+        const nlohmann::json* metrics = index < state.metrics.size() ? &state.metrics[index] : nullptr;
+        std::vector<std::string> line;
+        for (Column column : columns) {
+            const Cell cell = make_cell(row, column, state.price_region, metrics);
+            if (cell.text) {
+                line.push_back(*cell.text);
+            } else if (cell.number) {
+                char text[64];
+                std::snprintf(text, sizeof text, "%.10g", *cell.number);
+                line.push_back(text);
+            } else {
+                const std::string reason = cell.field.empty() ? cell.missing_reason : row.unknown_reason(cell.field);
+                line.push_back(reason.rfind("n/a: ", 0) == 0 ? "n/a" : "unknown");
+            }
+        }
+        cells.push_back(std::move(line));
+    }
+    return cells;
 }
 
 std::vector<std::string> catalog_rows(const Catalog& catalog, CatalogTableState& state, CatalogColumn column, bool descending) {

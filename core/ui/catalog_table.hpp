@@ -31,6 +31,10 @@ struct CatalogTableState {
     // The row drawn highlighted (the scenario's chosen instance), and the one the user picked
     // this frame with "plan" ("" = none; the caller reads and clears it).
     std::string highlighted, picked;
+    // The columns as the table last showed them: indices (CatalogColumn) of the visible
+    // columns in display order (the user can hide and reorder them), and their headers.
+    std::vector<int> shown_columns;
+    std::vector<std::string> shown_headers;
 
     // Indices into Catalog::instances after filtering and sorting; rebuilt only when the
     // sort specs, the filters or the catalog change (not every frame).
@@ -59,6 +63,11 @@ std::vector<std::string> catalog_rows(const Catalog& catalog, CatalogTableState&
 // `height` pixels tall (0 = fill the remaining height) and scrolls, with the header row and
 // the instance column frozen.
 void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float height = 0.0f);
+
+// The table as it is on screen, for Export CSV: a header row, then one row per instance in the
+// order shown (filters and sort applied), with the visible columns in display order (the
+// compare tick left out). Numbers in full precision; an unknown figure is "unknown".
+std::vector<std::vector<std::string>> catalog_table_cells(const Catalog& catalog, const CatalogTableState& state);
 
 // The side-by-side comparison of state.compare (every catalog fact and metric as rows).
 void draw_catalog_compare(const Catalog& catalog, CatalogTableState& state);

@@ -174,11 +174,38 @@ void figure_value_text(const nlohmann::json* figure, bool right_align, bool show
     }
     if (v) ImGui::TextUnformatted(text.c_str());
     else ImGui::TextDisabled("%s", text.c_str());
+    // Right-click (a long press on a touch screen arrives as one) copies the figure.
+    if (ImGui::IsItemHovered() && ImGui::IsMouseReleased(ImGuiMouseButton_Right)) {
+        ImGui::SetClipboardText(figure_clipboard_text(*figure).c_str());
+        ImGui::GetStateStorage()->SetFloat(ImGui::GetID(static_cast<const void*>(figure)), static_cast<float>(ImGui::GetTime()));
+    }
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
+        const float copied_at = ImGui::GetStateStorage()->GetFloat(ImGui::GetID(static_cast<const void*>(figure)), -100.0f);
+        if (ImGui::GetTime() - copied_at < 2.0) ImGui::TextColored(to_vec4(palette().good), "Copied the value and its explanation");
+        else ImGui::TextDisabled("Right-click to copy the value and its explanation");
         figure_tooltip(*figure);
         ImGui::EndTooltip();
     }
+}
+
+std::string figure_clipboard_text(const nlohmann::json& figure) {
+    const auto v = figure_value(&figure);
+    const std::string unit = json_string(find_json(figure, {"unit"}));
+    std::string text = v ? format_quantity(*v, unit) : "unknown: " + json_string(find_json(figure, {"unknown"}), "no reason recorded");
+    const std::string formula = json_string(find_json(figure, {"explain", "formula"}));
+    const std::string worked = json_string(find_json(figure, {"explain", "worked"}));
+    if (!formula.empty()) text += "\nformula: " + formula;
+    if (!worked.empty()) text += "\nworked: " + worked;
+    if (const nlohmann::json* inputs = find_json(figure, {"explain", "inputs"}); inputs && inputs->is_array())
+        for (const auto& in : *inputs) {
+            const auto value = json_number(find_json(in, {"value"}));
+            text += "\n- " + json_string(find_json(in, {"name"})) + " = " +
+                    (value ? format_quantity(*value, json_string(find_json(in, {"unit"}))) : std::string("unknown")) + " [" +
+                    json_string(find_json(in, {"origin"})) + "]";
+            if (const std::string source = json_string(find_json(in, {"source"})); !source.empty()) text += " " + source;
+        }
+    return text + "\n";
 }
 
 void figure_table(const char* id, const nlohmann::json* figures, std::initializer_list<FigureRow> rows) {
@@ -288,6 +315,31 @@ void stacked_bar(const char* id, const std::vector<Segment>& segments, double ca
         ImGui::TextDisabled("%s %s", s.label.c_str(), format_quantity(s.value, unit).c_str());
     }
     ImGui::PopID();
+}
+
+
+namespace {
+std::vector<WidgetRect>& widget_marks() {
+    static std::vector<WidgetRect> marks;
+    return marks;
+}
+}  // namespace
+
+void mark_widget(const std::string& label) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    widget_marks().push_back({label.substr(0, label.find("##")), a.x, a.y, b.x - a.x, b.y - a.y});
+}
+const std::vector<WidgetRect>& marked_widgets() { return widget_marks(); }
+void clear_marked_widgets() { widget_marks().clear(); }
+
+void memory_verdict(double used_gb, double capacity_gb) {
+    const Palette& pal = palette();
+    const bool fits = used_gb <= capacity_gb;
+    const bool tight = fits && used_gb > kTightMemoryShare * capacity_gb;
+    const char* verdict = !fits ? "does not fit" : tight ? "tight: over 90% full" : "fits";
+    ImGui::TextColored(to_vec4(!fits ? pal.bad : tight ? pal.warn : pal.good), "%s GB of %s GB per GPU (%.1f%% full): %s",
+                       format_quantity(used_gb, "").c_str(), format_quantity(capacity_gb, "").c_str(),
+                       capacity_gb > 0 ? 100.0 * used_gb / capacity_gb : 0.0, verdict);
 }
 
 }  // namespace gpuplan::ui

@@ -33,11 +33,14 @@ std::string group_thousands(double value, int decimals);
 std::string format_quantity(double value, std::string_view unit);
 
 // The figure's value (right-aligned in the current column when asked) with its explanation
-// on hover; "unknown" in the dim colour with the reason on hover for a null value; a small
+// on hover, copied with it by a right-click; "unknown" in the dim colour with the reason on hover for a null value; a small
 // "*" marks a figure that rests on a default assumption.
 // show_unit = false drops a "/h"-style rate suffix and plain units, for table columns whose
 // header already names the unit ("$/h", "hours").
 void figure_value_text(const nlohmann::json* figure, bool right_align = true, bool show_unit = true);
+// What right-clicking a figure copies: the value with its unit, then its formula, the worked
+// line and its inputs with their origin and source, one per line.
+std::string figure_clipboard_text(const nlohmann::json& figure);
 // The outer height for a scrolling table of `rows` rows, at most `max_em` font heights (a
 // scrolling table given height 0 would take the whole window).
 float table_height(std::size_t rows, float max_em);
@@ -51,6 +54,17 @@ struct FigureRow {
 // A two-column table: label | value (right-aligned, hover explains). Missing keys are skipped.
 void figure_table(const char* id, const nlohmann::json* figures, std::initializer_list<FigureRow> rows);
 
+// Where the labelled controls were drawn in the current frame (the browser tests move the
+// real mouse there: getState().widgets). draw_app clears the list at the start of a frame.
+struct WidgetRect {
+    std::string label;
+    float x = 0, y = 0, w = 0, h = 0;
+};
+// Records the last item's rectangle under `label` (the text from "##" on dropped).
+void mark_widget(const std::string& label);
+const std::vector<WidgetRect>& marked_widgets();
+void clear_marked_widgets();
+
 // A section title with spacing above and a thin rule under it.
 void heading(const char* text);
 // Dimmed explanatory text, wrapped.
@@ -62,6 +76,12 @@ void help_marker(const char* text);
 // What to do when a view's scenario section is missing; returns true when the button to add
 // an example section was pressed.
 bool empty_state(const char* what, const char* button_label);
+
+// "42.1 GB of 80 GB per GPU: fits" in green; "tight" in amber above kTightMemoryShare of the
+// capacity (allocator fragmentation and CUDA graphs' workspace take a few percent the model
+// does not count: docs/models.md); "does not fit" in red above it.
+inline constexpr double kTightMemoryShare = 0.90;
+void memory_verdict(double used_gb, double capacity_gb);
 
 // One horizontal bar of stacked segments against a capacity (memory per GPU).
 struct Segment {

@@ -110,6 +110,11 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
     } else {
         out += "Pareto frontier (no other option is both cheaper and faster):\n";
         out += render_table(t, o.format);
+        if (o.format != Format::csv) {
+            const char* pick_names[] = {"cheapest", "fastest", "balanced"};
+            out += "\nWhy these picks:\n";
+            for (std::size_t k = 0; k < r.pick_reasons.size() && k < 3; ++k) out += fmt::format("  {}: {}\n", pick_names[k], r.pick_reasons[k]);
+        }
     }
     if (o.format == Format::csv) return render_csv(t);  // the frontier alone: CSV readers want no prose
     out += "\nDropped, by reason:\n";

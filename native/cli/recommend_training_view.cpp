@@ -60,6 +60,10 @@ std::string render_training_recommendation(const TrainingRecommendRequest& q, co
     } else {
         out += "Pareto frontier (no other option is both cheaper and faster), cheapest first:\n";
         out += render_table(t, format);
+        if (format != Format::csv) {
+            out += "\nWhy these picks:\n";
+            for (std::size_t k = 0; k < r.pick_reasons.size(); ++k) out += fmt::format("  {}: {}\n", kTrainingPickNames[k], r.pick_reasons[k]);
+        }
     }
     if (format == Format::csv) return render_csv(t);  // the frontier alone: CSV readers want no prose
     std::string after = "\nDropped, by reason:\n";

@@ -108,6 +108,7 @@ void run_gui(const GuiOptions& options, const Catalog& catalog) {
     state.view = options.app.view;
     state.embed = options.app.embed;
     state.dark_theme = options.app.dark_theme.value_or(false);
+    state.show_frame_timing = options.app.debug;
     if (options.app.scenario) ui::set_scenario(state, *options.app.scenario);
     if (!options.bench_text.empty()) ui::set_bench_results(state, options.bench_text, options.bench_source);
     ui::load_fonts(1.0f, std::filesystem::exists(kFontPath) ? kFontPath : "", framebuffer_scale(w.window));

@@ -26,13 +26,18 @@ h.runTest('browser.url_state', async () => {
     const error = await page.evaluate((s) => window.gpuplan.setScenario(s), scenario);
     if (error) throw new Error(`setScenario refused ${scenarioFile}: ${error}`);
     const edited = await page.evaluate(() => window.gpuplan.getState());
+    await page.evaluate(() => window.gpuplan.linkSettled());
+    // The state is in the fragment (never sent to a server): #view=costs&z=<deflated scenario>.
     const url = new URL(page.url());
-    if (url.searchParams.get('view') !== 'costs') throw new Error(`URL lost the view: ${page.url()}`);
-    const param = url.searchParams.get('scenario');
+    if (url.search) throw new Error(`the state leaked into the query string: ${page.url()}`);
+    const fragment = new URLSearchParams(url.hash.slice(1));
+    if (fragment.get('view') !== 'costs') throw new Error(`URL lost the view: ${page.url()}`);
+    const param = fragment.get('z');
     if (!param) throw new Error(`URL has no scenario after an edit: ${page.url()}`);
     if (!/^[A-Za-z0-9_-]+$/.test(param)) throw new Error(`scenario parameter is not base64url: ${param.slice(0, 40)}...`);
-    // Independently decoded here (base64url → JSON), not through the app's codec.
-    const decoded = JSON.parse(Buffer.from(param, 'base64url').toString('utf8'));
+    // Independently decoded here (base64url → raw deflate → JSON, with node's zlib), not
+    // through the app's codec.
+    const decoded = JSON.parse(require('zlib').inflateRawSync(Buffer.from(param, 'base64url')).toString('utf8'));
     if (JSON.stringify(sortKeys(decoded)) !== JSON.stringify(sortKeys(scenario)))
       throw new Error('the URL encodes a different scenario than the one set');
     if (!edited.results || Object.keys(edited.results).length === 0) throw new Error('no results after setScenario');
@@ -59,13 +64,14 @@ h.runTest('browser.url_state', async () => {
     if (!state.dark_theme) throw new Error('broken link: the readable theme=dark was lost');
     const file = path.join(screenshotDir, 'bad-url.png');
     h.saveScreenshot(await bad.screenshot(), file);
-    // 4. A scenario that decodes but does not validate: named by its JSON path.
+    // 4. A scenario that decodes but does not validate: the field named in words.
     const invalid = Buffer.from(JSON.stringify({ schema: 'gpuplan.scenario/1', fleet: { hours: -5 } })).toString('base64url');
     const inv = await h.newPage(browser);
     await inv.goto(`${server.origin}/?view=costs&scenario=${invalid}`);
     const invState = await h.waitReady(inv);
     const invNotice = await inv.locator('#notice-text').innerText();
-    if (!/fleet\.hours/.test(invNotice)) throw new Error(`invalid scenario: notice does not name fleet.hours: ${invNotice}`);
+    if (!/The scenario in the link: hours: got -5/.test(invNotice) || /--|\$\./.test(invNotice))
+      throw new Error(`invalid scenario: the notice does not name the hours in words: ${invNotice}`);
     if (invState.view !== 'costs') throw new Error('invalid scenario: the readable view was lost');
     if (bad.errors.length || inv.errors.length) throw new Error(`errors: ${[...bad.errors, ...inv.errors].join('; ')}`);
     return `edit → URL (${param.length} chars) → reload gave identical results; broken link notice: ` +

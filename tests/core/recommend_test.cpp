@@ -8,6 +8,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/recommend/pareto.hpp"
+#include "gpuplan/recommend/picks.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
 #include "gpuplan/recommend/recommend.hpp"
 
@@ -30,6 +31,42 @@ TEST_CASE("pareto frontier of a small set", "[recommend]") {
     CHECK(f[1] == 2);
     CHECK(f[2] == 0);
     CHECK(f[3] == 6);
+}
+
+TEST_CASE("picks: fastest within the tolerances, balanced at the knee", "[recommend]") {
+    // The case: $912 in 3 h against $5,315 for 32 s less. 32 s of 10,800 s is 0.3%,
+    // inside the 2% time tolerance, so the $912 option is as fast and is "fastest".
+    const std::vector<FrontierPoint> two = {{912, 3.0}, {5315, 3.0 - 32.0 / 3600}};
+    FrontierPicks p = choose_picks(two);
+    CHECK(p.cheapest == 0);
+    CHECK(p.fastest == 0);
+    CHECK(p.balanced == 0);
+    CHECK(p.fastest_why.find("within 0.3% of the shortest time") != std::string::npos);
+    CHECK(p.balanced_why.find("also the fastest") != std::string::npos);
+
+    // A frontier with a clear knee. Cost 100..1000, time 10..1 h; scaled over that stretch
+    // (x = (c - 100) / 900, y = (t - 1) / 9) the points (150, 4) -> x 0.056, y 0.333 (1 - x - y
+    // = 0.611) and (400, 2) -> 0.333, 0.111 (0.556): the knee is (150, 4).
+    const std::vector<FrontierPoint> knee = {{100, 10}, {150, 4}, {400, 2}, {1000, 1}};
+    p = choose_picks(knee);
+    CHECK(p.cheapest == 0);
+    CHECK(p.fastest == 3);  // 1 h is 50% quicker than 2 h: not within the time tolerance
+    CHECK(p.balanced == 1);
+    CHECK(p.balanced_why.find("pays 5.6% of the extra cost and saves 67% of the time") != std::string::npos);
+
+    // Two options within 2% of the quickest time: the cheaper of them sets the price, and the
+    // quickest within 10% of it is "fastest" ($1,050 at 1.01 h), not $2,000 at 1.00 h.
+    const std::vector<FrontierPoint> near = {{100, 10}, {1000, 1.015}, {1050, 1.01}, {2000, 1.0}};
+    p = choose_picks(near);
+    CHECK(p.fastest == 2);
+    CHECK(p.balanced != p.fastest);
+    CHECK(p.balanced == 1);  // the only point strictly between cheapest and fastest
+
+    // No point between cheapest and fastest: balanced is the cheapest, and says so.
+    p = choose_picks({{100, 10}, {1000, 1}});
+    CHECK(p.fastest == 1);
+    CHECK(p.balanced == 0);
+    CHECK(p.balanced_why.find("no option lies between") != std::string::npos);
 }
 
 TEST_CASE("inference recommendation: a hand-checked candidate", "[recommend]") {
@@ -96,7 +133,18 @@ TEST_CASE("recommender properties over full sweeps", "[recommend][property]") {
                 CHECK(per_gpu_gb <= *inst.accelerator_memory_gib_each * kBytesPerGiB / 1e9 + 1e-9);
                 CHECK(batch >= 1);
             }
-            if (!r.frontier.empty()) CHECK(r.picks.size() == 3);
+            if (!r.frontier.empty()) {
+                CHECK(r.picks.size() == 3);
+                CHECK(r.pick_reasons.size() == 3);
+                // The fastest pick is within the time tolerance of the frontier's quickest, or is it.
+                const double quickest = r.candidates[r.frontier.back()].seconds_per_token;
+                const Candidate& fastest = r.candidates[r.picks[1]];
+                CHECK(fastest.seconds_per_token <= quickest * (1 + kSameTimeTolerance) * (1 + 1e-12));
+                // Balanced is never dearer than fastest nor slower than cheapest.
+                const Candidate& balanced = r.candidates[r.picks[2]];
+                CHECK(balanced.usd_per_million_tokens <= fastest.usd_per_million_tokens);
+                CHECK(balanced.seconds_per_token <= r.candidates[r.picks[0]].seconds_per_token);
+            }
         }
     }
 }

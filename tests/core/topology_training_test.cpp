@@ -73,7 +73,7 @@ TEST_CASE("W5 through the topology of p5.48xlarge", "[topology][W5]") {
     t.nvls_efficiency.reset();             // ... but W5 is a ring
     const Figure ar = hierarchical_all_reduce_seconds(1073741824.0, t, 1);
     CHECK(sig4(*ar.value * 1e3) == 4.176);  // 2 x 7/8 x 2^30 / 450e9 = 4.176 ms
-    CHECK_THAT(ar.worked, Contains("nvlink"));
+    CHECK_THAT(ar.worked, Contains("over NVLink"));
     CHECK(*hierarchical_all_gather_seconds(1073741824.0, t, 1).value == Approx(*ar.value / 2));
     CHECK(*hierarchical_reduce_scatter_seconds(1073741824.0, t, 1).value == Approx(*ar.value / 2));
 }
@@ -112,7 +112,7 @@ TEST_CASE("hierarchical all-reduce across nodes names the bottleneck", "[topolog
     CHECK(*c.inter_seconds.value == Approx(inter));
     CHECK(sig4(*c.seconds.value * 1e3) == 25.58);
     CHECK(c.bottleneck == LinkClass::efa_gdr);
-    CHECK_THAT(c.bottleneck_text, Contains("across nodes over EFA (efa_gdr): sets the pace") && Contains("(31% of it)"));
+    CHECK_THAT(c.bottleneck_text, Contains("across nodes over EFA: sets the pace") && Contains("(31% of it)"));
     // On p5.48xlarge (NVLS inside at 360 x 0.85 GB/s, 42 GB/s EFA per GPU) the node's own phase weighs more.
     const CollectiveCost p5 = hierarchical_collective(Collective::all_reduce, S, node_topology(catalog(), instance("p5.48xlarge")), 8, 2);
     CHECK(p5.bottleneck == LinkClass::nvlink);
@@ -202,7 +202,7 @@ TEST_CASE("training layout validation names the field", "[training][bad-input]")
     q = request("g6e.48xlarge", "llama-3-8b", 1, 2, 4, 1);
     const TrainingTime t = training_time(catalog(), q);
     REQUIRE(t.warnings.size() == 1);
-    CHECK_THAT(t.warnings[0], Contains("pcie_host_bridge"));  // 4 GPUs of one socket
+    CHECK_THAT(t.warnings[0], Contains("PCIe through the host bridge"));  // 4 GPUs of one socket
 }
 
 TEST_CASE("hand-computed DDP step: llama-3.2-1b on one p5.48xlarge", "[training]") {
@@ -238,7 +238,7 @@ TEST_CASE("hand-computed DDP step: llama-3.2-1b on one p5.48xlarge", "[training]
     CHECK(t.exposed_by_link[0].name == "exposed_nvlink_seconds");
     CHECK(*t.exposed_by_link[0].value == Approx(*t.data_parallel_exposed_seconds.value));
     CHECK(t.exposed_by_link[0].rests_on_assumption());
-    CHECK_THAT(t.bottleneck, Contains("compute is 99% of the step") && Contains("data-parallel gradient all-reduce once per step over NVLink (nvlink)"));
+    CHECK_THAT(t.bottleneck, Contains("compute is 99% of the step") && Contains("data-parallel gradient all-reduce once per step over NVLink"));
 
     // Two nodes: the all-reduce also crosses EFA. Pipelined, EFA's share (2 x 1/2 x 2N/8 /
     // 42e9 = 7.36 ms) runs under the NVLS phase inside the node (9.09 ms): no slower.

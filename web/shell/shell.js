@@ -1,9 +1,13 @@
 // shell.js — the page around the planner's canvas. Everything browser-specific that is not
 // drawing lives here; the C++ side of the bridge is web/page_bridge.cpp.
 //
-//   1. The URL is the command line: `?view=costs&scenario=…&embed=1` becomes the arguments
-//      `--view=costs --scenario=… --embed=1` of the parser `gpuplan gui` uses
-//      (core/ui/app_options.hpp). The page keeps the URL current with history.replaceState.
+//   1. The URL is the command line: `#view=costs&theme=dark&z=…` (and `?embed=1`) becomes the
+//      arguments `--view=costs --theme=dark --scenario=… --embed=1` of the parser `gpuplan gui`
+//      uses (core/ui/app_options.hpp). The state rides in the fragment, which browsers never
+//      send to a server, so a link of any length loads (a query string of a few hundred KB
+//      gets "414 URI Too Long"); the scenario in it is deflate-compressed (`z=`). Links with
+//      `?scenario=` (uncompressed, older links and the docs' iframes) still load. The page
+//      keeps the URL current with history.replaceState.
 //   2. Start-up: checks WebGL2 first (a readable message instead of a blank page), then
 //      downloads gpuplan.wasm with a progress bar and starts gpuplan.js.
 //   3. Toolbar: copy link, import a bench results file (picker or drag-and-drop), export the
@@ -19,13 +23,47 @@
   // --- 1. URL → arguments --------------------------------------------------------------
   // host_origin is the page's own concern (which hosts may drive an embedded view), so it is
   // not passed on; every other parameter is, so that unknown ones are reported, not ignored.
+  // The query holds how the page is shown (embed, host_origin); the fragment holds the state.
   const PAGE_ONLY_PARAMS = new Set(['host_origin']);
-  const args = [];
-  for (const [name, value] of params) {
-    if (!PAGE_ONLY_PARAMS.has(name)) args.push(`--${name}=${value}`);
-  }
-  const embed = args.some((a) => /^--embed=(1|true|yes|on|)$/i.test(a));
+  const QUERY_PARAMS = new Set(['embed', 'host_origin']);
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const embed = /^(1|true|yes|on|)$/i.test(params.has('embed') ? params.get('embed') : 'no');
 
+  const base64url = {
+    encode(bytes) {
+      let binary = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    },
+    decode(text) {
+      const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+      return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    },
+  };
+  async function pipeThrough(bytes, stream) {
+    return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+  }
+  // The core's codec is base64url of the minified JSON (gpuplan/scenario/scenario_url.hpp); the
+  // link carries the same bytes deflated (CompressionStream 'deflate-raw', RFC 1951).
+  const compressScenario = async (param) => base64url.encode(await pipeThrough(base64url.decode(param), new CompressionStream('deflate-raw')));
+  const expandScenario = async (z) => base64url.encode(await pipeThrough(base64url.decode(z), new DecompressionStream('deflate-raw')));
+
+  // The arguments, once the fragment's compressed scenario is expanded (main waits for them).
+  async function startArguments() {
+    const list = [];
+    const urlErrors = [];
+    for (const [name, value] of params) if (!PAGE_ONLY_PARAMS.has(name)) list.push(`--${name}=${value}`);
+    for (const [name, value] of fragment) {
+      if (name !== 'z') { list.push(`--${name}=${value}`); continue; }
+      try {
+        list.push(`--scenario=${await expandScenario(value)}`);
+      } catch (error) {
+        urlErrors.push(`The scenario in this link could not be read (its compressed text is damaged or cut short: ${error.message}); ` +
+                       'the planner opened without it.');
+      }
+    }
+    return { list, urlErrors };
+  }
   // Origins allowed to drive this page by postMessage: our own, plus those the embedding link
   // names (?host_origin=https://a.example,https://b.example). Exact matches only.
   const allowedOrigins = new Set([location.origin]);
@@ -36,6 +74,7 @@
 
   // --- 2. Start-up ---------------------------------------------------------------------
   const statusBox = $('status');
+  const startUrlErrors = [];  // what the page itself could not read from the link
   function showStartError(text) {
     $('status-text').textContent = text;
     statusBox.className = 'error';
@@ -100,10 +139,16 @@
     clearTimeout(messageTimer);
     if (!isError) messageTimer = setTimeout(() => { box.textContent = ''; }, 4000);
   }
+  // "--view: 'x' is not a view" -> "The view in the link: 'x' is not a view" (the notice is
+  // about a link, not a command line).
+  const LINK_PARTS = { view: 'The view in the link', scenario: 'The scenario in the link', theme: 'The theme in the link',
+                       embed: 'The embed setting in the link', debug: 'The debug setting in the link' };
+  const inWords = (line) => line.replace(/^scenario \(URL\): /, 'The scenario in the link: ')
+    .replace(/--([a-z_]+)/g, (whole, name) => LINK_PARTS[name] || `"${name}" (not a setting the planner knows)`);
   function showNotice(lines) {
     if (lines.length === 0) return;
     $('notice-text').textContent = 'Part of this link could not be used, so defaults stand in for it:\n• ' +
-      lines.join('\n• ');
+      lines.map(inWords).join('\n• ');
     $('notice').hidden = false;
   }
   function download(fileName, type, text) {
@@ -115,6 +160,7 @@
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
   async function copyLink() {
+    await urlUpdate;  // the fragment is compressed asynchronously
     try {
       await navigator.clipboard.writeText(location.href);
     } catch (_) {
@@ -170,8 +216,16 @@
     else if (isCatalogDocument(text)) importCatalog(text, file.name);
     else importResults(text, file.name);
   }
+  // The scenario as a file `gpuplan eval` reads: on a fresh page that is a scenario with only
+  // its schema (valid, and empty), never `{}`.
+  function scenarioFile() {
+    const scenario = getState().scenario;
+    return scenario.schema ? scenario : { schema: 'gpuplan.scenario/1', ...scenario };
+  }
   function wireToolbar() {
     $('toolbar').hidden = embed;
+    $('open-in-planner').hidden = !embed;
+    updatePlannerLink();
     $('copy-link').addEventListener('click', copyLink);
     $('import-results').addEventListener('click', () => $('results-file').click());
     $('results-file').addEventListener('change', (event) => {
@@ -179,8 +233,9 @@
       event.target.value = '';  // the same file can be chosen again
     });
     $('export-scenario').addEventListener('click', () => {
-      const name = (getState().scenario.name || 'scenario').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
-      download(`${name}.json`, 'application/json', JSON.stringify(getState().scenario, null, 2) + '\n');
+      const scenario = scenarioFile();
+      const name = (scenario.name || 'scenario').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
+      download(`${name}.json`, 'application/json', JSON.stringify(scenario, null, 2) + '\n');
     });
     $('export-csv').addEventListener('click', () => {
       download(`gpuplan-${getState().view}.csv`, 'text/csv', callText('gpuplan_page_export_csv'));
@@ -257,11 +312,31 @@
   }
   let suppressHostUpdate = false;
 
+  // The fragment for a state query from the core: every setting as it is, the scenario
+  // compressed (`z=`). Embed mode is the page's (the query keeps it).
+  let urlSequence = 0;
+  let urlUpdate = Promise.resolve();
+  async function linkFragment(state) {
+    const parts = [];
+    for (const [name, value] of state) {
+      if (QUERY_PARAMS.has(name)) continue;
+      parts.push(name === 'scenario' ? `z=${await compressScenario(value)}` : `${name}=${encodeURIComponent(value)}`);
+    }
+    return parts.join('&');
+  }
+  // The page around the canvas follows the theme (toolbar, notice, loading screen).
+  function applyPageTheme(dark) { document.documentElement.classList.toggle('dark', dark); }
+  // An embedded view links to the full planner with the same state (a new tab).
+  function updatePlannerLink() {
+    const link = $('open-in-planner');
+    if (link) link.href = `${location.pathname}${location.hash}`;
+  }
+
   // --- Called from C++ (page_bridge.cpp) ---------------------------------------------------
   const shell = {
     onReady(urlErrors) {
       statusBox.className = 'hidden';
-      showNotice(urlErrors);
+      showNotice([...startUrlErrors, ...urlErrors]);
       window.gpuplan.ready = true;
       window.gpuplan.ready_ms = performance.now();  // first settled frame, ms after navigation start
       window.dispatchEvent(new Event('gpuplan-ready'));
@@ -271,10 +346,20 @@
     },
     onStateChanged(query) {
       // The address bar always holds the link to what is on screen (no history entries).
-      const host = params.get('host_origin');
-      const search = query + (host ? `${query ? '&' : ''}host_origin=${encodeURIComponent(host)}` : '');
-      history.replaceState(null, '', search ? `?${search}` : location.pathname);
+      const state = new URLSearchParams(query);
+      applyPageTheme(state.get('theme') === 'dark');
+      const sequence = ++urlSequence;
+      urlUpdate = linkFragment(state).then((hash) => {
+        if (sequence !== urlSequence) return;  // a newer state is on its way
+        const search = [...params].filter(([name]) => QUERY_PARAMS.has(name)).map(([n, v]) => `${n}=${encodeURIComponent(v)}`).join('&');
+        history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}${hash ? `#${hash}` : ''}`);
+        updatePlannerLink();
+      }, (error) => toolbarMessage(`The link could not be updated: ${error.message}`, true));
       if (!suppressHostUpdate && window.gpuplan && window.gpuplan.ready) postToHost(resultsMessage(null, ''));
+    },
+    copyText(text) {
+      navigator.clipboard.writeText(text).then(() => toolbarMessage('Copied the figure and its explanation.'),
+        () => toolbarMessage('Could not copy: the browser refused the clipboard.', true));
     },
     onStartFailure(message) { showStartError(message); },
   };
@@ -289,6 +374,8 @@
     importResults,
     importCatalog,
     exportCsv: () => callText('gpuplan_page_export_csv'),
+    scenarioFile,
+    linkSettled: () => urlUpdate,
     redraw: (frames) => Module._gpuplan_page_redraw(frames || 3),
   };
 
@@ -298,6 +385,12 @@
   const canvas = $('canvas');
   // Keys go to the canvas (SDL listens there): keep focus on it when clicked.
   canvas.addEventListener('mousedown', () => canvas.focus());
+  // Tab while a field in the planner is being edited belongs to the planner (it commits the
+  // field and moves to the next one); otherwise Tab moves the page's focus as usual.
+  canvas.addEventListener('keydown', (event) => {
+    if (event.key === 'Tab' && window.Module && Module._gpuplan_page_editing_text && Module._gpuplan_page_editing_text())
+      event.preventDefault();
+  }, true);
   // SDL resizes the canvas on the window's resize event only; the stage also changes size when
   // the notice banner opens or closes, so pass those changes on as a resize.
   new ResizeObserver(() => window.dispatchEvent(new Event('resize'))).observe($('stage'));
@@ -313,24 +406,28 @@
     return;
   }
 
-  window.Module = {
-    canvas,
-    arguments: args,
-    gpuplanShell: shell,
-    print: (text) => console.log(text),
-    printErr: (text) => console.warn(text),
-    onAbort: (what) => showStartError(`gpuplan stopped: ${what}`),
-    locateFile: (file) => new URL(file, location.href).href,
-    instantiateWasm(imports, receiveInstance) {
-      fetchWasm(new URL('gpuplan.wasm', location.href).href)
-        .then((bytes) => WebAssembly.instantiate(bytes, imports))
-        .then((output) => receiveInstance(output.instance, output.module))
-        .catch((error) => showStartError(`gpuplan could not be loaded: ${error.message}`));
-      return {};  // exports arrive later, through receiveInstance
-    },
-  };
-  const script = document.createElement('script');
-  script.src = 'gpuplan.js';
-  script.onerror = () => showStartError('gpuplan could not be loaded: gpuplan.js is missing from the server.');
-  document.body.appendChild(script);
+  applyPageTheme(fragment.get('theme') === 'dark' || params.get('theme') === 'dark');
+  startArguments().then(({ list, urlErrors }) => {
+    startUrlErrors.push(...urlErrors);
+    window.Module = {
+      canvas,
+      arguments: list,
+      gpuplanShell: shell,
+      print: (text) => console.log(text),
+      printErr: (text) => console.warn(text),
+      onAbort: (what) => showStartError(`gpuplan stopped: ${what}`),
+      locateFile: (file) => new URL(file, location.href).href,
+      instantiateWasm(imports, receiveInstance) {
+        fetchWasm(new URL('gpuplan.wasm', location.href).href)
+          .then((bytes) => WebAssembly.instantiate(bytes, imports))
+          .then((output) => receiveInstance(output.instance, output.module))
+          .catch((error) => showStartError(`gpuplan could not be loaded: ${error.message}`));
+        return {};  // exports arrive later, through receiveInstance
+      },
+    };
+    const script = document.createElement('script');
+    script.src = 'gpuplan.js';
+    script.onerror = () => showStartError('gpuplan could not be loaded: gpuplan.js is missing from the server.');
+    document.body.appendChild(script);
+  });
 })();

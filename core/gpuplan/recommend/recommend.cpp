@@ -1,5 +1,6 @@
 // recommend.cpp — see recommend.hpp for the method.
 #include "gpuplan/recommend/recommend.hpp"
+#include "gpuplan/recommend/picks.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -255,18 +256,11 @@ Recommendation recommend_inference(const Catalog& catalog, const InferenceRecomm
                                          [](const Candidate& c) { return c.seconds_per_token; }))
         r.frontier.push_back(kept[k]);
     if (!r.frontier.empty()) {
-        const Candidate& cheapest = r.candidates[r.frontier.front()];
-        const Candidate& fastest = r.candidates[r.frontier.back()];
-        // Balance: the frontier point with the smallest product of cost and time, each
-        // relative to its best value (so neither unit dominates).
-        std::size_t balance = r.frontier.front();
-        double best = INFINITY;
-        for (std::size_t i : r.frontier) {
-            const Candidate& c = r.candidates[i];
-            const double score = (c.usd_per_million_tokens / cheapest.usd_per_million_tokens) * (c.seconds_per_token / fastest.seconds_per_token);
-            if (score < best) best = score, balance = i;
-        }
-        r.picks = {r.frontier.front(), r.frontier.back(), balance};
+        std::vector<FrontierPoint> points;
+        for (std::size_t i : r.frontier) points.push_back({r.candidates[i].usd_per_million_tokens, r.candidates[i].seconds_per_token});
+        const FrontierPicks p = choose_picks(points);
+        r.picks = {r.frontier[p.cheapest], r.frontier[p.fastest], r.frontier[p.balanced]};
+        r.pick_reasons = {p.cheapest_why, p.fastest_why, p.balanced_why};
     }
     for (std::size_t i : r.picks) r.pick_details.push_back(pick_detail(r.candidates[i], catalog, q));
     return r;

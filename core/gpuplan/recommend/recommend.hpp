@@ -71,7 +71,8 @@ struct PickDetail {
 struct Recommendation {
     std::vector<Candidate> candidates;        // every option considered, kept or dropped
     std::vector<std::size_t> frontier;        // indices into candidates: time vs cost, cheapest first
-    std::vector<std::size_t> picks;           // cheapest, fastest, and the best balance (may repeat)
+    std::vector<std::size_t> picks;           // cheapest, fastest, balanced (picks.hpp; may repeat)
+    std::vector<std::string> pick_reasons;    // one per pick: why it was chosen, in words
     std::vector<PickDetail> pick_details;     // one per pick, in the same order
     std::size_t evaluated = 0;
 };
@@ -113,7 +114,8 @@ struct TrainingCandidate {
 
 struct TrainingRecommendation {
     std::vector<TrainingCandidate> candidates;
-    std::vector<std::size_t> frontier, picks;  // picks: cheapest, fastest, balanced
+    std::vector<std::size_t> frontier, picks;  // picks: cheapest, fastest, balanced (picks.hpp)
+    std::vector<std::string> pick_reasons;     // one per pick: why it was chosen, in words
     std::vector<TrainingTime> pick_times;      // one per pick: its step, hours and cost at its price
     std::size_t evaluated = 0;
 };

@@ -6,6 +6,7 @@
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/recommend/pareto.hpp"
 #include "gpuplan/recommend/recommend.hpp"
+#include "gpuplan/recommend/picks.hpp"
 #include "gpuplan/topology/training_time.hpp"
 
 namespace gpuplan {
@@ -141,14 +142,11 @@ TrainingRecommendation recommend_training(const Catalog& catalog, const Training
                                          [](const TrainingCandidate& c) { return c.hours; }))
         r.frontier.push_back(kept[k]);
     if (!r.frontier.empty()) {
-        const double cheapest = r.candidates[r.frontier.front()].cost_usd, fastest = r.candidates[r.frontier.back()].hours;
-        std::size_t balance = r.frontier.front();
-        double best = INFINITY;
-        for (std::size_t i : r.frontier) {
-            const double score = r.candidates[i].cost_usd / cheapest * (r.candidates[i].hours / fastest);
-            if (score < best) best = score, balance = i;
-        }
-        r.picks = {r.frontier.front(), r.frontier.back(), balance};
+        std::vector<FrontierPoint> frontier_points;
+        for (std::size_t i : r.frontier) frontier_points.push_back({r.candidates[i].cost_usd, r.candidates[i].hours});
+        const FrontierPicks p = choose_picks(frontier_points);
+        r.picks = {r.frontier[p.cheapest], r.frontier[p.fastest], r.frontier[p.balanced]};
+        r.pick_reasons = {p.cheapest_why, p.fastest_why, p.balanced_why};
     }
     // Each pick's working: its step at its catalog price (the sweep above timed it without one).
     for (std::size_t i : r.picks) {

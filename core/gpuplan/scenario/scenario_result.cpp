@@ -90,6 +90,7 @@ nlohmann::json to_json(const TrainingRecommendation& r) {
         nlohmann::json figs = nlohmann::json::object();
         for (const Figure* f : {&t.compute_seconds, &t.step_seconds, &t.tokens_per_second, &t.total_hours, &t.cost_usd}) figs[f->name] = figure_json(*f);
         p["figures"] = figs;
+        p["why"] = k < r.pick_reasons.size() ? r.pick_reasons[k] : "";
         picks[names[k]] = p;
     }
     nlohmann::json doc = {{"evaluated", r.evaluated}, {"frontier", frontier}, {"picks", picks}};
@@ -117,6 +118,7 @@ nlohmann::json to_json(const Recommendation& r) {
         p["batch"] = c.batch;
         p["figures"] = to_json(r.pick_details[k].figures);
         p["fit"] = to_json(r.pick_details[k].fit, r.pick_details[k].pool);
+        p["why"] = k < r.pick_reasons.size() ? r.pick_reasons[k] : "";
         picks[names[k]] = p;
     }
     nlohmann::json doc = {{"evaluated", r.evaluated}, {"frontier", frontier}, {"picks", picks}};

@@ -246,8 +246,8 @@ NodeTopology node_topology(const Catalog& catalog, const Instance& inst, const T
                 x.description = "PCIe across the two CPU sockets: " + n(pcie.gb_per_s.value) + " x " + n(factor.value) + " = " + n(x.gb_per_s.value) + " GB/s per direction";
             }
             t.intra = x;
-            t.notes.push_back("assumed two CPU sockets (" + n(t.gpus) + " PCIe GPUs): GPUs on one socket reach each other over pcie_host_bridge, "
-                              "a ring over all of them crosses the sockets (cross_socket, the bottleneck inside the node)");
+            t.notes.push_back("assumed two CPU sockets (" + n(t.gpus) + " PCIe GPUs): GPUs on one socket reach each other through the PCIe host bridge, "
+                              "a ring over all of them crosses the sockets (the bottleneck inside the node)");
         }
     }
 
@@ -313,7 +313,7 @@ NodeTopology node_topology(const Catalog& catalog, const Instance& inst, const T
     }
     t.multi_node_capable = efa;
     if (o.transport != InterNodeTransport::automatic)
-        t.notes.push_back("between nodes: " + std::string(link_words(inter_cls)) + " (" + std::string(to_string(inter_cls)) + "), as chosen (inter_node_transport " +
+        t.notes.push_back("between nodes: " + std::string(link_words(inter_cls)) + ", as chosen (inter-node transport " +
                           std::string(to_string(o.transport)) + ")");
     if (!efa) t.notes.push_back("no EFA: collectives across nodes run over TCP on ENA (NCCL socket transport); multi-node training is possible but slow");
     if (inter_cls == LinkClass::efa_staged) t.notes.push_back("EFA without established GPUDirect RDMA: treated as staged through host memory");
@@ -396,8 +396,8 @@ CollectiveCost hierarchical_collective(Collective kind, double bytes, const Node
     auto on = [&](Collective k, double s, double ranks, const Link& l) { return collective_seconds(k, s, ranks, l.gb_per_s, l.latency_us); };
     std::vector<Figure> in_phases, out_phases;
     std::vector<std::string> in_labels, out_labels;
-    const std::string in_where = " inside the node over " + std::string(to_string(t.intra.cls)) + " (" + n(g) + " ranks)";
-    const std::string out_where = " across " + n(nodes) + " nodes over " + std::string(to_string(t.inter.cls));
+    const std::string in_where = " inside the node over " + std::string(link_words(t.intra.cls)) + " (" + n(g) + " ranks)";
+    const std::string out_where = " across " + n(nodes) + " nodes over " + std::string(link_words(t.inter.cls));
     if (g > 1) {
         if (!t.intra.known()) c.intra_seconds = unknown_figure("intra_node_seconds", "s", "", "link inside " + t.instance + " unknown: " + t.intra.unknown_reason);
         else if (kind == Collective::all_reduce && t.nvls_efficiency && nvls_beats_ring(bytes, t, g, nodes)) {
@@ -456,8 +456,7 @@ CollectiveCost hierarchical_collective(Collective kind, double bytes, const Node
     if (total > 0) {
         const bool inter_worse = b > a;
         c.bottleneck = inter_worse ? c.inter_class : c.intra_class;
-        c.bottleneck_text = std::string(inter_worse ? "across nodes over " : "inside the node over ") + std::string(link_words(c.bottleneck)) + " (" +
-                            std::string(to_string(c.bottleneck)) + ")" +
+        c.bottleneck_text = std::string(inter_worse ? "across nodes over " : "inside the node over ") + std::string(link_words(c.bottleneck)) +
                             (a > 0 && b > 0 ? ": sets the pace; the other segment runs at the same time (" + n(std::round(100 * std::min(a, b) / total)) + "% of it)"
                                             : ": all of the " + kname);
     } else {

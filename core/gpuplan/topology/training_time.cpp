@@ -205,8 +205,8 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
         // time (the phases overlap, so the parts of the exposed time add up to it).
         const double in = *c.intra_seconds.value, out = *c.inter_seconds.value, total = in + out;
         if (total <= 0 || *c.seconds.value <= 0) return;
-        if (in > 0) parts.push_back({label + " over " + std::string(link_words(c.intra_class)) + " (" + std::string(to_string(c.intra_class)) + ")", c.intra_class, exposed * in / total, assumed});
-        if (out > 0) parts.push_back({label + " over " + std::string(link_words(c.inter_class)) + " (" + std::string(to_string(c.inter_class)) + ")", c.inter_class, exposed * out / total, assumed});
+        if (in > 0) parts.push_back({label + " over " + std::string(link_words(c.intra_class)), c.intra_class, exposed * in / total, assumed});
+        if (out > 0) parts.push_back({label + " over " + std::string(link_words(c.inter_class)), c.inter_class, exposed * out / total, assumed});
     };
 
     // Data parallel.
@@ -302,8 +302,8 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
         }
         const LinkClass worst = tn > 1 ? topo.inter.cls : tp_topo.intra.cls;
         if (worst != LinkClass::nvlink && worst != LinkClass::neuronlink)
-            r.warnings.push_back("tensor parallel " + n(tp) + " runs over " + std::string(link_words(worst)) + " (" + std::string(to_string(worst)) +
-                                 "): its all-reduces sit on the critical path of every layer; prefer NVLink/NeuronLink, or pipeline parallel across the slow link");
+            r.warnings.push_back("tensor parallel " + n(tp) + " runs over " + std::string(link_words(worst)) +
+                                 ": its all-reduces sit on the critical path of every layer; prefer NVLink/NeuronLink, or pipeline parallel across the slow link");
     } else {
         r.tensor_parallel_seconds = zero("tensor_parallel_seconds", "tensor parallel 1");
     }
@@ -320,7 +320,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
             r.pipeline_p2p_seconds = make_figure("pipeline_p2p_seconds", v, "s", "2 x micro-batches x (b x s x h x 2 / B + alpha) x (1 - overlap)",
                                          "2 x " + n(mb) + " x (" + n(bytes) + " / " + n(l.gb_per_s.value) + "e9 + " + n(l.latency_us.value) + "e-6) x (1 - " + n(q.overlap.pipeline_p2p.value) + ") = " + n(v),
                                          {input("link_gb_per_s", "GB/s", l.gb_per_s), input("latency_us", "us", l.latency_us), input("pipeline_overlap", "fraction", q.overlap.pipeline_p2p)});
-            if (v > 0) parts.push_back({"pipeline point-to-point over " + std::string(link_words(l.cls)) + " (" + std::string(to_string(l.cls)) + ")", l.cls, v, r.pipeline_p2p_seconds.rests_on_assumption()});
+            if (v > 0) parts.push_back({"pipeline point-to-point over " + std::string(link_words(l.cls)), l.cls, v, r.pipeline_p2p_seconds.rests_on_assumption()});
         }
     } else {
         r.pipeline_p2p_seconds = zero("pipeline_p2p_seconds", "pipeline parallel 1");

@@ -12,6 +12,7 @@
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
 #include "ui/views/view_common.hpp"
+#include "ui/names.hpp"
 #include "ui/widgets.hpp"
 
 namespace gpuplan::ui {
@@ -206,7 +207,7 @@ void draw_storage(const AppState& state) {
         if (it.key() == "total_usd") continue;
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
-        ImGui::TextUnformatted(it.key().c_str());
+        ImGui::TextUnformatted(human_name(it.key()).c_str());
         ImGui::TableSetColumnIndex(1);
         figure_value_text(&it.value());
     }

@@ -15,6 +15,7 @@
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
 #include "ui/views/view_common.hpp"
+#include "ui/names.hpp"
 #include "ui/widgets.hpp"
 
 namespace gpuplan::ui {
@@ -45,8 +46,7 @@ void draw_memory_bar(const char* id, const nlohmann::json* figures, double tenso
     ImGui::TextUnformatted(title.c_str());
     stacked_bar(id, segments, capacity, "GB", "GPU memory");
     const double total = value("total_gb");
-    ImGui::TextColored(to_vec4(total <= capacity ? pal.good : pal.bad), "%s GB of %s GB per GPU: %s", format_quantity(total, "").c_str(),
-                       format_quantity(capacity, "").c_str(), total <= capacity ? "fits" : "does not fit");
+    memory_verdict(total, capacity);
 }
 
 // ---- a chosen instance and layout ("infer") --------------------------------------------------
@@ -136,7 +136,7 @@ void draw_picks(AppState& state) {
         ImGui::TableSetColumnIndex(0);
         if (ImGui::RadioButton(kPickNames[k], state.views->inference_pick == k)) state.views->inference_pick = k;
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted((json_string(find_json(*p, {"instance"})) + " (" + json_string(find_json(*p, {"purchase"})) + ")").c_str());
+        ImGui::TextUnformatted((json_string(find_json(*p, {"instance"})) + " (" + human_name(json_string(find_json(*p, {"purchase"}))) + ")").c_str());
         ImGui::TableSetColumnIndex(2);
         ImGui::TextUnformatted(json_string(find_json(*p, {"layout"})).c_str());
         ImGui::TableSetColumnIndex(3);
@@ -161,7 +161,7 @@ void draw_pick(AppState& state) {
         heading("Memory per GPU");
         draw_memory_bar("pick_memory", fit, tp,
                         json_string(find_json(*p, {"instance"})) + ", " + json_string(find_json(*p, {"layout"})) + " (" +
-                            json_string(find_json(*p, {"purchase"})) + ")");
+                            human_name(json_string(find_json(*p, {"purchase"}))) + ")");
     }
     if (ImGui::Button("Plan this pick in detail")) {
         // The pick as an "infer" section: the same instance, tensor parallel and batch.

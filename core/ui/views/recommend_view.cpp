@@ -9,6 +9,7 @@
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
 #include "ui/views/view_common.hpp"
+#include "ui/names.hpp"
 #include "ui/widgets.hpp"
 
 namespace gpuplan::ui {
@@ -25,7 +26,7 @@ void draw_pareto(const nlohmann::json& rec, const Axis& x, const Axis& y, const 
     for (const auto& c : *frontier) {
         xs.push_back(json_number(find_json(c, {x.key})).value_or(NAN) * x.scale);
         ys.push_back(json_number(find_json(c, {y.key})).value_or(NAN) * y.scale);
-        tips.push_back(json_string(find_json(c, {"instance"})) + " (" + json_string(find_json(c, {"purchase"})) + ")\n" +
+        tips.push_back(json_string(find_json(c, {"instance"})) + " (" + human_name(json_string(find_json(c, {"purchase"}))) + ")\n" +
                        json_string(find_json(c, {"layout"})));
     }
     std::vector<double> px, py;
@@ -78,7 +79,7 @@ void draw_ranked(const nlohmann::json& rec, bool training) {
             // figures below and in docs/models.md ("Recommender").
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(em(32));
-            ImGui::Text("%s (%s), %s", json_string(find_json(c, {"instance"})).c_str(), json_string(find_json(c, {"purchase"})).c_str(),
+            ImGui::Text("%s (%s), %s", json_string(find_json(c, {"instance"})).c_str(), human_name(json_string(find_json(c, {"purchase"}))).c_str(),
                         json_string(find_json(c, {"layout"})).c_str());
             if (training) ImGui::TextDisabled("%s", json_string(find_json(c, {"bottleneck"})).c_str());
             else ImGui::TextDisabled("USD per 1M tokens = fleet USD/h / (fleet tokens/s x 3600) x 1e6");
@@ -86,7 +87,7 @@ void draw_ranked(const nlohmann::json& rec, bool training) {
             ImGui::EndTooltip();
         }
         ImGui::TableSetColumnIndex(2);
-        ImGui::TextUnformatted(json_string(find_json(c, {"purchase"})).c_str());
+        ImGui::TextUnformatted(human_name(json_string(find_json(c, {"purchase"}))).c_str());
         ImGui::TableSetColumnIndex(3);
         ImGui::TextUnformatted(json_string(find_json(c, {"layout"})).c_str());
         const auto num = [&](const char* key) { return json_number(find_json(c, {key})).value_or(NAN); };
@@ -118,13 +119,20 @@ void draw_picks(const nlohmann::json& rec) {
         const nlohmann::json* p = find_json(*picks, {name});
         if (!p) continue;
         ImGui::Bullet();
-        ImGui::Text("%s: %s (%s), %s", name, json_string(find_json(*p, {"instance"})).c_str(), json_string(find_json(*p, {"purchase"})).c_str(),
+        ImGui::Text("%s: %s (%s), %s", name, json_string(find_json(*p, {"instance"})).c_str(), human_name(json_string(find_json(*p, {"purchase"}))).c_str(),
                     json_string(find_json(*p, {"layout"})).c_str());
+        if (const std::string why = json_string(find_json(*p, {"why"})); !why.empty()) {
+            ImGui::Indent();
+            ImGui::PushTextWrapPos(0);
+            ImGui::TextDisabled("Why: %s", why.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::Unindent();
+        }
         if (const nlohmann::json* figures = find_json(*p, {"figures"}); figures && figures->is_object()) {
             ImGui::Indent();
             ImGui::PushID(name);
             for (auto it = figures->begin(); it != figures->end(); ++it) {
-                ImGui::TextDisabled("%s", it.key().c_str());
+                ImGui::TextDisabled("%s", human_name(it.key()).c_str());
                 ImGui::SameLine();
                 figure_value_text(&it.value(), false);
                 ImGui::SameLine(0, em(1.5f));
@@ -165,7 +173,7 @@ void draw_recommend_view(AppState& state) {
     const nlohmann::json* serve = find_json(state.results, {"recommend"});
     const nlohmann::json* train = find_json(state.results, {"recommend_training"});
     if (!serve && !train) {
-        if (empty_state("This scenario asks for no recommendation (recommend or recommend_training section).",
+        if (empty_state("This scenario asks for no recommendation: add one for serving or for training.",
                         "Recommend a fleet to serve llama-3.1-70b")) {
             state.scenario["recommend"] = {{"model", "llama-3.1-70b"}, {"dtype", "fp8"}, {"kv_dtype", "bf16"}, {"context", 8192},
                                            {"tokens_per_second", 2000}, {"purchase", {"on_demand", "spot_typical"}}, {"max_instances", 8}};

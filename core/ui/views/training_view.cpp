@@ -68,9 +68,7 @@ void draw_memory(const AppState& state) {
                                            seg("overhead", "overhead_gb", pal.series[5])};
     const double capacity_gb = value("capacity_per_gpu_gb"), total = value("total_per_gpu_gb");
     stacked_bar("train_memory", segments, capacity_gb, "GB", "GPU memory");
-    const bool fits = total <= capacity_gb;
-    ImGui::TextColored(to_vec4(fits ? pal.good : pal.bad), "%s GB of %s GB per GPU: %s", format_quantity(total, "").c_str(),
-                       format_quantity(capacity_gb, "").c_str(), fits ? "fits" : "does not fit");
+    memory_verdict(total, capacity_gb);
     if (value("host_per_gpu_gb") > 0) ImGui::TextDisabled("offloaded to host: %s per GPU rank", format_quantity(value("host_per_gpu_gb"), "GB").c_str());
 }
 

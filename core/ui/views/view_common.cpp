@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 
 #include "imgui.h"
 #include "ui/theme.hpp"
@@ -40,24 +42,86 @@ nlohmann::json number_json(double value) {
     return value;
 }
 
+namespace {
+
+// Text that reads as a number ("1,024", " 12.5 ") or nullopt.
+std::optional<double> parse_typed_number(std::string text) {
+    std::string digits;
+    for (char c : text)
+        if (c != ',' && c != ' ' && c != '_') digits += c;
+    if (digits.empty()) return std::nullopt;
+    char* end = nullptr;
+    const double value = std::strtod(digits.c_str(), &end);
+    if (end != digits.c_str() + digits.size() || !std::isfinite(value)) return std::nullopt;
+    return value;
+}
+
+std::string plain_number(double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.10g", value);
+    return text;
+}
+
+}  // namespace
+
 bool edit_number(AppState& state, nlohmann::json& section, const char* key, const char* label, double fallback, double min,
                  double max, const char* format) {
+    ViewStates& vs = *state.views;
+    const ImGuiID id = ImGui::GetID(label);
     const auto current = json_number(find_json(section, {key}));
-    double value = current.value_or(fallback);
-    ImGui::SetNextItemWidth(em(9));
-    bool changed = false;
-    // InputDouble commits on Enter or when the field loses focus, so a half-typed number is
-    // never evaluated (and never written to the URL).
-    if (ImGui::InputDouble(label, &value, 0, 0, format, ImGuiInputTextFlags_EnterReturnsTrue) ||
-        ImGui::IsItemDeactivatedAfterEdit()) {
-        value = std::clamp(value, min, max);
-        if (!current || *current != value) {
-            section[key] = number_json(value);
-            scenario_edited(state);
-            changed = true;
-        }
+    auto pending = vs.inputs.find(id);
+
+    char buffer[64];
+    if (pending != vs.inputs.end()) {
+        std::snprintf(buffer, sizeof buffer, "%s", pending->second.text.c_str());
+    } else {
+        std::snprintf(buffer, sizeof buffer, format, current.value_or(fallback));
     }
-    return changed;
+    const bool refused = pending != vs.inputs.end() && !pending->second.error.empty();
+    if (refused) {
+        ImGui::PushStyleColor(ImGuiCol_FrameBg, to_vec4((palette().bad & 0x00FFFFFF) | 0x40000000));
+        ImGui::PushStyleColor(ImGuiCol_Border, to_vec4(palette().bad));
+        ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 1.0f);
+    }
+    ImGui::SetNextItemWidth(em(7));
+    ImGui::InputText(label, buffer, sizeof buffer, ImGuiInputTextFlags_AutoSelectAll);
+    if (refused) {
+        ImGui::PopStyleVar();
+        ImGui::PopStyleColor(2);
+    }
+    mark_widget(label);
+    // While typing, the text lives here (the scenario is untouched, so a half-typed number is
+    // never evaluated nor written to the link); Enter, Tab and a click elsewhere all end the
+    // edit, and that is when it is committed.
+    if (ImGui::IsItemEdited()) {
+        vs.inputs[id].text = buffer;
+        vs.inputs[id].error.clear();
+    }
+    if (refused && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", pending->second.error.c_str());
+    if (refused) {
+        ImGui::SameLine();
+        ImGui::TextColored(to_vec4(palette().bad), "%s", pending->second.error.c_str());
+    }
+    if (!ImGui::IsItemDeactivatedAfterEdit() || vs.inputs.find(id) == vs.inputs.end()) return false;
+
+    ViewStates::PendingInput& typed = vs.inputs[id];
+    const std::optional<double> value = parse_typed_number(typed.text);
+    if (!value) {
+        typed.error = "\"" + typed.text + "\" is not a number; expected a number from " + plain_number(min) + " to " + plain_number(max);
+        return false;
+    }
+    if (*value < min || *value > max) {
+        typed.error = plain_number(*value) + " is out of range; expected a number from " + plain_number(min) + " to " + plain_number(max);
+        return false;
+    }
+    if (current && *current == *value) {
+        vs.inputs.erase(id);
+        return false;
+    }
+    section[key] = number_json(*value);
+    vs.committed_input = id;  // draw_app re-evaluates; a refusal comes back to this field
+    scenario_edited(state);
+    return true;
 }
 
 bool edit_choice(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::vector<std::string>& options,
@@ -66,7 +130,9 @@ bool edit_choice(AppState& state, nlohmann::json& section, const char* key, cons
     const auto shown = [&](const std::string& o) { return words ? words(o) : o; };
     bool changed = false;
     ImGui::SetNextItemWidth(em(11));
-    if (ImGui::BeginCombo(label, shown(current).c_str())) {
+    const bool open = ImGui::BeginCombo(label, shown(current).c_str());
+    mark_widget(label);
+    if (open) {
         for (const std::string& o : options)
             if (ImGui::Selectable((shown(o) + "##" + o).c_str(), o == current) && o != current) {
                 section[key] = o;

@@ -4,6 +4,7 @@
 // call scenario_edited(state), and draw_app re-evaluates once the frame's views are done.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,17 @@ struct ViewStates {
     bool scenario_text_dirty = true;
 
     View shown_view = View::catalog;  // the tab the tab bar showed last frame
+
+    // Number inputs whose typed text is not (yet) in the scenario, by ImGui id: the text as
+    // typed, and why it was refused ("" while it waits for the evaluation). See edit_number.
+    struct PendingInput {
+        std::string text;
+        std::string error;
+    };
+    std::map<unsigned, PendingInput> inputs;
+    unsigned committed_input = 0;  // the input whose value the next re-evaluation tries (0: none)
+    // True once the user edited the scenario after loading an example (the picker says so).
+    bool edited_since_load = false;
 
     CatalogTableState catalog;
     std::string catalog_region_seen;  // the scenario region the table last followed
@@ -66,7 +78,11 @@ void choose_instance(AppState& state, const std::string& name);
 // A whole number as a JSON integer (the scenario's integer keys, such as zero_stage, refuse
 // 2.0), anything else as a double.
 nlohmann::json number_json(double value);
-// Number editors bound to a scenario key; return true when the user changed the value.
+// The one number input of every view. What is typed is committed on Enter, Tab or when the
+// field loses focus (a click elsewhere), never lost: text that is not a number, or is outside
+// [min, max], stays in the field, marked, with the reason in words beside it (nothing is
+// clamped); a number the scenario then refuses (a layout that does not divide) stays the same
+// way, and the last good results stay on screen. Returns true when the scenario was changed.
 bool edit_number(AppState& state, nlohmann::json& section, const char* key, const char* label, double fallback, double min,
                  double max, const char* format = "%.0f");
 // `words` shows a stored key in words ("on_demand" -> "on-demand"); the scenario keeps the key.

@@ -1,0 +1,40 @@
+// picks.hpp — the three options a recommendation names on its Pareto frontier (cost versus
+// time, cheapest first), shared by the serving and the training sweeps.
+//
+// - cheapest: the frontier's first point.
+// - fastest: not blindly the quickest point. Points within kSameTimeTolerance of the quickest
+//   time count as equally fast (the model's own error on published measurements is far larger,
+//   docs/accuracy.md), and of those the cheapest sets the price; "fastest" is then the quickest
+//   point costing at most kSameCostTolerance more than that price. A $5,315 option that is
+//   32 s quicker than a $912 one on a 3-hour job is not what a person would pick.
+// - balanced: the knee of the frontier between those two: after scaling cost and time to
+//   [0, 1] over that stretch, the point farthest below the straight line joining them (the
+//   "Kneedle" idea: Satopaa et al., "Finding a 'Kneedle' in a Haystack", ICDCS workshops 2011).
+//   Without a point strictly between them there is no knee, and balanced names the cheapest
+//   with that reason.
+// Each pick carries a sentence saying why, in words.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace gpuplan {
+
+inline constexpr double kSameTimeTolerance = 0.02;  // within 2% of the quickest time: as fast
+inline constexpr double kSameCostTolerance = 0.10;  // within 10% of that price: the same price
+
+struct FrontierPoint {
+    double cost = 0;  // lower is better (USD, or USD per 1M tokens)
+    double time = 0;  // lower is better (hours, or seconds per token)
+};
+
+struct FrontierPicks {
+    std::size_t cheapest = 0, fastest = 0, balanced = 0;  // indices into the frontier
+    std::string cheapest_why, fastest_why, balanced_why;
+};
+
+// `frontier` as pareto_frontier orders it: cost ascending, time descending; not empty.
+FrontierPicks choose_picks(const std::vector<FrontierPoint>& frontier);
+
+}  // namespace gpuplan

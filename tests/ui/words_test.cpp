@@ -1,0 +1,247 @@
+// words_test.cpp — what a user reads and types, headless (core/ui through Dear ImGui, no
+// window): no snake_case key is drawn on any view, and a typed number is kept when the field
+// is left by Tab or a click elsewhere, or kept visible with its reason when refused.
+#include <catch2/catch.hpp>
+
+#include <regex>
+#include <set>
+#include <string>
+
+#include "gpuplan/catalog/catalog.hpp"
+#include "headless.hpp"
+#include "ui/names.hpp"
+#include "ui/views/view_common.hpp"
+#include "ui/widgets.hpp"
+
+using namespace gpuplan;
+using namespace gpuplan::ui;
+
+namespace {
+
+const Catalog& catalog() {
+    static const Catalog c = load_builtin_catalog();
+    return c;
+}
+
+// ImGui's log (LogToClipboard) records every text drawn while it is on; its "clipboard" is
+// this string.
+std::string g_logged;
+
+// Two frames of the app with ImGui's text log on in the second; returns the text drawn.
+std::string drawn_text(test::Headless& ui, AppState& state) {
+    ui.frame(state);
+    ImGuiIO& io = ImGui::GetIO();
+    io.SetClipboardTextFn = [](void*, const char* text) { g_logged = text; };
+    g_logged.clear();
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    ImGui::NewFrame();
+    ImGui::LogToClipboard();
+    draw_app(state);
+    ImGui::LogFinish();
+    ImGui::Render();
+    return g_logged;
+}
+
+// snake_case words (two or more lower-case parts joined by underscores), each with the text
+// around it so a failure says where it is.
+std::set<std::string> snake_case_words(const std::string& text) {
+    static const std::regex word(R"(\b[a-z][a-z0-9]*(_[a-z0-9]+)+\b)");
+    std::set<std::string> found;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), word); it != std::sregex_iterator(); ++it) {
+        const auto at = static_cast<std::size_t>(it->position());
+        const std::size_t from = at < 40 ? 0 : at - 40;
+        std::string around = text.substr(from, it->length() + (at - from) + 40);
+        for (char& c : around)
+            if (c == '\n' || c == '\r') c = ' ';
+        found.insert(it->str() + " in \"" + around + "\"");
+    }
+    return found;
+}
+
+// Where to click inside the field labelled `label`, after two settling frames.
+ImVec2 field_point(test::Headless& ui, AppState& state, const std::string& label) {
+    ui.frame(state);
+    ui.frame(state);
+    for (const auto& w : marked_widgets())
+        if (w.label == label) return ImVec2(w.x + w.w / 4, w.y + w.h / 2);
+    FAIL("no field labelled " << label);
+    return {};
+}
+
+// One frame with the left button pressed at (x, y), one with it released.
+void click(test::Headless& ui, AppState& state, float x, float y) {
+    ImGui::GetIO().MouseDown[0] = true;
+    ui.frame(state, x, y);
+    ImGui::GetIO().MouseDown[0] = false;
+    ui.frame(state, x, y);
+}
+
+void type(test::Headless& ui, AppState& state, const std::string& text, float x, float y) {
+    ImGuiIO& io = ImGui::GetIO();
+    // Select what is there (the field selects all on focus) and type over it.
+    for (char c : text) {
+        io.AddInputCharacter(static_cast<unsigned>(c));
+        ui.frame(state, x, y);
+    }
+}
+
+void press_tab(test::Headless& ui, AppState& state, float x, float y) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyMap[ImGuiKey_Tab] = 9;
+    io.KeysDown[9] = true;
+    ui.frame(state, x, y);
+    io.KeysDown[9] = false;
+    ui.frame(state, x, y);
+}
+
+AppState costs_state() {
+    AppState s;
+    s.catalog = &catalog();
+    set_scenario(s, {{"schema", "gpuplan.scenario/1"}, {"name", "test"}, {"price", {{"instance", "p5.48xlarge"}, {"hours", 730}, {"instances", 1}}}});
+    REQUIRE(s.error.empty());
+    s.view = View::costs;
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("no view draws a snake_case key, for any example scenario", "[words]") {
+    std::set<std::string> found;
+    std::size_t characters = 0;
+    for (const CatalogDocument& doc : builtin_scenario_documents()) {
+        AppState state;
+        state.catalog = &catalog();
+        set_scenario(state, nlohmann::json::parse(doc.text));
+        REQUIRE(state.error.empty());
+        test::Headless ui;
+        for (const bool embed : {false, true}) {
+            state.embed = embed;
+            for (View v : kAllViews) {
+                state.view = v;
+                const std::string text = drawn_text(ui, state);
+                characters += text.size();
+                for (const std::string& w : snake_case_words(text)) found.insert(std::string(view_name(v)) + ": " + w);
+            }
+        }
+    }
+    INFO("characters drawn: " << characters);
+    CHECK(characters > 100000);  // the log saw the views' text, not an empty frame
+    std::string list;
+    for (const std::string& w : found) list += "\n  " + w;
+    INFO("snake_case words on screen:" << list);
+    CHECK(found.empty());
+}
+
+TEST_CASE("the status line shows frame timing only when asked", "[words]") {
+    AppState state = costs_state();
+    test::Headless ui;
+    CHECK(drawn_text(ui, state).find("frame ") == std::string::npos);
+    state.show_frame_timing = true;
+    CHECK(drawn_text(ui, state).find("frame ") != std::string::npos);
+}
+
+TEST_CASE("human names: the table, unit suffixes and errors", "[words]") {
+    CHECK(human_name("usd_per_million_tokens") == "$ per 1M tokens");
+    CHECK(human_name("spot_typical") == "spot (typical)");
+    CHECK(human_name("on_demand") == "on-demand");
+    CHECK(human_name("checkpoints_usd") == "checkpoints ($)");
+    CHECK(human_name("bytes_per_step") == "bytes per step");
+    CHECK(human_error("layout.data: got 42.6667; expected a whole number >= 1") ==
+          "data-parallel size: got 42.6667; expected a whole number >= 1");
+    CHECK(human_error("scenario: $.fleet.hours: got -5; expected a number > 0") == "hours: got -5; expected a number > 0");
+    CHECK(human_error("no path here") == "no path here");
+}
+
+TEST_CASE("a typed number is kept on Tab and on a click elsewhere", "[inputs]") {
+    test::Headless ui;
+    for (const bool by_tab : {true, false}) {
+        INFO((by_tab ? "left with Tab" : "left by a click elsewhere"));
+        AppState state = costs_state();
+        const auto [x, y] = field_point(ui, state, "hours");
+        click(ui, state, x, y);
+        type(ui, state, "200", x, y);
+        CHECK(state.scenario["price"]["hours"] == 730);  // not committed while typing
+        if (by_tab) press_tab(ui, state, x, y);
+        else click(ui, state, 5, 880);  // the status line: nothing to activate there
+        ui.frame(state);
+        CHECK(state.scenario["price"]["hours"] == 200);
+        CHECK(state.scenario_changed);
+        CHECK(state.results["price"]["hours"] == 200);
+        CHECK(state.scenario["name"] == "test (edited)");
+    }
+}
+
+TEST_CASE("a refused number stays in its field with the reason in words", "[inputs]") {
+    test::Headless ui;
+    AppState state = costs_state();
+    const auto [x, y] = field_point(ui, state, "hours");
+    click(ui, state, x, y);
+    type(ui, state, "lots", x, y);
+    click(ui, state, 5, 880);
+    REQUIRE(state.views->inputs.size() == 1);
+    const auto& typed = state.views->inputs.begin()->second;
+    CHECK(typed.text == "lots");
+    CHECK(typed.error.find("is not a number") != std::string::npos);
+    CHECK(state.scenario["price"]["hours"] == 730);  // the scenario and its results are untouched
+    CHECK(state.results["price"]["hours"] == 730);
+    CHECK(drawn_text(ui, state).find("\"lots\" is not a number") != std::string::npos);
+
+    // Out of range: not clamped, refused with the range.
+    click(ui, state, x, y);
+    type(ui, state, "0", x, y);
+    click(ui, state, 5, 880);
+    CHECK(state.views->inputs.begin()->second.error.find("out of range") != std::string::npos);
+    CHECK(state.scenario["price"]["hours"] == 730);
+
+    // A new scenario from outside (a link, the picker) shows its own values again.
+    set_scenario(state, state.scenario);
+    CHECK(state.views->inputs.empty());
+}
+
+TEST_CASE("a number the scenario refuses keeps its text and gets the reason in words", "[inputs]") {
+    test::Headless ui;
+    AppState state;
+    state.catalog = &catalog();
+    for (const CatalogDocument& doc : builtin_scenario_documents())
+        if (doc.origin.find("t1-train") != std::string::npos) set_scenario(state, nlohmann::json::parse(doc.text));
+    REQUIRE(state.error.empty());
+    state.view = View::training;
+    const nlohmann::json good_results = state.results;
+    const auto [x, y] = field_point(ui, state, "tensor parallel");
+    click(ui, state, x, y);
+    type(ui, state, "3", x, y);
+    press_tab(ui, state, x, y);
+    ui.frame(state);
+    REQUIRE(state.views->inputs.size() == 1);
+    const auto& typed = state.views->inputs.begin()->second;
+    CHECK(typed.text == "3");
+    CHECK_FALSE(typed.error.empty());
+    CHECK(typed.error.find("layout.") == std::string::npos);  // words, not a JSON path
+    CHECK(state.error.empty());                              // the field owns it, not the banner
+    CHECK(state.results == good_results);                    // the last good figures stay
+}
+
+TEST_CASE("right-clicking a figure copies its value and explanation", "[inputs]") {
+    test::Headless ui;
+    AppState state = costs_state();
+    ui.frame(state);
+    ui.frame(state);
+    std::string copied;
+    ImGui::GetIO().SetClipboardTextFn = [](void* user, const char* text) { *static_cast<std::string*>(user) = text; };
+    ImGui::GetIO().ClipboardUserData = &copied;
+    // Right-click down the column of values until one is a figure (the purchase options table).
+    for (float y = 150; y < 600 && copied.empty(); y += 6) {
+        for (float x : {380.0f, 560.0f, 640.0f}) {
+            ImGui::GetIO().MouseDown[1] = true;
+            ui.frame(state, x, y);
+            ImGui::GetIO().MouseDown[1] = false;
+            ui.frame(state, x, y);
+            if (!copied.empty()) break;
+        }
+    }
+    INFO(copied);
+    CHECK(copied.find("$") == 0);                 // the value with its unit first
+    CHECK(copied.find("\nformula: ") != std::string::npos);
+    CHECK(copied.find("\nworked: ") != std::string::npos);
+    CHECK(copied.find("[catalog]") != std::string::npos);  // an input with its origin
+}
