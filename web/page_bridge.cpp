@@ -70,8 +70,7 @@ json typed_inputs_json(const Page& page) {
 
 // Where the labelled controls were drawn in the last frame, in CSS pixels from the canvas's
 // top-left corner: the browser tests move the real mouse there.
-json widgets_json(const Page& page) {
-    (void)page;
+json widgets_json() {
     json widgets = json::array();
     for (const auto& w : ui::marked_widgets())
         widgets.push_back({{"label", w.label}, {"x", w.x}, {"y", w.y}, {"w", w.w}, {"h", w.h}});
@@ -99,7 +98,7 @@ json state_json(const Page& page) {
         {"accelerators", page.catalog ? page.catalog->accelerators.size() : 0},
         {"query", state_query(page)},
         {"frames_drawn", page.frames_drawn},
-        {"widgets", widgets_json(page)},
+        {"widgets", widgets_json()},
         {"typed", typed_inputs_json(page)},
         {"timing", {{"last_ms", s.timing.last_ms}, {"avg_ms", s.timing.avg_ms},
                     {"max_ms", s.timing.max_ms}, {"frames", s.timing.frames}}},

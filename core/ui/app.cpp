@@ -117,7 +117,7 @@ void draw_chrome_top(AppState& state) {
     // Region of the scenario (prices are per region).
     ImGui::SameLine();
     if (state.catalog) {
-        const std::string region = json_string(find_json(state.scenario, {"region"}), "us-east-1");
+        const std::string region = scenario_region(state);
         ImGui::SetNextItemWidth(em(9));
         // HeightLargest: all 24 regions show without scrolling the list.
         const bool open = ImGui::BeginCombo("##region", region.c_str(), ImGuiComboFlags_HeightLargest);
@@ -160,7 +160,7 @@ void draw_error_banner(AppState& state) {
 
 void draw_status_line(const AppState& state) {
     ImGui::Separator();
-    const std::string region = json_string(find_json(state.scenario, {"region"}), "us-east-1");
+    const std::string region = scenario_region(state);
     ImGui::TextDisabled("Prices for %s", region.c_str());
     const int types = state.catalog ? static_cast<int>(state.catalog->instances.size()) : 0;
     char right[128];
@@ -247,8 +247,7 @@ void scenario_edited(AppState& state) {
     if (const nlohmann::json* name = find_json(state.scenario, {"name"}); name && name->is_string()) {
         const std::string text = name->get<std::string>();
         constexpr std::string_view kEdited = " (edited)";
-        if (text.size() < kEdited.size() || text.compare(text.size() - kEdited.size(), kEdited.size(), kEdited) != 0)
-            state.scenario["name"] = text + std::string(kEdited);
+        if (!text.ends_with(kEdited)) state.scenario["name"] = text + std::string(kEdited);
     }
     state.scenario_changed = true;
     views(state).reevaluate = true;

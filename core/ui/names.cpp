@@ -54,10 +54,6 @@ constexpr std::pair<std::string_view, std::string_view> kUnitSuffixes[] = {
     {"_gib", "GiB"},         {"_gb", "GB"},         {"_percent", "%"}, {"_ms", "ms"},
 };
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 std::string spaced(std::string_view key) {
     std::string words(key);
     for (char& c : words)
@@ -77,7 +73,7 @@ std::string human_name(std::string_view key) {
     for (const auto& [k, words] : kNames)
         if (k == key) return std::string(words);
     for (const auto& [suffix, unit] : kUnitSuffixes)
-        if (ends_with(key, suffix)) return spaced(key.substr(0, key.size() - suffix.size())) + " (" + std::string(unit) + ")";
+        if (key.size() > suffix.size() && key.ends_with(suffix)) return spaced(key.substr(0, key.size() - suffix.size())) + " (" + std::string(unit) + ")";
     return spaced(key);
 }
 

@@ -138,10 +138,7 @@ h.runTest('browser.product', async () => {
     // 2. Every region with the mouse, from a fresh page.
     step = '2. Every region with the mouse, from a f';
     page = await open(`${server.origin}/`);
-    const regions = await page.evaluate(() => {
-      const w = window.gpuplan.getState().widgets;
-      return w.length;
-    });
+    const controlsMarked = await page.evaluate(() => window.gpuplan.getState().widgets.length);
     await clickWidget(page, 'Region');
     const regionNames = await page.evaluate(() => window.gpuplan.getState().widgets.filter((w) => w.label.startsWith('Region: '))
       .map((w) => w.label.slice('Region: '.length)));
@@ -158,7 +155,7 @@ h.runTest('browser.product', async () => {
       if (state.catalog_table && state.catalog_table.region !== region)
         throw new Error(`region ${region}: the catalog table prices ${state.catalog_table.region}`);
     }
-    done.push(`${regionNames.length} regions chosen with the mouse (${regions} controls marked)`);
+    done.push(`${regionNames.length} regions chosen with the mouse (${controlsMarked} controls marked)`);
 
     // 3. Compare ticks land where the boxes were.
     step = '3. Compare ticks land where the boxes we';

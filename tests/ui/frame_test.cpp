@@ -20,10 +20,7 @@ using namespace gpuplan::ui;
 
 namespace {
 
-const Catalog& catalog() {
-    static const Catalog c = load_builtin_catalog();
-    return c;
-}
+const Catalog& catalog() { return test::builtin_catalog(); }
 
 nlohmann::json builtin_scenario(const std::string& file_part) {
     for (const CatalogDocument& doc : builtin_scenario_documents())

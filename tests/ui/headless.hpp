@@ -6,10 +6,17 @@
 #include <cfloat>
 #include <string>
 
+#include "gpuplan/catalog/catalog.hpp"
 #include "imgui.h"
 #include "ui/app.hpp"
 
 namespace gpuplan::ui::test {
+
+// The built-in catalog, loaded once for all the tests of a program.
+inline const Catalog& builtin_catalog() {
+    static const Catalog c = load_builtin_catalog();
+    return c;
+}
 
 class Headless {
 public:

@@ -18,10 +18,7 @@ using namespace gpuplan::ui;
 
 namespace {
 
-const Catalog& catalog() {
-    static const Catalog c = load_builtin_catalog();
-    return c;
-}
+const Catalog& catalog() { return test::builtin_catalog(); }
 
 // ImGui's log (LogToClipboard) records every text drawn while it is on; its "clipboard" is
 // this string.

@@ -14,7 +14,7 @@ void draw_catalog_view(AppState& state) {
     CatalogTableState& table = state.views->catalog;
     // One region for the whole app: the table prices the scenario's region, and its own region
     // selector changes the scenario's (the toolbar's selector shows the same).
-    const std::string region = json_string(find_json(state.scenario, {"region"}), "us-east-1");
+    const std::string region = scenario_region(state);
     if (region != state.views->catalog_region_seen) {
         table.price_region = region;
         state.views->catalog_region_seen = region;

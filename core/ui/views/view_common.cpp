@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "gpuplan/explain.hpp"
+
 #include "imgui.h"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
@@ -27,6 +29,8 @@ std::string chosen_instance(const AppState& state) {
     }
     return "";
 }
+
+std::string scenario_region(const AppState& state) { return json_string(find_json(state.scenario, {"region"}), Scenario{}.region); }
 
 void choose_instance(AppState& state, const std::string& name) {
     if (!state.scenario.contains("schema")) state.scenario["schema"] = "gpuplan.scenario/1";
@@ -54,12 +58,6 @@ std::optional<double> parse_typed_number(std::string text) {
     const double value = std::strtod(digits.c_str(), &end);
     if (end != digits.c_str() + digits.size() || !std::isfinite(value)) return std::nullopt;
     return value;
-}
-
-std::string plain_number(double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.10g", value);
-    return text;
 }
 
 }  // namespace
@@ -90,28 +88,28 @@ bool edit_number(AppState& state, nlohmann::json& section, const char* key, cons
         ImGui::PopStyleColor(2);
     }
     mark_widget(label);
-    // While typing, the text lives here (the scenario is untouched, so a half-typed number is
-    // never evaluated nor written to the link); Enter, Tab and a click elsewhere all end the
-    // edit, and that is when it is committed.
-    if (ImGui::IsItemEdited()) {
-        vs.inputs[id].text = buffer;
-        vs.inputs[id].error.clear();
-    }
-    if (refused && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", pending->second.error.c_str());
+    // The field's own state, read before anything else is drawn after it (ImGui's "item"
+    // queries answer for the last item drawn).
+    const bool edited = ImGui::IsItemEdited(), left_after_edit = ImGui::IsItemDeactivatedAfterEdit(), hovered = ImGui::IsItemHovered();
     if (refused) {
+        if (hovered) ImGui::SetTooltip("%s", pending->second.error.c_str());
         ImGui::SameLine();
         ImGui::TextColored(to_vec4(palette().bad), "%s", pending->second.error.c_str());
     }
-    if (!ImGui::IsItemDeactivatedAfterEdit() || vs.inputs.find(id) == vs.inputs.end()) return false;
+    // While typing, the text lives here (the scenario is untouched, so a half-typed number is
+    // never evaluated nor written to the link); Enter, Tab and a click elsewhere all end the
+    // edit, and that is when it is committed.
+    if (edited) vs.inputs[id] = {buffer, ""};
+    if (!left_after_edit || vs.inputs.find(id) == vs.inputs.end()) return false;
 
     ViewStates::PendingInput& typed = vs.inputs[id];
     const std::optional<double> value = parse_typed_number(typed.text);
     if (!value) {
-        typed.error = "\"" + typed.text + "\" is not a number; expected a number from " + plain_number(min) + " to " + plain_number(max);
+        typed.error = "\"" + typed.text + "\" is not a number; expected a number from " + format_number(min) + " to " + format_number(max);
         return false;
     }
     if (*value < min || *value > max) {
-        typed.error = plain_number(*value) + " is out of range; expected a number from " + plain_number(min) + " to " + plain_number(max);
+        typed.error = "\"" + typed.text + "\" is out of range; expected a number from " + format_number(min) + " to " + format_number(max);
         return false;
     }
     if (current && *current == *value) {

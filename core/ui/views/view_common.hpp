@@ -40,8 +40,6 @@ struct ViewStates {
     };
     std::map<unsigned, PendingInput> inputs;
     unsigned committed_input = 0;  // the input whose value the next re-evaluation tries (0: none)
-    // True once the user edited the scenario after loading an example (the picker says so).
-    bool edited_since_load = false;
 
     CatalogTableState catalog;
     std::string catalog_region_seen;  // the scenario region the table last followed
@@ -72,6 +70,8 @@ nlohmann::json& scenario_section(AppState& state, const char* section);
 // The instance the views treat as "chosen": price.instance, else train.instance, else
 // decode.instance, else idle.instance, else "".
 std::string chosen_instance(const AppState& state);
+// The scenario's region, or the core's default when it names none (Scenario::region).
+std::string scenario_region(const AppState& state);
 // Sets price.instance (creating the section) — the Catalog view's "plan with this".
 void choose_instance(AppState& state, const std::string& name);
 
