@@ -47,7 +47,9 @@ void apply_options(Page& page, const std::vector<std::string>& args) {
         gpuplan::ui::set_scenario(state, *parsed.options.scenario);
         if (!state.error.empty()) page.url_errors.push_back("scenario (URL): " + gpuplan::ui::human_error(state.error));
     }
+    if (!parsed.options.catalog.empty()) gpuplan::ui::set_catalog_view_link(state, parsed.options.catalog);  // resolved: it reads
     page.published_view = state.view;
+    page.published_catalog = gpuplan::ui::catalog_view_link(state);
 }
 
 void load_catalog(Page& page) {
@@ -95,9 +97,12 @@ void publish_changes(Page& page) {
         gpuplan::web::request_frames(page);
         theme_changed = true;  // the link and the page around the canvas follow the theme
     }
-    if (theme_changed || state.scenario_changed || state.view != page.published_view) {
+    // The catalog table's filters, compare selection and sort are part of the link too.
+    const std::string catalog = gpuplan::ui::catalog_view_link(state);
+    if (theme_changed || state.scenario_changed || state.view != page.published_view || catalog != page.published_catalog) {
         state.scenario_changed = false;
         page.published_view = state.view;
+        page.published_catalog = catalog;
         gpuplan::web::publish_state_change(page);
     }
 }

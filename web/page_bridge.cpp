@@ -40,9 +40,11 @@ std::string state_query(const Page& page) {
     options.embed = page.state.embed;
     if (page.state.dark_theme) options.dark_theme = true;
     options.debug = page.state.show_frame_timing;
+    options.catalog = ui::catalog_view_link(page.state);
     std::string query;
     for (const std::string& argument : ui::app_arguments(options)) {
-        // "--view=costs" → "view=costs"; the values are URL-safe (view names, base64url).
+        // "--view=costs" → "view=costs"; the values are URL-safe (view names, base64url, the
+        // catalog link's percent-encoded parts; the shell encodes its '=' and ';' again).
         query += (query.empty() ? "" : "&") + argument.substr(2);
     }
     return query;
@@ -99,6 +101,7 @@ json state_json(const Page& page) {
         {"query", state_query(page)},
         {"frames_drawn", page.frames_drawn},
         {"widgets", widgets_json()},
+        {"overflow_px", s.overflow_px},
         {"typed", typed_inputs_json(page)},
         {"timing", {{"last_ms", s.timing.last_ms}, {"avg_ms", s.timing.avg_ms},
                     {"max_ms", s.timing.max_ms}, {"frames", s.timing.frames}}},

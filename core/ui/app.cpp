@@ -2,6 +2,7 @@
 // the per-frame CPU timing. See app.hpp.
 #include "ui/app.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <utility>
@@ -9,6 +10,8 @@
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
 #include "imgui.h"
+#include "imgui_internal.h"  // the view window's content extent (draw_view)
+#include "ui/catalog_link.hpp"
 #include "ui/theme.hpp"
 #include "ui/views/view_common.hpp"
 #include "ui/names.hpp"
@@ -45,6 +48,14 @@ ViewStates& views(AppState& state) {
     if (!state.views) state.views = std::make_shared<ViewStates>();
     return *state.views;
 }
+
+}  // namespace
+
+std::string catalog_view_link(const AppState& state) { return state.views ? catalog_table_link(state.views->catalog) : ""; }
+
+void set_catalog_view_link(AppState& state, std::string_view link) { apply_catalog_table_link(views(state).catalog, link); }
+
+namespace {
 
 constexpr ImGuiWindowFlags kRootFlags = ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
                                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
@@ -179,6 +190,11 @@ void draw_view(AppState& state, View v) {
         return;
     }
     info(v).draw(state);
+    // How far the view's widest line ran past the right edge, where the window clips it (the
+    // window has no horizontal scrollbar; wide tables scroll inside themselves). Shells and
+    // tests read it to catch clipped labels in narrow embeds.
+    const ImGuiWindow* window = ImGui::GetCurrentWindow();
+    state.overflow_px = std::max(0.0f, window->DC.CursorMaxPos.x - window->InnerClipRect.Max.x);
 }
 
 }  // namespace

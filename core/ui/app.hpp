@@ -69,6 +69,9 @@ struct AppState {
 
     // draw_app's own CPU time per frame (the shells display or report it; budget 8 ms).
     FrameTiming timing;
+    // Pixels by which the last frame's view ran past its window's right edge (clipped; 0 when
+    // everything fits). The page reports it (getState().overflow_px) and the tests check it.
+    float overflow_px = 0;
 
     // Widget memory between frames; created on first use by draw_app.
     std::shared_ptr<ViewStates> views;
@@ -79,6 +82,12 @@ struct AppState {
 // previous scenario and results and sets `error` to the message naming the JSON path.
 // Does not touch scenario_changed (the shell decides what a programmatic load means).
 void set_scenario(AppState& state, nlohmann::json scenario);
+
+// The catalog table's search, filters, compare selection, sort and hidden columns as a link
+// value (ui/catalog_link.hpp; "" for the table as it opens), and setting them from one: throws
+// InputError naming --catalog-table and the part it could not read, leaving the table as it was.
+std::string catalog_view_link(const AppState& state);
+void set_catalog_view_link(AppState& state, std::string_view link);
 
 // Imports a gpuplan.bench/1 document for the Measurements view; on bad input keeps the
 // previous import and sets bench_error (and error).

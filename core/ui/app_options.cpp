@@ -8,6 +8,7 @@
 
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/scenario/scenario_url.hpp"
+#include "ui/catalog_link.hpp"
 
 namespace gpuplan::ui {
 
@@ -59,6 +60,10 @@ void add_app_options(CLI::App& app, RawAppOptions& raw) {
     app.add_option("--theme", raw.theme, "Colour theme: dark or light")
         ->check(CLI::IsMember({"dark", "light"}))
         ->type_name("NAME");
+    app.add_option("--catalog-table", raw.catalog,
+                   "The catalog table's search, filters, compare selection, sort and hidden columns, e.g. "
+                   "'family=p5;efa=1;sort=usd-per-gpu-hour' (docs/browser-app.md)")
+        ->type_name("TEXT");
 }
 
 AppOptions resolve_app_options(const RawAppOptions& raw) {
@@ -74,6 +79,11 @@ AppOptions resolve_app_options(const RawAppOptions& raw) {
     if (raw.theme == "dark") options.dark_theme = true;
     else if (raw.theme == "light") options.dark_theme = false;
     else if (!raw.theme.empty()) throw InputError("--theme", "'" + raw.theme + "'", "dark or light");
+    if (!raw.catalog.empty()) {
+        CatalogTableState check;
+        apply_catalog_table_link(check, raw.catalog);  // InputError naming --catalog-table and the part
+        options.catalog = catalog_table_link(check);   // one spelling for one table
+    }
     return options;
 }
 
@@ -114,6 +124,7 @@ std::vector<std::string> app_arguments(const AppOptions& options) {
     if (options.scenario) args.push_back("--scenario=" + encode_scenario_param(*options.scenario));
     if (options.embed) args.push_back("--embed=1");
     if (options.debug) args.push_back("--debug=1");
+    if (!options.catalog.empty()) args.push_back("--catalog-table=" + options.catalog);
     if (options.dark_theme) args.push_back(std::string("--theme=") + (*options.dark_theme ? "dark" : "light"));
     return args;
 }

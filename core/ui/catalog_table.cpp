@@ -232,13 +232,15 @@ void draw_filters(const Catalog& catalog, CatalogTableState& state) {
     if (ImGui::InputTextWithHint("##filter", "search name, family, accelerator", state.filter, sizeof state.filter))
         state.rows_dirty = true;
     mark_widget("Search");
-    ImGui::SameLine(0, em(1));
+    // Each filter goes beside the last while it fits, else on the next line (narrow embeds).
+    const auto next = [](const char* label, float width_em) { same_line_if_fits(ImGui::CalcTextSize(label).x + em(0.35f + width_em), em(1)); };
+    next("family", 6);
     state.rows_dirty |= filter_combo("family", state.family, {families.begin(), families.end()}, 6);
-    ImGui::SameLine(0, em(1));
+    next("accelerator", 8);
     state.rows_dirty |= filter_combo("accelerator", state.accelerator, {accelerators.begin(), accelerators.end()}, 8);
-    ImGui::SameLine(0, em(1));
+    next("interconnect", 6);
     state.rows_dirty |= filter_combo("interconnect", state.interconnect, {links.begin(), links.end()}, 6);
-    ImGui::SameLine(0, em(1));
+    next("min GiB per accelerator", 4);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("min GiB per accelerator");
     ImGui::SameLine(0, em(0.35f));
@@ -247,9 +249,9 @@ void draw_filters(const Catalog& catalog, CatalogTableState& state) {
         state.min_memory_gib_each = std::max(0.0, state.min_memory_gib_each);
         state.rows_dirty = true;
     }
-    ImGui::SameLine(0, em(1));
+    next("EFA only", 1.6f);
     state.rows_dirty |= ImGui::Checkbox("EFA only", &state.efa_only);
-    ImGui::SameLine(0, em(1));
+    next("price region", 8);
     std::vector<std::string> regions = catalog.regions();
     std::string region = state.price_region;
     if (filter_combo("price region", region, regions, 8) && !region.empty()) state.price_region = region;
@@ -267,9 +269,11 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
                                      [&](const Instance& row) { return matches_filter(row, state); });
     const auto offered = std::count_if(catalog.instances.begin(), catalog.instances.end(),
                                        [&](const Instance& row) { return row.offered_in(state.price_region); });
+    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%d of the %d instance types offered in %s (%d not offered there) | tick up to %d to compare | click a name to plan with it",
                         static_cast<int>(shown), static_cast<int>(offered), state.price_region.c_str(),
                         static_cast<int>(catalog.instances.size() - offered), static_cast<int>(kMaxCompare));
+    ImGui::PopTextWrapPos();
 
     // ScrollX as well as ScrollY: the columns do not fit a phone or a narrow window, and
     // without horizontal scrolling ImGui would squeeze them unreadable instead.
@@ -312,12 +316,27 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
     for (int i = 0; i < kColumnCount; ++i)
         ImGui::TableSetupColumn(headers[i].label, headers[i].flags, 0.0f, static_cast<ImGuiID>(i));
     ImGui::TableSetupScrollFreeze(2, 1);  // compare + instance columns and the header row stay visible
+    // A link's sort and hidden columns (catalog_link.hpp), handed to the table once; it shows
+    // the hidden ones hidden from the next frame on.
+    const bool applying_link = state.apply_link_view;
+    if (applying_link) {
+        ImGui::TableSetColumnSortDirection(state.sort_column, state.sort_descending ? ImGuiSortDirection_Descending : ImGuiSortDirection_Ascending,
+                                           false);
+        for (int c = 0; c < kColumnCount; ++c)
+            ImGui::TableSetColumnEnabled(c, std::find(state.hidden_columns.begin(), state.hidden_columns.end(), c) == state.hidden_columns.end());
+        state.apply_link_view = false;
+    }
     ImGui::TableHeadersRow();
     // Which columns are shown, in which order (for Export CSV). ImGui keeps the display order
     // in the table itself; only imgui_internal.h exposes it.
     if (const ImGuiTable* table = ImGui::GetCurrentTable()) {
         state.shown_columns.clear();
         state.shown_headers.clear();
+        if (!applying_link) {
+            state.hidden_columns.clear();
+            for (int c = 0; c < kColumnCount; ++c)
+                if (!(ImGui::TableGetColumnFlags(c) & ImGuiTableColumnFlags_IsEnabled)) state.hidden_columns.push_back(c);
+        }
         for (int order = 0; order < kColumnCount; ++order) {
             const int column = table->DisplayOrderToIndex[order];
             if (!(ImGui::TableGetColumnFlags(column) & ImGuiTableColumnFlags_IsEnabled)) continue;
@@ -329,6 +348,10 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
 
     ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
     if (specs != nullptr && specs->SpecsDirty) {
+        if (specs->SpecsCount > 0) {
+            state.sort_column = static_cast<int>(specs->Specs[0].ColumnUserID);
+            state.sort_descending = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;
+        }
         state.rows_dirty = true;
         specs->SpecsDirty = false;
     }

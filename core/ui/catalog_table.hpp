@@ -7,6 +7,7 @@
 // $/GiB-h, $/PFLOP-h; gpuplan/catalog/catalog_metrics.hpp) explain their formula on hover.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,13 @@
 #include "gpuplan/catalog/catalog.hpp"
 
 namespace gpuplan::ui {
+
+// The table's columns, in display order (also the sort keys of catalog_rows).
+enum class CatalogColumn {
+    compare, instance, family, accelerator, count, on_demand_usd_per_hour, spot_usd_per_hour,
+    usd_per_gpu_hour, usd_per_gib_hour, usd_per_pflop_hour, memory_gib_each,
+    vcpus, ram_gib, network_gbit_per_s, efa, interconnect
+};
 
 // What the table remembers between frames. One per table on screen; plain data.
 struct CatalogTableState {
@@ -35,6 +43,13 @@ struct CatalogTableState {
     // columns in display order (the user can hide and reorder them), and their headers.
     std::vector<int> shown_columns;
     std::vector<std::string> shown_headers;
+    // The sort as the table last applied it, and the columns hidden (CatalogColumn indices),
+    // for the link (catalog_link.hpp). A link sets them and `apply_link_view`; the next frame
+    // hands them to the table.
+    int sort_column = static_cast<int>(CatalogColumn::on_demand_usd_per_hour);  // the table's default sort
+    bool sort_descending = false;
+    std::vector<int> hidden_columns;
+    bool apply_link_view = false;
 
     // Indices into Catalog::instances after filtering and sorting; rebuilt only when the
     // sort specs, the filters or the catalog change (not every frame).
@@ -48,12 +63,6 @@ struct CatalogTableState {
 };
 inline constexpr std::size_t kMaxCompare = 4;
 
-// The table's columns, in display order (also the sort keys of catalog_rows).
-enum class CatalogColumn {
-    compare, instance, family, accelerator, count, on_demand_usd_per_hour, spot_usd_per_hour,
-    usd_per_gpu_hour, usd_per_gib_hour, usd_per_pflop_hour, memory_gib_each,
-    vcpus, ram_gib, network_gbit_per_s, efa, interconnect
-};
 
 // The instance names the table shows with the state's filters, sorted by `column` the way a
 // click on its header sorts (unknown values last in both directions). For tests and exports.

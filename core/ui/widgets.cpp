@@ -210,7 +210,10 @@ std::string figure_clipboard_text(const nlohmann::json& figure) {
 
 void figure_table(const char* id, const nlohmann::json* figures, std::initializer_list<FigureRow> rows) {
     if (!figures) return;
-    if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH))
+    // No wider than a reader's eye travels from a label to its value: on a wide window the
+    // table keeps its width instead of pushing the values to the far edge.
+    const float width = std::min(ImGui::GetContentRegionAvail().x, em(44));
+    if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(width, 0)))
         return;
     ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch, 1.4f);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.0f);
@@ -327,7 +330,16 @@ std::vector<WidgetRect>& widget_marks() {
 
 void mark_widget(const std::string& label) {
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    widget_marks().push_back({label.substr(0, label.find("##")), a.x, a.y, b.x - a.x, b.y - a.y});
+    // "words##id" is marked as "words"; "##words" (a field with no visible label, such as a
+    // table cell) as "words".
+    const std::size_t hashes = label.find("##");
+    const std::string name = hashes == 0 ? label.substr(2) : label.substr(0, hashes);
+    widget_marks().push_back({name, a.x, a.y, b.x - a.x, b.y - a.y});
+}
+void same_line_if_fits(float next_width, float spacing) {
+    const float gap = spacing < 0 ? ImGui::GetStyle().ItemSpacing.x : spacing;
+    const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + gap + next_width <= right_edge) ImGui::SameLine(0, gap);
 }
 const std::vector<WidgetRect>& marked_widgets() { return widget_marks(); }
 void clear_marked_widgets() { widget_marks().clear(); }

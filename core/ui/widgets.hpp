@@ -62,6 +62,11 @@ struct WidgetRect {
 };
 // Records the last item's rectangle under `label` (the text from "##" on dropped).
 void mark_widget(const std::string& label);
+// ImGui::SameLine(0, spacing) when an item `next_width` wide still fits before the window's
+// right edge after the last item; otherwise nothing, so the next item starts a new line (rows
+// of controls and figures reflow in a narrow embed or on a phone instead of being clipped).
+// spacing < 0: the style's item spacing.
+void same_line_if_fits(float next_width, float spacing = -1.0f);
 const std::vector<WidgetRect>& marked_widgets();
 void clear_marked_widgets();
 

@@ -110,6 +110,7 @@ void run_gui(const GuiOptions& options, const Catalog& catalog) {
     state.dark_theme = options.app.dark_theme.value_or(false);
     state.show_frame_timing = options.app.debug;
     if (options.app.scenario) ui::set_scenario(state, *options.app.scenario);
+    if (!options.app.catalog.empty()) ui::set_catalog_view_link(state, options.app.catalog);
     if (!options.bench_text.empty()) ui::set_bench_results(state, options.bench_text, options.bench_source);
     ui::load_fonts(1.0f, std::filesystem::exists(kFontPath) ? kFontPath : "", framebuffer_scale(w.window));
     ui::apply_theme(state.dark_theme, 1.0f);

@@ -8,7 +8,8 @@
 //      the reason in words.
 //   2. Every region chosen with the mouse in the top selector, from a fresh page.
 //   3. Compare ticks land: the second box is where it was before the first tick.
-//   4. Dark theme and the scenario survive "Copy link" + opening the copied link; the whole
+//   4. Dark theme and the scenario, and the catalog's search and compare ticks, survive
+//      "Copy link" + opening the copied link; the whole
 //      page is dark.
 //   5. A 300 KB scenario link loads (the state rides in the fragment, compressed).
 //   6. Export scenario on a fresh page downloads a valid scenario, not `{}`.
@@ -188,6 +189,22 @@ h.runTest('browser.product', async () => {
       throw new Error(`CSV rows ${JSON.stringify(names)} differ from the table's ${JSON.stringify(table.rows)}`);
     if (!header.some((c) => /\$\/GPU-h/.test(c))) throw new Error('the CSV lacks the $/GPU-h column');
     done.push(`CSV = the ${names.length} rows and ${header.length} columns on screen`);
+
+    // 4b. The catalog's search and compare ticks (made above with the keyboard and the mouse)
+    // survive Copy link + opening it.
+    step = '4b. Search and compare survive Copy link';
+    await page.click('#copy-link');
+    await page.waitForFunction(() => document.getElementById('toolbar-message').textContent.includes('copied'));
+    const tableLink = await page.evaluate(() => navigator.clipboard.readText());
+    if (!/#.*catalog-table=/.test(tableLink)) throw new Error(`the copied link does not carry the catalog table: ${tableLink.slice(0, 160)}`);
+    await page.close();
+    page = await open(tableLink);
+    const reopened = await page.evaluate(() => window.gpuplan.getState().catalog_table);
+    if (reopened.search !== 'h100' || JSON.stringify(reopened.compare) !== JSON.stringify(table.compare) ||
+        JSON.stringify(reopened.rows) !== JSON.stringify(table.rows))
+      throw new Error(`the copied link reopened the table with search "${reopened.search}", compare ${JSON.stringify(reopened.compare)} ` +
+                      `and ${reopened.rows.length} rows; expected "h100", ${JSON.stringify(table.compare)} and ${table.rows.length} rows`);
+    done.push(`search and ${table.compare.length} compare ticks survive Copy link`);
     await page.close();
 
     // 6. Export scenario on a fresh page.

@@ -5,7 +5,11 @@
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/scenario/scenario_url.hpp"
 #include "ui/app_options.hpp"
+#include "ui/catalog_link.hpp"
 
+#include <cstdio>
+
+using gpuplan::ui::CatalogColumn;
 using gpuplan::ui::parse_app_arguments;
 using gpuplan::ui::View;
 
@@ -77,4 +81,41 @@ TEST_CASE("app_arguments round-trips through the parser") {
     CHECK(*parsed.options.scenario == kScenario);
     CHECK(parsed.options.embed);
     CHECK(parsed.options.dark_theme == std::optional<bool>(false));
+}
+
+TEST_CASE("the catalog table's link value: parsed, normalised, round-tripped, refused by part") {
+    // Parts in any order, with a percent-encoded search; the option keeps one spelling.
+    const auto parsed = parse_app_arguments({"--catalog-table=sort=usd-per-gpu-hour-desc;efa=1;search=H100%20SXM;family=p5"});
+    REQUIRE(parsed.errors.empty());
+    CHECK(parsed.options.catalog == "search=H100%20SXM;family=p5;efa=1;sort=usd-per-gpu-hour-desc");
+    gpuplan::ui::AppOptions options;
+    options.catalog = parsed.options.catalog;
+    const auto again = parse_app_arguments(gpuplan::ui::app_arguments(options));
+    CHECK(again.options.catalog == options.catalog);
+
+    // A search with the separators in it survives.
+    gpuplan::ui::CatalogTableState table;
+    std::snprintf(table.filter, sizeof table.filter, "%s", "a;b=c,d%e");
+    table.compare = {"p5.48xlarge", "g6e.xlarge"};
+    table.hidden_columns = {static_cast<int>(CatalogColumn::vcpus)};
+    const std::string link = gpuplan::ui::catalog_table_link(table);
+    CHECK(link == "search=a%3Bb%3Dc%2Cd%25e;compare=p5.48xlarge,g6e.xlarge;hide=vcpus");
+    gpuplan::ui::CatalogTableState back;
+    gpuplan::ui::apply_catalog_table_link(back, link);
+    CHECK(std::string(back.filter) == "a;b=c,d%e");
+    CHECK(back.compare == table.compare);
+    CHECK(back.hidden_columns == table.hidden_columns);
+    CHECK(back.apply_link_view);
+
+    // A broken part is named, and the others of the link still apply.
+    const auto broken = parse_app_arguments({"--view=costs", "--catalog-table=family=p5;sort=price"});
+    REQUIRE(broken.errors.size() == 1);
+    CHECK(broken.errors[0].find("--catalog-table: got 'sort=price'") != std::string::npos);
+    CHECK(broken.options.view == View::costs);
+    CHECK(broken.options.catalog.empty());
+    gpuplan::ui::CatalogTableState untouched;
+    untouched.efa_only = true;
+    for (const char* bad : {"compare=a,b,c,d,e", "min-memory-gib=lots", "hide=instance", "colour=blue", "search=%zz"})
+        CHECK_THROWS_AS(gpuplan::ui::apply_catalog_table_link(untouched, bad), gpuplan::InputError);
+    CHECK(untouched.efa_only);
 }

@@ -5,10 +5,12 @@
 // this Debug build), crashes on unexpected JSON, and views that draw nothing.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 #include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/input_error.hpp"
 #include "gpuplan/scenario/scenario.hpp"
 #include "headless.hpp"
 #include "ui/plot.hpp"
@@ -397,4 +399,32 @@ TEST_CASE("catalog table: filters and sorting by price-normalised columns", "[ca
     ui.frame(app);
     app.views->catalog.compare = state.compare;
     CHECK(render_with_hover(ui, app) > 100);
+}
+
+TEST_CASE("catalog table: a link value opens the table as it was shared", "[catalog]") {
+    // What a user sets: a family, EFA only, two to compare, $/GPU-h high to low, vCPUs hidden.
+    AppState app = make_state(builtin_scenario("p1-blended"));
+    app.view = View::catalog;
+    set_catalog_view_link(app, "family=p5;efa=1;compare=p5.48xlarge,p5en.48xlarge;sort=usd-per-gpu-hour-desc;hide=vcpus");
+    test::Headless ui;
+    for (int k = 0; k < 3; ++k) ui.frame(app);
+    const CatalogTableState& table = app.views->catalog;
+
+    // The rows: the filter applied and the sort the link asked for, computed here again.
+    CatalogTableState expected_state;
+    expected_state.family = "p5";
+    expected_state.efa_only = true;
+    expected_state.price_region = table.price_region;
+    std::vector<std::string> shown;
+    for (std::size_t i : table.row_order) shown.push_back(catalog().instances[i].name);
+    CHECK(shown == catalog_rows(catalog(), expected_state, CatalogColumn::usd_per_gpu_hour, true));
+    REQUIRE(shown.size() >= 2);
+    // The column is hidden on screen, the others shown.
+    CHECK(std::find(table.shown_headers.begin(), table.shown_headers.end(), "vCPUs") == table.shown_headers.end());
+    CHECK(std::find(table.shown_headers.begin(), table.shown_headers.end(), "RAM GiB") != table.shown_headers.end());
+    // And the link read back from the drawn table is the one given (so Copy link carries it).
+    CHECK(catalog_view_link(app) == "family=p5;efa=1;compare=p5.48xlarge,p5en.48xlarge;sort=usd-per-gpu-hour-desc;hide=vcpus");
+    // A bad value is refused by name and the table stays as it was.
+    CHECK_THROWS_AS(set_catalog_view_link(app, "sort=cheapest"), InputError);
+    CHECK(catalog_view_link(app).find("family=p5") == 0);
 }

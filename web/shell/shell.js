@@ -142,9 +142,10 @@
   // "--view: 'x' is not a view" -> "The view in the link: 'x' is not a view" (the notice is
   // about a link, not a command line).
   const LINK_PARTS = { view: 'The view in the link', scenario: 'The scenario in the link', theme: 'The theme in the link',
-                       embed: 'The embed setting in the link', debug: 'The debug setting in the link' };
+                       embed: 'The embed setting in the link', debug: 'The debug setting in the link',
+                       'catalog-table': 'The catalog table settings in the link' };
   const inWords = (line) => line.replace(/^scenario \(URL\): /, 'The scenario in the link: ')
-    .replace(/--([a-z_]+)/g, (whole, name) => LINK_PARTS[name] || `"${name}" (not a setting the planner knows)`);
+    .replace(/--([a-z_-]+)/g, (whole, name) => LINK_PARTS[name] || `"${name}" (not a setting the planner knows)`);
   function showNotice(lines) {
     if (lines.length === 0) return;
     $('notice-text').textContent = 'Part of this link could not be used, so defaults stand in for it:\n• ' +

@@ -251,6 +251,8 @@ Quote spot_quote(const Catalog& catalog, const Context& ctx, const Param& od) {
         make_figure("spot_usd_per_useful_hour", per_useful, "USD/h", "spot_usd_per_hour x (1 + rework_overhead_fraction)",
               format_number(eff) + " x (1 + " + format_number(*plan.overhead_fraction.value) + ") = " + format_number(per_useful),
               {q.effective_usd_per_hour.as_input(), plan.overhead_fraction.as_input(plan.overhead_fraction.worked)});
+    q.spot_checkpoint_interval_hours = plan.interval_hours;
+    q.spot_rework_overhead_fraction = plan.overhead_fraction;
     return q;
 }
 
@@ -338,7 +340,8 @@ nlohmann::json to_json(const Quote& q) {
         return j;
     }
     std::vector<Figure> figures = {q.effective_usd_per_hour, q.upfront_usd, q.recurring_usd_per_hour, q.cost_usd, q.saving_vs_on_demand};
-    for (const std::optional<Figure>* f : {&q.break_even_utilization, &q.attributable_cost_usd, &q.term_utilization, &q.spot_effective_usd_per_useful_hour})
+    for (const std::optional<Figure>* f : {&q.break_even_utilization, &q.attributable_cost_usd, &q.term_utilization, &q.spot_effective_usd_per_useful_hour,
+                                             &q.spot_checkpoint_interval_hours, &q.spot_rework_overhead_fraction})
         if (*f) figures.push_back(**f);
     figures.insert(figures.end(), q.unit_costs.begin(), q.unit_costs.end());
     j["figures"] = to_json(figures);

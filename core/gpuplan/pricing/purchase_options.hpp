@@ -57,6 +57,9 @@ struct Quote {
     // term (effective rate x hours x instances), and the share of the billed hours it fills.
     std::optional<Figure> attributable_cost_usd, term_utilization;
     std::optional<Figure> spot_effective_usd_per_useful_hour;  // spot: price x (1 + rework)
+    // Spot: the checkpoint plan behind that price (spot_checkpoint.hpp), the interval and the
+    // rework, as figures of their own so a view can show them beside their inputs.
+    std::optional<Figure> spot_checkpoint_interval_hours, spot_rework_overhead_fraction;
     // The request's unit costs at this option's price for the whole fleet (unit_cost.hpp):
     // USD per 1M tokens, per video hour, per training run, as asked.
     std::vector<Figure> unit_costs;

@@ -73,6 +73,33 @@ void draw_options_table(const nlohmann::json& options) {
     ImGui::EndTable();
 }
 
+// Spot with checkpoints: the interruption rate and the checkpoint and restart costs (scenario
+// section "spot_risk"; absent keys are the documented defaults), and what they do to the spot
+// price (Young/Daly, pricing/spot_checkpoint.hpp).
+void draw_spot_checkpoints(AppState& state, const nlohmann::json& options) {
+    const nlohmann::json* spot = nullptr;
+    for (const auto& o : options)
+        if (find_json(o, {"figures", "spot_usd_per_useful_hour"})) spot = &o;
+    if (!spot) return;
+    heading("Spot with checkpoints");
+    nlohmann::json& risk = scenario_section(state, "spot_risk");
+    edit_optional_number(state, risk, "mean_hours_between_interruptions", "hours between interruptions", "default 3.5", 0.01, 1e5);
+    ImGui::SameLine();
+    edit_optional_number(state, risk, "checkpoint_minutes", "minutes to write a checkpoint", "default 2", 0.01, 1e4);
+    ImGui::SameLine();
+    edit_optional_number(state, risk, "restart_minutes", "minutes to restart", "default 5", 0, 1e4);
+    edit_optional_number(state, risk, "checkpoint_interval_hours", "checkpoint every (hours)", "optimal", 0.001, 1e4);
+    if (risk.empty()) state.scenario.erase("spot_risk");  // nothing set: keep the link as it was
+    figure_table("spot_checkpoints", find_json(*spot, {"figures"}),
+                 {{"Spot price", "effective_usd_per_hour"}, {"Checkpoint interval", "checkpoint_interval_hours"},
+                  {"Rework (extra compute per useful hour)", "rework_overhead_fraction"},
+                  {"Spot price per useful hour", "spot_usd_per_useful_hour"}});
+    note("A job on spot capacity writes a checkpoint every interval and, when interrupted, loses on average half an interval "
+         "and pays a restart: rework = checkpoint / interval + interval / (2 x hours between interruptions) + restart / hours "
+         "between interruptions, with the interval sqrt(2 x checkpoint x hours between interruptions) unless you set one "
+         "(Young 1974; Daly 2006). Leave a field empty for its default (docs/pricing.md).");
+}
+
 // Cumulative cost of running `instances` for `months` months at `hours_per_month`.
 void draw_cumulative_chart(const nlohmann::json& price, int& months) {
     const double instances = json_number(find_json(price, {"instances"})).value_or(1);
@@ -135,48 +162,84 @@ void draw_cumulative_chart(const nlohmann::json& price, int& months) {
          "line marks the first month by which on-demand has been billed as much as an upfront commitment.");
 }
 
+// The fleet's tiers: GPUs, price and utilisation are edited in place (scenario fleet.tiers),
+// the on-demand rate and hours above them.
 void draw_fleet(AppState& state) {
     const nlohmann::json* fleet = find_json(state.results, {"fleet"});
     if (!fleet) return;
     heading("Fleet mix");
+    nlohmann::json& fleet_in = scenario_section(state, "fleet");
+    edit_number(state, fleet_in, "hours", "hours", 730, 1, 1e6);
+    if (json_number(find_json(fleet_in, {"on_demand_usd_per_gpu_hour"}))) {
+        ImGui::SameLine();
+        edit_number(state, fleet_in, "on_demand_usd_per_gpu_hour", "on-demand USD per GPU-hour", 1, 0.0001, 1e4, "%.4g");
+    }
     const nlohmann::json* tiers = find_json(*fleet, {"tiers"});
+    nlohmann::json* scenario_tiers = find_json(fleet_in, {"tiers"}) ? &fleet_in["tiers"] : nullptr;
+    const auto editable = [&](std::size_t k) {
+        return scenario_tiers && scenario_tiers->is_array() && k < scenario_tiers->size() && (*scenario_tiers)[k].is_object();
+    };
     if (tiers && tiers->is_array() &&
-        ImGui::BeginTable("tiers", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
-        for (const char* h : {"tier", "GPUs", "committed", "cost", "break-even use"}) ImGui::TableSetupColumn(h);
+        ImGui::BeginTable("tiers", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
+        for (const char* h : {"tier", "GPUs", "USD per GPU-hour", "utilization", "committed", "cost", "break-even use"}) ImGui::TableSetupColumn(h);
         ImGui::TableHeadersRow();
-        nlohmann::json* scenario_tiers = find_json(state.scenario, {"fleet", "tiers"}) ? &state.scenario["fleet"]["tiers"] : nullptr;
         for (std::size_t k = 0; k < tiers->size(); ++k) {
             const auto& t = (*tiers)[k];
             ImGui::TableNextRow();
             ImGui::PushID(static_cast<int>(k));
             ImGui::TableSetColumnIndex(0);
+            ImGui::AlignTextToFramePadding();  // level with the fields beside it
             ImGui::TextUnformatted(json_string(find_json(t, {"option"})).c_str());
             ImGui::TableSetColumnIndex(1);
-            if (scenario_tiers && scenario_tiers->is_array() && k < scenario_tiers->size() && (*scenario_tiers)[k].is_object())
-                edit_number(state, (*scenario_tiers)[k], "gpus", "##gpus", 0, 0, 1e6);
-            else
-                text_right(format_quantity(json_number(find_json(t, {"gpus"})).value_or(0), ""));
+            if (editable(k)) edit_number(state, (*scenario_tiers)[k], "gpus", "##tier GPUs", 0, 0, 1e6);
+            else text_right(format_quantity(json_number(find_json(t, {"gpus"})).value_or(0), ""));
             ImGui::TableSetColumnIndex(2);
+            if (editable(k)) edit_number(state, (*scenario_tiers)[k], "usd_per_gpu_hour", "##tier USD per GPU-hour", 1, 0.0001, 1e4, "%.4g");
+            ImGui::TableSetColumnIndex(3);
+            if (editable(k)) edit_number(state, (*scenario_tiers)[k], "utilization", "##tier utilization", 1, 0, 1, "%.3g");
+            ImGui::TableSetColumnIndex(4);
             const nlohmann::json* c = find_json(t, {"committed"});
             ImGui::TextUnformatted(c && c->is_boolean() && c->get<bool>() ? "yes" : "no");
-            ImGui::TableSetColumnIndex(3);
+            ImGui::TableSetColumnIndex(5);
             figure_value_text(find_json(t, {"cost_usd"}));
-            ImGui::TableSetColumnIndex(4);
+            ImGui::TableSetColumnIndex(6);
             figure_value_text(find_json(t, {"break_even_utilization"}));
             ImGui::PopID();
         }
         ImGui::EndTable();
     }
+    note("Utilization is the share of the hours a tier's GPUs are busy (1 = always); a committed tier is billed for every hour "
+         "whatever its utilization, the others only for the hours used.");
     figure_table("fleet_figures", find_json(*fleet, {"figures"}),
                  {{"Blended rate", "blended_usd_per_gpu_hour"}, {"Total cost", "total_cost_usd"}, {"GPU-hours used", "used_gpu_hours"},
                   {"All on-demand would cost", "all_on_demand_cost_usd"}, {"Saving", "saving_usd"},
                   {"Saving vs on-demand", "saving_vs_on_demand"}});
 }
 
-void draw_idle(const AppState& state) {
+// Always-on versus ephemeral development instances (scenario section "idle"): the team and its
+// working pattern are edited here; docs/pricing.md has the formulas.
+void draw_idle_inputs(AppState& state) {
+    nlohmann::json& idle = scenario_section(state, "idle");
+    edit_number(state, idle, "engineers", "engineers", 1, 1, 1e5);
+    ImGui::SameLine();
+    edit_number(state, idle, "active_hours_per_day", "active hours a day", 6, 0, 24, "%.3g");
+    ImGui::SameLine();
+    edit_number(state, idle, "workdays_per_month", "workdays a month", 22, 0, 31, "%.3g");
+    edit_number(state, idle, "boot_setup_minutes", "boot and setup (minutes a day)", 10, 0, 1440, "%.3g");
+    ImGui::SameLine();
+    edit_number(state, idle, "idle_shutdown_minutes", "idle before shutdown (minutes)", 0, 0, 1440, "%.3g");
+    edit_number(state, idle, "storage_gb", "storage kept (GB per engineer)", 0, 0, 1e6, "%.6g");
+    ImGui::SameLine();
+    edit_optional_number(state, idle, "storage_usd_per_gb_month", "USD per GB-month", "EBS gp3", 0, 10);
+    ImGui::SameLine();
+    edit_number(state, idle, "hours_per_month", "always-on hours a month", 730, 1, 744, "%.4g");
+}
+
+void draw_idle(AppState& state) {
     const nlohmann::json* idle = find_json(state.results, {"idle", "figures"});
     if (!idle) return;
     heading("Always-on versus ephemeral");
+    draw_idle_inputs(state);
     const double values[2] = {figure_value(find_json(*idle, {"always_on_usd_total"})).value_or(0),
                               figure_value(find_json(*idle, {"ephemeral_usd_total"})).value_or(0)};
     if (ImGui::BeginTable("idle_layout", 2, ImGuiTableFlags_SizingStretchSame)) {
@@ -256,7 +319,10 @@ void draw_costs_view(AppState& state) {
     if (const nlohmann::json* price = find_json(state.results, {"price"})) {
         heading("Purchase options");
         draw_price_controls(state);
-        if (const nlohmann::json* options = find_json(*price, {"options"})) draw_options_table(*options);
+        if (const nlohmann::json* options = find_json(*price, {"options"})) {
+            draw_options_table(*options);
+            draw_spot_checkpoints(state, *options);
+        }
         heading("Cumulative cost over months");
         draw_cumulative_chart(*price, state.views->costs_months);
     }

@@ -150,7 +150,12 @@ void draw_decode_view(AppState& state) {
                 json_string(find_json(*decode, {"link", "description"})).c_str());
     edit_number(state, section, "buffers", "buffers (1 = synchronous)", 2, 1, 64);
     ImGui::SameLine();
-    if (!find_json(section, {"fit", "bench"})) edit_number(state, section, "chunks", "chunks", 41, 1, 100000);
+    // With a bench document the video is the one measured (decode_plan.cpp refuses these).
+    if (!find_json(section, {"fit", "bench"})) {
+        edit_number(state, section, "frames_per_chunk", "frames per chunk", 16, 1, 100000);
+        ImGui::SameLine();
+        edit_number(state, section, "chunks", "chunks", 41, 1, 100000);
+    }
 
     heading("Synchronous versus asynchronous");
     if (const nlohmann::json* timeline = find_json(*decode, {"timeline"})) draw_gantt(*timeline, state.views->decode_zoom_ms);

@@ -23,12 +23,6 @@ namespace {
 
 constexpr const char* kPickNames[] = {"cheapest", "fastest", "balanced"};
 
-std::vector<std::string> model_names() {
-    std::vector<std::string> models;
-    for (const ModelSpec& m : builtin_models()) models.push_back(m.name);
-    return models;
-}
-
 // The memory bar of a fit's figures (weights, KV cache and overhead of all tensor-parallel
 // GPUs together, as the core reports them), per GPU.
 void draw_memory_bar(const char* id, const nlohmann::json* figures, double tensor_parallel, const std::string& title) {
@@ -102,20 +96,6 @@ void draw_infer(AppState& state) {
 }
 
 // ---- a throughput to serve ("recommend") -----------------------------------------------------
-
-void draw_recommend_controls(AppState& state) {
-    nlohmann::json& r = scenario_section(state, "recommend");
-    edit_choice(state, r, "model", "model", model_names(), "llama-3.1-70b");
-    ImGui::SameLine();
-    edit_choice(state, r, "dtype", "weights", {"bf16", "fp16", "fp8", "int8", "int4"}, "bf16");
-    ImGui::SameLine();
-    edit_choice(state, r, "kv_dtype", "KV cache", {"bf16", "fp16", "fp8"}, "bf16");
-    edit_number(state, r, "context", "context tokens", 4096, 1, 1 << 21);
-    ImGui::SameLine();
-    edit_number(state, r, "tokens_per_second", "tokens/s to serve", 1000, 1, 1e9);
-    ImGui::SameLine();
-    edit_number(state, r, "max_instances", "max instances", 16, 1, 4096);
-}
 
 void draw_picks(AppState& state) {
     const nlohmann::json* picks = find_json(state.results, {"recommend", "picks"});
@@ -204,7 +184,7 @@ void draw_inference_view(AppState& state) {
     }
     if (has_recommend) {
         heading("Fleets for a throughput to serve");
-        draw_recommend_controls(state);
+        edit_serving_request(state, false);
         draw_picks(state);
         draw_pick(state);
     }

@@ -131,13 +131,16 @@ void draw_picks(const nlohmann::json& rec) {
         if (const nlohmann::json* figures = find_json(*p, {"figures"}); figures && figures->is_object()) {
             ImGui::Indent();
             ImGui::PushID(name);
+            bool first = true;
             for (auto it = figures->begin(); it != figures->end(); ++it) {
-                ImGui::TextDisabled("%s", human_name(it.key()).c_str());
+                const std::string figure_name = human_name(it.key());
+                // name and value together, beside the last pair while they fit (em(7): a value)
+                if (!first) same_line_if_fits(ImGui::CalcTextSize(figure_name.c_str()).x + em(7), em(1.5f));
+                first = false;
+                ImGui::TextDisabled("%s", figure_name.c_str());
                 ImGui::SameLine();
                 figure_value_text(&it.value(), false);
-                ImGui::SameLine(0, em(1.5f));
             }
-            ImGui::NewLine();
             ImGui::PopID();
             ImGui::Unindent();
         }
@@ -167,6 +170,20 @@ void draw_dropped(const nlohmann::json& rec) {
     }
 }
 
+// The training sweep's inputs (scenario section "recommend_training").
+void edit_training_request(AppState& state) {
+    nlohmann::json& r = scenario_section(state, "recommend_training");
+    edit_choice(state, r, "model", "model", model_names(), "llama-3-8b");
+    ImGui::SameLine();
+    edit_number(state, r, "tokens", "tokens to train", 2e10, 1, 1e15, "%.3g");
+    ImGui::SameLine();
+    edit_number(state, r, "max_nodes", "max nodes", 8, 1, 4096);
+    edit_purchase_and_families(state, r);
+    edit_optional_number(state, r, "deadline_hours", "deadline (hours)", "none", 0.01, 1e6);
+    ImGui::SameLine();
+    edit_optional_number(state, r, "budget_usd", "budget (USD)", "none", 1, 1e10, "%.6g");
+}
+
 }  // namespace
 
 void draw_recommend_view(AppState& state) {
@@ -190,6 +207,9 @@ void draw_recommend_view(AppState& state) {
     }
     const bool training = train && (!serve || show_training);
     const nlohmann::json& rec = training ? *train : *serve;
+    heading(training ? "What to train" : "What to serve");
+    if (training) edit_training_request(state);
+    else edit_serving_request(state, true);
     heading(training ? "Training: cost versus time" : "Serving: cost versus time per token");
     if (training)
         draw_pareto(rec, {"hours", "hours to train", 1, ""}, {"cost_usd", "USD for the run", 1, "$%.0f"}, "##pareto_train");

@@ -16,12 +16,6 @@
 namespace gpuplan::ui {
 namespace {
 
-std::vector<std::string> model_names() {
-    std::vector<std::string> names;
-    for (const ModelSpec& m : builtin_models()) names.push_back(m.name);
-    return names;
-}
-
 void draw_controls(AppState& state) {
     nlohmann::json& train = scenario_section(state, "train");
     edit_choice(state, train, "model", "model", model_names(), "llama-3-8b");
@@ -33,10 +27,7 @@ void draw_controls(AppState& state) {
     ImGui::SameLine();
     std::vector<std::string> price_kinds;
     for (PriceKind k : kPriceKinds) price_kinds.emplace_back(to_string(k));
-    edit_choice(state, train, "purchase", "purchase", price_kinds, std::string(to_string(PriceKind::on_demand)), [](const std::string& key) {
-        const auto kind = price_kind_named(key);
-        return kind ? std::string(price_kind_words(*kind)) : key;
-    });
+    edit_choice(state, train, "purchase", "purchase", price_kinds, std::string(to_string(PriceKind::on_demand)), price_kind_in_words);
     edit_number(state, train, "nodes", "nodes", 1, 1, 4096);
     ImGui::SameLine();
     edit_number(state, train, "tensor", "tensor parallel", 1, 1, 64);

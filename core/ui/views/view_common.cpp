@@ -6,10 +6,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
+#include "gpuplan/workload/model.hpp"
 
 #include "imgui.h"
+#include "imgui_internal.h"  // the window's cursor and indent, for flow_to_fit
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -62,17 +66,34 @@ std::optional<double> parse_typed_number(std::string text) {
 
 }  // namespace
 
-bool edit_number(AppState& state, nlohmann::json& section, const char* key, const char* label, double fallback, double min,
-                 double max, const char* format) {
+namespace {
+
+// A field the caller placed beside the previous one (ImGui::SameLine) that would run past the
+// window's right edge goes to the next line instead: control rows reflow in a narrow embed or
+// on a phone rather than being clipped. Table cells keep their place (the table sizes them).
+void flow_to_fit(const char* label, float field_width) {
+    if (ImGui::TableGetColumnCount() > 0) return;
+    const ImGuiWindow* window = ImGui::GetCurrentWindow();
+    const float line_start = window->Pos.x + window->DC.Indent.x + window->DC.ColumnsOffset.x;
+    if (window->DC.CursorPos.x <= line_start + 1.0f) return;  // already at the start of a line
+    const char* hidden = std::strstr(label, "##");
+    const float label_width = ImGui::CalcTextSize(label, hidden).x;
+    const float width = field_width + (label_width > 0 ? ImGui::GetStyle().ItemInnerSpacing.x + label_width : 0);
+    if (window->DC.CursorPos.x + width > window->WorkRect.Max.x) ImGui::NewLine();
+}
+
+// edit_number and edit_optional_number: `placeholder` is null for a key that must be present.
+bool edit_number_field(AppState& state, nlohmann::json& section, const char* key, const char* label, double fallback,
+                       const char* placeholder, double min, double max, const char* format) {
     ViewStates& vs = *state.views;
     const ImGuiID id = ImGui::GetID(label);
     const auto current = json_number(find_json(section, {key}));
     auto pending = vs.inputs.find(id);
 
-    char buffer[64];
+    char buffer[64] = "";
     if (pending != vs.inputs.end()) {
         std::snprintf(buffer, sizeof buffer, "%s", pending->second.text.c_str());
-    } else {
+    } else if (current || !placeholder) {
         std::snprintf(buffer, sizeof buffer, format, current.value_or(fallback));
     }
     const bool refused = pending != vs.inputs.end() && !pending->second.error.empty();
@@ -81,8 +102,12 @@ bool edit_number(AppState& state, nlohmann::json& section, const char* key, cons
         ImGui::PushStyleColor(ImGuiCol_Border, to_vec4(palette().bad));
         ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 1.0f);
     }
+    flow_to_fit(label, em(7));
     ImGui::SetNextItemWidth(em(7));
-    ImGui::InputText(label, buffer, sizeof buffer, ImGuiInputTextFlags_AutoSelectAll);
+    if (placeholder)
+        ImGui::InputTextWithHint(label, placeholder, buffer, sizeof buffer, ImGuiInputTextFlags_AutoSelectAll);
+    else
+        ImGui::InputText(label, buffer, sizeof buffer, ImGuiInputTextFlags_AutoSelectAll);
     if (refused) {
         ImGui::PopStyleVar();
         ImGui::PopStyleColor(2);
@@ -103,13 +128,23 @@ bool edit_number(AppState& state, nlohmann::json& section, const char* key, cons
     if (!left_after_edit || vs.inputs.find(id) == vs.inputs.end()) return false;
 
     ViewStates::PendingInput& typed = vs.inputs[id];
+    const std::string range = "a number from " + format_number(min) + " to " + format_number(max);
+    const bool blank = typed.text.find_first_not_of(" \t") == std::string::npos;
+    if (placeholder && blank) {  // an optional key emptied: back to the default (or no limit)
+        vs.inputs.erase(id);
+        if (!current) return false;
+        section.erase(key);
+        vs.committed_input = id;
+        scenario_edited(state);
+        return true;
+    }
     const std::optional<double> value = parse_typed_number(typed.text);
     if (!value) {
-        typed.error = "\"" + typed.text + "\" is not a number; expected a number from " + format_number(min) + " to " + format_number(max);
+        typed.error = "\"" + typed.text + "\" is not a number; expected " + range + (placeholder ? ", or nothing" : "");
         return false;
     }
     if (*value < min || *value > max) {
-        typed.error = "\"" + typed.text + "\" is out of range; expected a number from " + format_number(min) + " to " + format_number(max);
+        typed.error = "\"" + typed.text + "\" is out of range; expected " + range;
         return false;
     }
     if (current && *current == *value) {
@@ -122,11 +157,24 @@ bool edit_number(AppState& state, nlohmann::json& section, const char* key, cons
     return true;
 }
 
+}  // namespace
+
+bool edit_number(AppState& state, nlohmann::json& section, const char* key, const char* label, double fallback, double min,
+                 double max, const char* format) {
+    return edit_number_field(state, section, key, label, fallback, nullptr, min, max, format);
+}
+
+bool edit_optional_number(AppState& state, nlohmann::json& section, const char* key, const char* label, const char* placeholder,
+                          double min, double max, const char* format) {
+    return edit_number_field(state, section, key, label, 0, placeholder, min, max, format);
+}
+
 bool edit_choice(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::vector<std::string>& options,
                  const std::string& fallback, std::string (*words)(const std::string&)) {
     const std::string current = json_string(find_json(section, {key}), fallback);
     const auto shown = [&](const std::string& o) { return words ? words(o) : o; };
     bool changed = false;
+    flow_to_fit(label, em(11));
     ImGui::SetNextItemWidth(em(11));
     const bool open = ImGui::BeginCombo(label, shown(current).c_str());
     mark_widget(label);
@@ -140,6 +188,86 @@ bool edit_choice(AppState& state, nlohmann::json& section, const char* key, cons
         ImGui::EndCombo();
     }
     return changed;
+}
+
+bool edit_choice_set(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::vector<std::string>& options,
+                     const char* none_words, std::string (*words)(const std::string&)) {
+    std::vector<std::string> chosen;
+    if (const nlohmann::json* list = find_json(section, {key}); list && list->is_array())
+        for (const auto& item : *list)
+            if (item.is_string()) chosen.push_back(item.get<std::string>());
+    const auto shown = [&](const std::string& o) { return words ? words(o) : o; };
+    std::string preview;
+    for (const std::string& c : chosen) preview += (preview.empty() ? "" : ", ") + shown(c);
+    if (preview.empty()) preview = none_words;
+    bool changed = false;
+    flow_to_fit(label, em(11));
+    ImGui::SetNextItemWidth(em(11));
+    const bool open = ImGui::BeginCombo(label, preview.c_str());
+    mark_widget(label);
+    if (open) {
+        for (const std::string& o : options) {
+            bool on = std::find(chosen.begin(), chosen.end(), o) != chosen.end();
+            if (!ImGui::Checkbox((shown(o) + "##" + o).c_str(), &on)) continue;
+            // Kept in the options' order, so the link does not depend on the order of the clicks.
+            std::vector<std::string> next;
+            for (const std::string& x : options)
+                if (x == o ? on : std::find(chosen.begin(), chosen.end(), x) != chosen.end()) next.push_back(x);
+            chosen = next;
+            if (chosen.empty()) section.erase(key);
+            else section[key] = chosen;
+            scenario_edited(state);
+            changed = true;
+        }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
+std::vector<std::string> model_names() {
+    std::vector<std::string> names;
+    for (const ModelSpec& m : builtin_models()) names.push_back(m.name);
+    return names;
+}
+
+std::vector<std::string> family_names(const AppState& state) {
+    std::vector<std::string> families;
+    for (const Instance& i : state.catalog->instances)
+        if (i.accelerator_count.value_or(0) >= 1 && std::find(families.begin(), families.end(), i.family) == families.end())
+            families.push_back(i.family);
+    return families;
+}
+
+std::string price_kind_in_words(const std::string& key) {
+    const auto kind = price_kind_named(key);
+    return kind ? std::string(price_kind_words(*kind)) : key;
+}
+
+void edit_purchase_and_families(AppState& state, nlohmann::json& section) {
+    std::vector<std::string> kinds;
+    for (PriceKind k : kPriceKinds) kinds.emplace_back(to_string(k));
+    edit_choice_set(state, section, "purchase", "buy as", kinds, "on-demand", price_kind_in_words);
+    ImGui::SameLine();
+    edit_choice_set(state, section, "families", "families", family_names(state), "any family");
+}
+
+void edit_serving_request(AppState& state, bool constraints) {
+    nlohmann::json& r = scenario_section(state, "recommend");
+    edit_choice(state, r, "model", "model", model_names(), "llama-3.1-70b");
+    ImGui::SameLine();
+    edit_choice(state, r, "dtype", "weights", {"bf16", "fp16", "fp8", "int8", "int4"}, "bf16");
+    ImGui::SameLine();
+    edit_choice(state, r, "kv_dtype", "KV cache", {"bf16", "fp16", "fp8"}, "bf16");
+    edit_number(state, r, "context", "context tokens", 4096, 1, 1 << 21);
+    ImGui::SameLine();
+    edit_number(state, r, "tokens_per_second", "tokens/s to serve", 1000, 1, 1e9);
+    ImGui::SameLine();
+    edit_number(state, r, "max_instances", "max instances", 16, 1, 4096);
+    if (!constraints) return;
+    edit_purchase_and_families(state, r);
+    edit_optional_number(state, r, "max_usd_per_hour", "max USD/h (fleet)", "no limit", 0.01, 1e7);
+    ImGui::SameLine();
+    edit_optional_number(state, r, "max_ms_per_token", "max ms per token", "no limit", 0.01, 1e6);
 }
 
 // A box with centred text; returns true when hovered.

@@ -83,11 +83,34 @@ nlohmann::json number_json(double value);
 // [min, max], stays in the field, marked, with the reason in words beside it (nothing is
 // clamped); a number the scenario then refuses (a layout that does not divide) stays the same
 // way, and the last good results stay on screen. Returns true when the scenario was changed.
+// A label of the form "##words" draws no text (a table cell) and is marked as "words".
 bool edit_number(AppState& state, nlohmann::json& section, const char* key, const char* label, double fallback, double min,
                  double max, const char* format = "%.0f");
+// The same for a key that may be absent (a limit, an override of a default): the field shows
+// `placeholder` ("no limit", "default 3.5") while the key is absent, and emptying it removes the
+// key again.
+bool edit_optional_number(AppState& state, nlohmann::json& section, const char* key, const char* label, const char* placeholder,
+                          double min, double max, const char* format = "%.4g");
 // `words` shows a stored key in words ("on_demand" -> "on-demand"); the scenario keeps the key.
 bool edit_choice(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::vector<std::string>& options,
                  const std::string& fallback, std::string (*words)(const std::string&) = nullptr);
+
+// A set of choices stored as a list of keys (recommend's families, purchase options): a combo
+// whose popup has a checkbox per option; an empty set removes the key (the core's "any").
+bool edit_choice_set(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::vector<std::string>& options,
+                     const char* none_words, std::string (*words)(const std::string&) = nullptr);
+// The built-in models' names, for the model pickers.
+std::vector<std::string> model_names();
+// The catalog's instance families, in catalog order, each once.
+std::vector<std::string> family_names(const AppState& state);
+// The price kinds a recommendation may buy at, in words ("on_demand" -> "on-demand").
+std::string price_kind_in_words(const std::string& key);
+// A recommendation's "purchase" and "families" sets (empty: on-demand, any family).
+void edit_purchase_and_families(AppState& state, nlohmann::json& section);
+// The inputs of a serving recommendation (scenario section "recommend"): model, weights and KV
+// cache precision, context, tokens/s; with `constraints`, also purchase options, families,
+// instance count, hourly budget and latency limit. Shared by the Inference and Recommend views.
+void edit_serving_request(AppState& state, bool constraints);
 
 // A diagram box (topology drawings) with centred text and an optional dim second line;
 // returns true when the mouse is over it.
