@@ -288,10 +288,13 @@ h.runTest('browser.product', async () => {
         const png = await p.screenshot();
         h.saveScreenshot(png, path.join(shots, 'product', name, `${v}.png`));
         h.checkNotBlank(png, `${v} at ${name}`, path.join(shots, 'product', name, `${v}.png`));
+        // The app reports how far the view ran past its right edge (clipped): none in an embed.
+        const overflow = await p.evaluate(() => window.gpuplan.getState().overflow_px);
+        if (embed && overflow > 0.5) throw new Error(`the ${v} view at ${name} runs ${overflow} px past the embed's right edge (clipped)`);
       }
       await p.close();
     }
-    done.push(`screenshots of ${views.length} views at 1440x900, 600x400 (embedded, with Open in planner) and 390x844`);
+    done.push(`screenshots of ${views.length} views at 1440x900, 600x400 (embedded, with Open in planner, nothing clipped) and 390x844`);
     return done.join('; ');
   } finally {
     await browser.close();
