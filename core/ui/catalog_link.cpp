@@ -2,13 +2,14 @@
 #include "ui/catalog_link.hpp"
 
 #include <cctype>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 
 #include "gpuplan/explain.hpp"
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/text.hpp"
 
 namespace gpuplan::ui {
 namespace {
@@ -68,11 +69,7 @@ std::vector<std::string> split(std::string_view text, char separator) {
     return parts;
 }
 
-std::string column_keys() {
-    std::string keys;
-    for (const char* k : kColumnKeys) keys += std::string(keys.empty() ? "" : ", ") + k;
-    return keys;
-}
+std::string column_keys() { return join({std::begin(kColumnKeys), std::end(kColumnKeys)}, ", "); }
 
 }  // namespace
 
@@ -96,21 +93,19 @@ std::string catalog_table_link(const CatalogTableState& state) {
     if (state.min_memory_gib_each > 0) parts.push_back("min-memory-gib=" + encode(format_number(state.min_memory_gib_each)));
     if (state.efa_only) parts.push_back("efa=1");
     if (!state.compare.empty()) {
-        std::string names;
-        for (const std::string& n : state.compare) names += (names.empty() ? "" : ",") + encode(n);
-        parts.push_back("compare=" + names);
+        std::vector<std::string> names;
+        for (const std::string& n : state.compare) names.push_back(encode(n));
+        parts.push_back("compare=" + join(names, ","));
     }
     if (state.sort_column != static_cast<int>(CatalogColumn::on_demand_usd_per_hour) || state.sort_descending)
         parts.push_back(std::string("sort=") + catalog_column_key(static_cast<CatalogColumn>(state.sort_column)) +
                         (state.sort_descending ? "-desc" : ""));
     if (!state.hidden_columns.empty()) {
-        std::string keys;
-        for (int c : state.hidden_columns) keys += std::string(keys.empty() ? "" : ",") + catalog_column_key(static_cast<CatalogColumn>(c));
-        parts.push_back("hide=" + keys);
+        std::vector<std::string> keys;
+        for (int c : state.hidden_columns) keys.emplace_back(catalog_column_key(static_cast<CatalogColumn>(c)));
+        parts.push_back("hide=" + join(keys, ","));
     }
-    std::string link;
-    for (const std::string& p : parts) link += (link.empty() ? "" : ";") + p;
-    return link;
+    return join(parts, ";");
 }
 
 void apply_catalog_table_link(CatalogTableState& state, std::string_view text) {
@@ -141,11 +136,9 @@ void apply_catalog_table_link(CatalogTableState& state, std::string_view text) {
         } else if (key == "interconnect") {
             next.interconnect = decode(raw, part);
         } else if (key == "min-memory-gib") {
-            const std::string value = decode(raw, part);
-            char* end = nullptr;
-            const double gib = std::strtod(value.c_str(), &end);
-            if (value.empty() || *end != '\0' || !std::isfinite(gib) || gib < 0) bad("min-memory-gib=N with N a number of GiB >= 0");
-            next.min_memory_gib_each = gib;
+            const std::optional<double> gib = decimal_number(decode(raw, part));
+            if (!gib || *gib < 0) bad("min-memory-gib=N with N a number of GiB >= 0");
+            next.min_memory_gib_each = *gib;
         } else if (key == "efa") {
             if (raw != "1" && raw != "0") bad("efa=1 (only instances with EFA) or efa=0");
             next.efa_only = raw == "1";

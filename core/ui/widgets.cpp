@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "imgui_internal.h"  // the window's work rect and line start (same_line_if_fits, new_line_unless_fits)
 #include "ui/theme.hpp"
 
 namespace gpuplan::ui {
@@ -336,10 +337,23 @@ void mark_widget(const std::string& label) {
     const std::string name = hashes == 0 ? label.substr(2) : label.substr(0, hashes);
     widget_marks().push_back({name, a.x, a.y, b.x - a.x, b.y - a.y});
 }
+namespace {
+// Whether an item `width` wide starting at screen x `left` ends before the right edge of the
+// window's work area (where the window clips it).
+bool fits_before_right_edge(float left, float width) { return left + width <= ImGui::GetCurrentWindow()->WorkRect.Max.x; }
+}  // namespace
+
 void same_line_if_fits(float next_width, float spacing) {
     const float gap = spacing < 0 ? ImGui::GetStyle().ItemSpacing.x : spacing;
-    const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (ImGui::GetItemRectMax().x + gap + next_width <= right_edge) ImGui::SameLine(0, gap);
+    if (fits_before_right_edge(ImGui::GetItemRectMax().x + gap, next_width)) ImGui::SameLine(0, gap);
+}
+
+void new_line_unless_fits(float next_width) {
+    if (ImGui::TableGetColumnCount() > 0) return;  // a table sizes its cells
+    const ImGuiWindow* window = ImGui::GetCurrentWindow();
+    const float line_start = window->Pos.x + window->DC.Indent.x + window->DC.ColumnsOffset.x;
+    if (window->DC.CursorPos.x <= line_start + 1.0f) return;  // already at the start of a line
+    if (!fits_before_right_edge(window->DC.CursorPos.x, next_width)) ImGui::NewLine();
 }
 const std::vector<WidgetRect>& marked_widgets() { return widget_marks(); }
 void clear_marked_widgets() { widget_marks().clear(); }

@@ -67,6 +67,10 @@ void mark_widget(const std::string& label);
 // of controls and figures reflow in a narrow embed or on a phone instead of being clipped).
 // spacing < 0: the style's item spacing.
 void same_line_if_fits(float next_width, float spacing = -1.0f);
+// The same decision made after the caller has already said ImGui::SameLine(): if an item
+// `next_width` wide would run past the right edge, the cursor moves to a new line. Nothing
+// happens at the start of a line or inside a table (the table sizes its cells).
+void new_line_unless_fits(float next_width);
 const std::vector<WidgetRect>& marked_widgets();
 void clear_marked_widgets();
 

@@ -8,7 +8,8 @@ namespace gpuplan {
 
 namespace {
 
-std::string percent(double fraction) {
+// Rounder than text.hpp's percent (2 decimals): a reason reads "within 1.5%", "42% of its cost".
+std::string rounded_percent(double fraction) {
     char text[32];
     std::snprintf(text, sizeof text, std::fabs(fraction) < 0.1 ? "%.1f%%" : "%.0f%%", fraction * 100.0);
     return text;
@@ -45,10 +46,10 @@ FrontierPicks choose_picks(const std::vector<FrontierPoint>& frontier) {
         p.fastest_why = "the shortest time of every option kept";
     } else {
         const FrontierPoint& f = frontier[p.fastest];
-        p.fastest_why = "within " + percent(f.time / quickest - 1.0) + " of the shortest time for " +
-                        percent(f.cost / frontier[last].cost) + " of its cost: the quickest option takes " + percent(quickest / f.time) +
+        p.fastest_why = "within " + rounded_percent(f.time / quickest - 1.0) + " of the shortest time for " +
+                        rounded_percent(f.cost / frontier[last].cost) + " of its cost: the quickest option takes " + rounded_percent(quickest / f.time) +
                         " of this time at " + times(frontier[last].cost / f.cost) + " this cost (times within " +
-                        percent(kSameTimeTolerance) + " of the shortest count as equal, and costs within " + percent(kSameCostTolerance) +
+                        rounded_percent(kSameTimeTolerance) + " of the shortest count as equal, and costs within " + rounded_percent(kSameCostTolerance) +
                         " of the cheapest such option as the same price)";
     }
 
@@ -71,8 +72,8 @@ FrontierPicks choose_picks(const std::vector<FrontierPoint>& frontier) {
     } else {
         const FrontierPoint& k = frontier[p.balanced];
         p.balanced_why = "the knee of the frontier: of the step from cheapest to fastest it pays " +
-                         percent(cost_span > 0 ? (k.cost - a.cost) / cost_span : 0.0) + " of the extra cost and saves " +
-                         percent(time_span > 0 ? (a.time - k.time) / time_span : 0.0) + " of the time";
+                         rounded_percent(cost_span > 0 ? (k.cost - a.cost) / cost_span : 0.0) + " of the extra cost and saves " +
+                         rounded_percent(time_span > 0 ? (a.time - k.time) / time_span : 0.0) + " of the time";
     }
     return p;
 }

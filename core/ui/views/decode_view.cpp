@@ -137,7 +137,6 @@ void draw_decode_view(AppState& state) {
                 if (const nlohmann::json* section = d.is_discarded() ? nullptr : find_json(d, {"decode"})) {
                     state.scenario["decode"] = *section;
                     if (const nlohmann::json* region = find_json(d, {"region"})) state.scenario["region"] = *region;
-                    if (!state.scenario.contains("schema")) state.scenario["schema"] = "gpuplan.scenario/1";
                     scenario_edited(state);
                 }
             }

@@ -182,7 +182,6 @@ void draw_paste(AppState& state) {
             nlohmann::json& s = scenario_section(state, "topology");
             s["name"] = "pasted log";
             s["text"] = topology_excerpt(std::string_view(buffer, std::strlen(buffer)), "pasted log");
-            if (!state.scenario.contains("schema")) state.scenario["schema"] = "gpuplan.scenario/1";
             error.clear();
             scenario_edited(state);
         } catch (const InputError& e) {

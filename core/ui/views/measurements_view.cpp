@@ -155,7 +155,6 @@ void draw_measurements_view(AppState& state) {
             nlohmann::json decode = {{"fit", {{"bench", state.views->bench_document}}}};
             const std::string instance = bench.fingerprint.instance_type.value_or(chosen_instance(state));
             if (state.catalog->find_instance(instance)) decode["instance"] = instance;
-            if (!state.scenario.contains("schema")) state.scenario["schema"] = "gpuplan.scenario/1";
             state.scenario["decode"] = decode;
         } else {
             state.scenario.erase("decode");

@@ -194,7 +194,6 @@ void draw_recommend_view(AppState& state) {
                         "Recommend a fleet to serve llama-3.1-70b")) {
             state.scenario["recommend"] = {{"model", "llama-3.1-70b"}, {"dtype", "fp8"}, {"kv_dtype", "bf16"}, {"context", 8192},
                                            {"tokens_per_second", 2000}, {"purchase", {"on_demand", "spot_typical"}}, {"max_instances", 8}};
-            if (!state.scenario.contains("schema")) state.scenario["schema"] = "gpuplan.scenario/1";
             scenario_edited(state);
         }
         return;

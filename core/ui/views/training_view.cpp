@@ -25,9 +25,7 @@ void draw_controls(AppState& state) {
         if (i.accelerator_count.value_or(0) >= 1) gpu_instances.push_back(i.name);
     edit_choice(state, train, "instance", "instance", gpu_instances, "p5.48xlarge");
     ImGui::SameLine();
-    std::vector<std::string> price_kinds;
-    for (PriceKind k : kPriceKinds) price_kinds.emplace_back(to_string(k));
-    edit_choice(state, train, "purchase", "purchase", price_kinds, std::string(to_string(PriceKind::on_demand)), price_kind_in_words);
+    edit_choice(state, train, "purchase", "purchase", price_kind_options(), std::string(to_string(PriceKind::on_demand)), price_kind_in_words);
     edit_number(state, train, "nodes", "nodes", 1, 1, 4096);
     ImGui::SameLine();
     edit_number(state, train, "tensor", "tensor parallel", 1, 1, 64);
@@ -154,7 +152,6 @@ void draw_training_view(AppState& state) {
         if (empty_state("This scenario has no training job (train section).", "Add a training job (llama-3-8b on p5.48xlarge)")) {
             state.scenario["train"] = {{"model", "llama-3-8b"}, {"instance", "p5.48xlarge"}, {"nodes", 1}, {"zero_stage", 1},
                                        {"micro_batch", 1}, {"sequence", 4096}, {"recompute", "selective"}, {"tokens", 1e10}};
-            if (!state.scenario.contains("schema")) state.scenario["schema"] = "gpuplan.scenario/1";
             scenario_edited(state);
         }
         return;

@@ -28,7 +28,6 @@ void add_example(AppState& state, const char* section) {
         const nlohmann::json d = nlohmann::json::parse(doc.text, nullptr, false);
         if (const nlohmann::json* s = d.is_discarded() ? nullptr : find_json(d, {section})) {
             state.scenario[section] = *s;
-            if (!state.scenario.contains("schema")) state.scenario["schema"] = "gpuplan.scenario/1";
             scenario_edited(state);
         }
     }

@@ -5,15 +5,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
+#include "gpuplan/text.hpp"
 #include "gpuplan/workload/model.hpp"
 
 #include "imgui.h"
-#include "imgui_internal.h"  // the window's cursor and indent, for flow_to_fit
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -37,7 +36,6 @@ std::string chosen_instance(const AppState& state) {
 std::string scenario_region(const AppState& state) { return json_string(find_json(state.scenario, {"region"}), Scenario{}.region); }
 
 void choose_instance(AppState& state, const std::string& name) {
-    if (!state.scenario.contains("schema")) state.scenario["schema"] = "gpuplan.scenario/1";
     nlohmann::json& price = scenario_section(state, "price");
     price["instance"] = name;
     scenario_edited(state);
@@ -52,16 +50,13 @@ nlohmann::json number_json(double value) {
 
 namespace {
 
-// Text that reads as a number ("1,024", " 12.5 ") or nullopt.
-std::optional<double> parse_typed_number(std::string text) {
+// Text that reads as a number ("1,024", " 12.5 ") or nullopt: the core's decimal_number once
+// the separators people type are taken out.
+std::optional<double> parse_typed_number(const std::string& text) {
     std::string digits;
     for (char c : text)
         if (c != ',' && c != ' ' && c != '_') digits += c;
-    if (digits.empty()) return std::nullopt;
-    char* end = nullptr;
-    const double value = std::strtod(digits.c_str(), &end);
-    if (end != digits.c_str() + digits.size() || !std::isfinite(value)) return std::nullopt;
-    return value;
+    return decimal_number(digits);
 }
 
 }  // namespace
@@ -70,16 +65,10 @@ namespace {
 
 // A field the caller placed beside the previous one (ImGui::SameLine) that would run past the
 // window's right edge goes to the next line instead: control rows reflow in a narrow embed or
-// on a phone rather than being clipped. Table cells keep their place (the table sizes them).
+// on a phone rather than being clipped.
 void flow_to_fit(const char* label, float field_width) {
-    if (ImGui::TableGetColumnCount() > 0) return;
-    const ImGuiWindow* window = ImGui::GetCurrentWindow();
-    const float line_start = window->Pos.x + window->DC.Indent.x + window->DC.ColumnsOffset.x;
-    if (window->DC.CursorPos.x <= line_start + 1.0f) return;  // already at the start of a line
-    const char* hidden = std::strstr(label, "##");
-    const float label_width = ImGui::CalcTextSize(label, hidden).x;
-    const float width = field_width + (label_width > 0 ? ImGui::GetStyle().ItemInnerSpacing.x + label_width : 0);
-    if (window->DC.CursorPos.x + width > window->WorkRect.Max.x) ImGui::NewLine();
+    const float label_width = ImGui::CalcTextSize(label, std::strstr(label, "##")).x;
+    new_line_unless_fits(field_width + (label_width > 0 ? ImGui::GetStyle().ItemInnerSpacing.x + label_width : 0));
 }
 
 // edit_number and edit_optional_number: `placeholder` is null for a key that must be present.
@@ -238,15 +227,19 @@ std::vector<std::string> family_names(const AppState& state) {
     return families;
 }
 
+std::vector<std::string> price_kind_options() {
+    std::vector<std::string> keys;
+    for (PriceKind k : kPriceKinds) keys.emplace_back(to_string(k));
+    return keys;
+}
+
 std::string price_kind_in_words(const std::string& key) {
     const auto kind = price_kind_named(key);
     return kind ? std::string(price_kind_words(*kind)) : key;
 }
 
 void edit_purchase_and_families(AppState& state, nlohmann::json& section) {
-    std::vector<std::string> kinds;
-    for (PriceKind k : kPriceKinds) kinds.emplace_back(to_string(k));
-    edit_choice_set(state, section, "purchase", "buy as", kinds, "on-demand", price_kind_in_words);
+    edit_choice_set(state, section, "purchase", "buy as", price_kind_options(), "on-demand", price_kind_in_words);
     ImGui::SameLine();
     edit_choice_set(state, section, "families", "families", family_names(state), "any family");
 }

@@ -103,7 +103,9 @@ bool edit_choice_set(AppState& state, nlohmann::json& section, const char* key, 
 std::vector<std::string> model_names();
 // The catalog's instance families, in catalog order, each once.
 std::vector<std::string> family_names(const AppState& state);
-// The price kinds a recommendation may buy at, in words ("on_demand" -> "on-demand").
+// The catalog's price kinds as the scenario's keys ("on_demand", "spot_typical"), and a key in
+// words ("on_demand" -> "on-demand"), for the purchase pickers.
+std::vector<std::string> price_kind_options();
 std::string price_kind_in_words(const std::string& key);
 // A recommendation's "purchase" and "families" sets (empty: on-demand, any family).
 void edit_purchase_and_families(AppState& state, nlohmann::json& section);
