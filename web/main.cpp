@@ -48,8 +48,10 @@ void apply_options(Page& page, const std::vector<std::string>& args) {
         if (!state.error.empty()) page.url_errors.push_back("scenario (URL): " + gpuplan::ui::human_error(state.error));
     }
     if (!parsed.options.catalog.empty()) gpuplan::ui::set_catalog_view_link(state, parsed.options.catalog);  // resolved: it reads
+    if (!parsed.options.chart_ranges.empty()) gpuplan::ui::set_chart_ranges_view_link(state, parsed.options.chart_ranges);
     page.published_view = state.view;
     page.published_catalog = gpuplan::ui::catalog_view_link(state);
+    page.published_charts = gpuplan::ui::chart_ranges_view_link(state);
 }
 
 void load_catalog(Page& page) {
@@ -97,12 +99,16 @@ void publish_changes(Page& page) {
         gpuplan::web::request_frames(page);
         theme_changed = true;  // the link and the page around the canvas follow the theme
     }
-    // The catalog table's filters, compare selection and sort are part of the link too.
+    // The catalog table's filters, compare selection and sort, and the charts' ranges, are
+    // part of the link too.
     const std::string catalog = gpuplan::ui::catalog_view_link(state);
-    if (theme_changed || state.scenario_changed || state.view != page.published_view || catalog != page.published_catalog) {
+    const std::string charts = gpuplan::ui::chart_ranges_view_link(state);
+    if (theme_changed || state.scenario_changed || state.view != page.published_view || catalog != page.published_catalog ||
+        charts != page.published_charts) {
         state.scenario_changed = false;
         page.published_view = state.view;
         page.published_catalog = catalog;
+        page.published_charts = charts;
         gpuplan::web::publish_state_change(page);
     }
 }

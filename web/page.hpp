@@ -33,6 +33,7 @@ struct Page {
     // What the URL and the host page last heard, to notice changes made inside draw_app.
     ui::View published_view = ui::View::catalog;
     std::string published_catalog;  // the catalog table's link value last put in the URL
+    std::string published_charts;   // the charts' ranges last put in the URL
     bool applied_dark_theme = false;
 };
 

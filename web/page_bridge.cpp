@@ -41,6 +41,7 @@ std::string state_query(const Page& page) {
     if (page.state.dark_theme) options.dark_theme = true;
     options.debug = page.state.show_frame_timing;
     options.catalog = ui::catalog_view_link(page.state);
+    options.chart_ranges = ui::chart_ranges_view_link(page.state);
     std::string query;
     for (const std::string& argument : ui::app_arguments(options)) {
         // "--view=costs" → "view=costs"; the values are URL-safe (view names, base64url, the
@@ -97,6 +98,7 @@ json state_json(const Page& page) {
         {"bench_error", s.bench_error},
         {"instances", page.catalog ? page.catalog->instances.size() : 0},
         {"catalog_table", catalog_table_json(page)},
+        {"chart_ranges", ui::chart_ranges_view_link(s)},
         {"accelerators", page.catalog ? page.catalog->accelerators.size() : 0},
         {"query", state_query(page)},
         {"frames_drawn", page.frames_drawn},

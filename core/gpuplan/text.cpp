@@ -106,6 +106,19 @@ std::string lower(std::string_view text) {
     return out;
 }
 
+std::vector<std::string> nonempty_parts(std::string_view text, char separator) {
+    std::vector<std::string> parts;
+    std::size_t from = 0;
+    while (from <= text.size()) {
+        const std::size_t at = text.find(separator, from);
+        const std::size_t end = at == std::string_view::npos ? text.size() : at;
+        if (end > from) parts.emplace_back(text.substr(from, end - from));
+        if (at == std::string_view::npos) break;
+        from = at + 1;
+    }
+    return parts;
+}
+
 std::vector<std::string_view> split_lines(std::string_view text) {
     std::vector<std::string_view> lines;
     std::size_t start = 0;

@@ -34,6 +34,8 @@ std::string_view missing_text(std::string_view reason);
 std::string missing_with_reason(std::string_view reason);
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
+// The non-empty parts of `text` between `separator`s (link values; CSV keeps empty fields) ("a;;b;" -> "a", "b").
+std::vector<std::string> nonempty_parts(std::string_view text, char separator);
 
 // `text` with every byte that is not part of a valid UTF-8 sequence replaced by '?': input text
 // (a log, a matrix) can hold any bytes, and a JSON document may only hold UTF-8.

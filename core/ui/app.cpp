@@ -55,6 +55,10 @@ std::string catalog_view_link(const AppState& state) { return state.views ? cata
 
 void set_catalog_view_link(AppState& state, std::string_view link) { apply_catalog_table_link(views(state).catalog, link); }
 
+std::string chart_ranges_view_link(const AppState& state) { return state.views ? chart_ranges_link(state.views->charts) : ""; }
+
+void set_chart_ranges_view_link(AppState& state, std::string_view link) { apply_chart_ranges_link(views(state).charts, link); }
+
 namespace {
 
 constexpr ImGuiWindowFlags kRootFlags = ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
@@ -273,6 +277,11 @@ void draw_app(AppState& state) {
     const auto start = std::chrono::steady_clock::now();
     ViewStates& vs = views(state);
     clear_marked_widgets();
+    // Escape closes an open combo or menu. Dear ImGui 1.86 does that only with keyboard
+    // navigation on (ImGuiConfigFlags_NavEnableKeyboard), which would also move a focus
+    // highlight around with the arrow keys and Space.
+    if (!GImGui->OpenPopupStack.empty() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
+        ImGui::ClosePopupToLevel(0, true);
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->WorkPos);
     ImGui::SetNextWindowSize(viewport->WorkSize);

@@ -88,6 +88,10 @@ void set_scenario(AppState& state, nlohmann::json scenario);
 // InputError naming --catalog-table and the part it could not read, leaving the table as it was.
 std::string catalog_view_link(const AppState& state);
 void set_catalog_view_link(AppState& state, std::string_view link);
+// The charts' ranges (Costs months, Decode time shown) as a link value (ui/chart_link.hpp; ""
+// for the defaults), and setting them from one: throws InputError naming --chart-ranges.
+std::string chart_ranges_view_link(const AppState& state);
+void set_chart_ranges_view_link(AppState& state, std::string_view link);
 
 // Imports a gpuplan.bench/1 document for the Measurements view; on bad input keeps the
 // previous import and sets bench_error (and error).

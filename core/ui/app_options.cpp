@@ -9,6 +9,7 @@
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/scenario/scenario_url.hpp"
 #include "ui/catalog_link.hpp"
+#include "ui/chart_link.hpp"
 
 namespace gpuplan::ui {
 
@@ -64,6 +65,9 @@ void add_app_options(CLI::App& app, RawAppOptions& raw) {
                    "The catalog table's search, filters, compare selection, sort and hidden columns, e.g. "
                    "'family=p5;efa=1;sort=usd-per-gpu-hour' (docs/browser-app.md)")
         ->type_name("TEXT");
+    app.add_option("--chart-ranges", raw.chart_ranges,
+                   "The charts' ranges, e.g. 'costs-months=24;decode-ms=300' (docs/browser-app.md)")
+        ->type_name("TEXT");
 }
 
 AppOptions resolve_app_options(const RawAppOptions& raw) {
@@ -83,6 +87,11 @@ AppOptions resolve_app_options(const RawAppOptions& raw) {
         CatalogTableState check;
         apply_catalog_table_link(check, raw.catalog);  // InputError naming --catalog-table and the part
         options.catalog = catalog_table_link(check);   // one spelling for one table
+    }
+    if (!raw.chart_ranges.empty()) {
+        ChartRanges check;
+        apply_chart_ranges_link(check, raw.chart_ranges);  // InputError naming --chart-ranges and the part
+        options.chart_ranges = chart_ranges_link(check);
     }
     return options;
 }
@@ -125,6 +134,7 @@ std::vector<std::string> app_arguments(const AppOptions& options) {
     if (options.embed) args.push_back("--embed=1");
     if (options.debug) args.push_back("--debug=1");
     if (!options.catalog.empty()) args.push_back("--catalog-table=" + options.catalog);
+    if (!options.chart_ranges.empty()) args.push_back("--chart-ranges=" + options.chart_ranges);
     if (options.dark_theme) args.push_back(std::string("--theme=") + (*options.dark_theme ? "dark" : "light"));
     return args;
 }

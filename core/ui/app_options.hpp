@@ -4,8 +4,8 @@
 // The browser page turns its URL query into arguments (`?view=costs&embed=1` becomes
 // `--view=costs --embed=1`, web/shell/shell.js) and `gpuplan gui` passes its own command-line
 // arguments, so a link and a terminal command mean the same thing:
-//   ?view=costs&scenario=<encoded>&embed=1&theme=dark&catalog-table=family%3Dp5
-//   gpuplan gui --view costs --scenario <encoded> --embed --theme dark --catalog-table 'family=p5'
+//   ?view=costs&scenario=<encoded>&embed=1&theme=dark&catalog-table=family%3Dp5&chart-ranges=costs-months%3D24
+//   gpuplan gui --view costs --scenario <encoded> --embed --theme dark --catalog-table 'family=p5' --chart-ranges costs-months=24
 // The scenario is the URL codec's text (gpuplan/scenario/scenario_url.hpp): minified JSON, base64url.
 //
 // Parsing is forgiving on purpose: a link pasted from a chat may be half broken, and the user
@@ -36,12 +36,13 @@ struct AppOptions {
     bool debug = false;                       // --debug: the status line shows frame times
     std::string catalog;                      // --catalog-table: the catalog table's search, filters, compare, sort
                                               // and hidden columns (catalog_link.hpp); "" = as it opens
+    std::string chart_ranges;                 // --chart-ranges: the charts' ranges (chart_link.hpp); "" = defaults
 };
 
 // Registers --view, --scenario, --embed, --theme and --debug on `app`, writing raw text into `raw`;
 // a shell adds its own options next to these (gpuplan gui: --screenshot, --frames, ...).
 struct RawAppOptions {
-    std::string view, scenario, theme, catalog;
+    std::string view, scenario, theme, catalog, chart_ranges;
     bool embed = false, debug = false;
 };
 void add_app_options(CLI::App& app, RawAppOptions& raw);

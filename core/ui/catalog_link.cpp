@@ -56,19 +56,6 @@ std::string decode(std::string_view text, const std::string& part) {
     return out;
 }
 
-std::vector<std::string> split(std::string_view text, char separator) {
-    std::vector<std::string> parts;
-    std::size_t from = 0;
-    while (from <= text.size()) {
-        const std::size_t at = text.find(separator, from);
-        const std::size_t end = at == std::string_view::npos ? text.size() : at;
-        if (end > from) parts.emplace_back(text.substr(from, end - from));
-        if (at == std::string_view::npos) break;
-        from = at + 1;
-    }
-    return parts;
-}
-
 std::string column_keys() { return join({std::begin(kColumnKeys), std::end(kColumnKeys)}, ", "); }
 
 }  // namespace
@@ -120,7 +107,7 @@ void apply_catalog_table_link(CatalogTableState& state, std::string_view text) {
     next.sort_column = static_cast<int>(CatalogColumn::on_demand_usd_per_hour);
     next.sort_descending = false;
     next.hidden_columns.clear();
-    for (const std::string& part : split(text, ';')) {
+    for (const std::string& part : nonempty_parts(text, ';')) {
         const std::size_t eq = part.find('=');
         const std::string key = part.substr(0, eq);
         const std::string raw = eq == std::string::npos ? "" : part.substr(eq + 1);
@@ -143,7 +130,7 @@ void apply_catalog_table_link(CatalogTableState& state, std::string_view text) {
             if (raw != "1" && raw != "0") bad("efa=1 (only instances with EFA) or efa=0");
             next.efa_only = raw == "1";
         } else if (key == "compare") {
-            for (const std::string& name : split(raw, ',')) next.compare.push_back(decode(name, part));
+            for (const std::string& name : nonempty_parts(raw, ',')) next.compare.push_back(decode(name, part));
             if (next.compare.size() > kMaxCompare) bad("at most " + std::to_string(kMaxCompare) + " instances to compare");
         } else if (key == "sort") {
             const bool descending = raw.size() > 5 && raw.compare(raw.size() - 5, 5, "-desc") == 0;
@@ -152,7 +139,7 @@ void apply_catalog_table_link(CatalogTableState& state, std::string_view text) {
             next.sort_column = static_cast<int>(*column);
             next.sort_descending = descending;
         } else if (key == "hide") {
-            for (const std::string& name : split(raw, ',')) {
+            for (const std::string& name : nonempty_parts(raw, ',')) {
                 const auto column = catalog_column_named(name);
                 if (!column || *column == CatalogColumn::compare || *column == CatalogColumn::instance)
                     bad("hide=COLUMN[,COLUMN...], COLUMN one of: " + column_keys().substr(std::strlen("compare, instance, ")));

@@ -396,16 +396,79 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
     ImGui::PopStyleVar();
 }
 
-void draw_catalog_compare(const Catalog& catalog, CatalogTableState& state) {
+namespace {
+
+// The compared instances that exist in the catalog, with their rows' indices (for metrics).
+struct Compared {
     std::vector<const Instance*> rows;
     std::vector<std::size_t> indices;
+};
+
+Compared compared_rows(const Catalog& catalog, CatalogTableState& state) {
+    Compared c;
     for (const std::string& name : state.compare)
         if (const Instance* i = catalog.find_instance(name)) {
-            rows.push_back(i);
-            indices.push_back(static_cast<std::size_t>(i - catalog.instances.data()));
+            c.rows.push_back(i);
+            c.indices.push_back(static_cast<std::size_t>(i - catalog.instances.data()));
         }
-    if (rows.empty()) return;
     if (state.metrics.size() != catalog.instances.size()) rebuild_metrics(catalog, state);
+    return c;
+}
+
+// +1 when more is better, -1 when less is, 0 when neither (a name, a link type).
+int better_direction(Column column) {
+    switch (column) {
+    case Column::on_demand_usd_per_hour:
+    case Column::spot_usd_per_hour:
+    case Column::usd_per_gpu_hour:
+    case Column::usd_per_gib_hour:
+    case Column::usd_per_pflop_hour: return -1;
+    case Column::count:
+    case Column::memory_gib_each:
+    case Column::vcpus:
+    case Column::ram_gib:
+    case Column::network_gbit_per_s:
+    case Column::efa: return +1;
+    default: return 0;
+    }
+}
+
+// For each compared row, whether its value of `column` is the best (see compare_best).
+std::vector<bool> best_flags(const Compared& c, Column column, const CatalogTableState& state) {
+    std::vector<bool> best(c.rows.size(), false);
+    const int direction = better_direction(column);
+    if (direction == 0) return best;
+    std::vector<std::optional<double>> values;
+    for (std::size_t k = 0; k < c.rows.size(); ++k)
+        values.push_back(make_cell(*c.rows[k], column, state.price_region, &state.metrics[c.indices[k]]).number);
+    std::optional<double> top, bottom;
+    for (const auto& v : values)
+        if (v) {
+            top = top ? std::max(*top, *v) : *v;
+            bottom = bottom ? std::min(*bottom, *v) : *v;
+        }
+    const auto known = std::count_if(values.begin(), values.end(), [](const auto& v) { return v.has_value(); });
+    if (known < 2 || *top == *bottom) return best;  // nothing to choose between
+    const double target = direction > 0 ? *top : *bottom;
+    for (std::size_t k = 0; k < values.size(); ++k) best[k] = values[k] && *values[k] == target;
+    return best;
+}
+
+}  // namespace
+
+std::vector<std::string> compare_best(const Catalog& catalog, CatalogTableState& state, CatalogColumn column) {
+    const Compared c = compared_rows(catalog, state);
+    const std::vector<bool> best = best_flags(c, column, state);
+    std::vector<std::string> names;
+    for (std::size_t k = 0; k < best.size(); ++k)
+        if (best[k]) names.push_back(c.rows[k]->name);
+    return names;
+}
+
+void draw_catalog_compare(const Catalog& catalog, CatalogTableState& state) {
+    const Compared compared = compared_rows(catalog, state);
+    const std::vector<const Instance*>& rows = compared.rows;
+    if (rows.empty()) return;
     const int columns = static_cast<int>(rows.size()) + 1;
     if (!ImGui::BeginTable("compare", columns, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchSame))
         return;
@@ -434,18 +497,24 @@ void draw_catalog_compare(const Catalog& catalog, CatalogTableState& state) {
         {Column::ram_gib, "RAM GiB"}, {Column::network_gbit_per_s, "network Gbit/s"}, {Column::efa, "EFA interfaces"},
         {Column::interconnect, "interconnect"},
     };
+    // The best value of a row gets a tinted cell: the good colour, faint enough to read through.
+    const ImU32 best_tint = (palette().good & ~IM_COL32_A_MASK) | (static_cast<ImU32>(0x38) << IM_COL32_A_SHIFT);
     for (const auto& fact : facts) {
+        const std::vector<bool> best = best_flags(compared, fact.column, state);
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::TextDisabled("%s", fact.label);
         for (std::size_t k = 0; k < rows.size(); ++k) {
             ImGui::TableSetColumnIndex(static_cast<int>(k) + 1);
+            if (best[k]) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, best_tint);
             ImGui::PushID(static_cast<int>(k * 100 + static_cast<int>(fact.column)));
-            draw_cell(*rows[k], fact.column, state.price_region, &state.metrics[indices[k]]);
+            draw_cell(*rows[k], fact.column, state.price_region, &state.metrics[compared.indices[k]]);
             ImGui::PopID();
         }
     }
     ImGui::EndTable();
+    if (rows.size() >= 2)
+        ImGui::TextDisabled("Tinted: the best of those compared (the lowest price, the most GPUs, memory, vCPUs, network).");
 }
 
 std::vector<std::vector<std::string>> catalog_table_cells(const Catalog& catalog, const CatalogTableState& state) {

@@ -78,8 +78,15 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
 // compare tick left out). Numbers in full precision; an unknown figure is "unknown".
 std::vector<std::vector<std::string>> catalog_table_cells(const Catalog& catalog, const CatalogTableState& state);
 
-// The side-by-side comparison of state.compare (every catalog fact and metric as rows).
+// The side-by-side comparison of state.compare (every catalog fact and metric as rows), with
+// the best value of each row highlighted (compare_best).
 void draw_catalog_compare(const Catalog& catalog, CatalogTableState& state);
+
+// Which of the compared instances (state.compare) have the best known value of `column`: the
+// lowest price or price per GPU, GiB or PFLOP; the most GPUs, memory, vCPUs, RAM, network or
+// EFA interfaces. Ties are all best. Empty when fewer than two values are known, when all
+// known values are equal, or for a column with no better direction (accelerator, interconnect).
+std::vector<std::string> compare_best(const Catalog& catalog, CatalogTableState& state, CatalogColumn column);
 
 // "us-east-1 prices: on-demand as of 2026-07-20, spot as of 2026-07" — the dates of the price
 // snapshots shown for `region`, for a line above the table (several dates are all listed).

@@ -2,9 +2,11 @@
 #include "ui/widgets.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
+#include "gpuplan/units.hpp"
 #include "imgui_internal.h"  // the window's work rect and line start (same_line_if_fits, new_line_unless_fits)
 #include "ui/theme.hpp"
 
@@ -95,6 +97,11 @@ std::string format_quantity(double v, std::string_view unit) {
     }
     if (unit == "s" && a >= 3600) return significant(v / 3600, 4) + " h";
     const std::string number = significant(v, 4);
+    // "1 instance", not "1 instances": a plural word unit (letters only, ending in s, longer
+    // than "ms") loses its s for exactly one.
+    const bool plural_word = unit.size() >= 4 && unit.back() == 's' &&
+                             std::all_of(unit.begin(), unit.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
+    if (plural_word && v == 1) return number + " " + std::string(unit.substr(0, unit.size() - 1));
     return unit.empty() ? number : number + " " + std::string(unit);
 }
 
@@ -233,7 +240,9 @@ void figure_table(const char* id, const nlohmann::json* figures, std::initialize
 void heading(const char* text) {
     ImGui::Dummy(ImVec2(0, em(0.35f)));
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette().text));
+    ImGui::PushTextWrapPos(0);  // a long title wraps on a phone
     ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::GetWindowDrawList()->AddLine(ImVec2(p.x, p.y - em(0.15f)), ImVec2(p.x + ImGui::GetContentRegionAvail().x, p.y - em(0.15f)),
@@ -306,17 +315,18 @@ void stacked_bar(const char* id, const std::vector<Segment>& segments, double ca
         ImGui::Text("total %s of %s %s", format_quantity(total, unit).c_str(), format_quantity(capacity, unit).c_str(), capacity_label);
         ImGui::EndTooltip();
     }
-    // Legend under the bar.
+    // Legend under the bar: entries side by side while they fit, else on the next line.
     bool first = true;
     for (const Segment& s : segments) {
         if (s.value <= 0) continue;
-        if (!first) ImGui::SameLine(0, em(1));
+        const std::string entry = s.label + " " + format_quantity(s.value, unit);
+        if (!first) same_line_if_fits(em(0.9f) + ImGui::CalcTextSize(entry.c_str()).x, em(1));
         first = false;
         const ImVec2 q = ImGui::GetCursorScreenPos();
         dl->AddRectFilled(ImVec2(q.x, q.y + em(0.25f)), ImVec2(q.x + em(0.6f), q.y + em(0.85f)), s.colour, 2);
         ImGui::Dummy(ImVec2(em(0.7f), em(1)));
         ImGui::SameLine(0, em(0.2f));
-        ImGui::TextDisabled("%s %s", s.label.c_str(), format_quantity(s.value, unit).c_str());
+        ImGui::TextDisabled("%s", entry.c_str());
     }
     ImGui::PopID();
 }
@@ -355,6 +365,16 @@ void new_line_unless_fits(float next_width) {
     if (window->DC.CursorPos.x <= line_start + 1.0f) return;  // already at the start of a line
     if (!fits_before_right_edge(window->DC.CursorPos.x, next_width)) ImGui::NewLine();
 }
+bool begin_sideways_scroll(const char* id, float min_width, float height) {
+    if (ImGui::GetContentRegionAvail().x >= min_width) return false;
+    ImGui::BeginChild(id, ImVec2(0, height + ImGui::GetStyle().ScrollbarSize + 4), false, ImGuiWindowFlags_HorizontalScrollbar);
+    return true;
+}
+
+void end_sideways_scroll(bool opened) {
+    if (opened) ImGui::EndChild();
+}
+
 const std::vector<WidgetRect>& marked_widgets() { return widget_marks(); }
 void clear_marked_widgets() { widget_marks().clear(); }
 
@@ -363,9 +383,22 @@ void memory_verdict(double used_gb, double capacity_gb) {
     const bool fits = used_gb <= capacity_gb;
     const bool tight = fits && used_gb > kTightMemoryShare * capacity_gb;
     const char* verdict = !fits ? "does not fit" : tight ? "tight: over 90% full" : "fits";
-    ImGui::TextColored(to_vec4(!fits ? pal.bad : tight ? pal.warn : pal.good), "%s GB of %s GB per GPU (%.1f%% full): %s",
-                       format_quantity(used_gb, "").c_str(), format_quantity(capacity_gb, "").c_str(),
+    ImGui::PushTextWrapPos(0);  // wraps on a phone
+    ImGui::TextColored(to_vec4(!fits ? pal.bad : tight ? pal.warn : pal.good), "%s of %s per GPU (%.1f%% full): %s",
+                       memory_text(used_gb).c_str(), memory_text(capacity_gb).c_str(),
                        capacity_gb > 0 ? 100.0 * used_gb / capacity_gb : 0.0, verdict);
+    ImGui::PopTextWrapPos();
+}
+
+std::string memory_text(double gb) { return format_quantity(gb_to_gib(gb), "GiB"); }
+
+void memory_bar(const char* id, std::vector<Segment> segments_gb, double capacity_gb) {
+    for (Segment& s : segments_gb) {
+        s.tooltip += (s.tooltip.empty() ? "" : "\n") + std::string("(the model works in GB = 10^9 bytes: ") +
+                     format_quantity(s.value, "GB") + "; shown in GiB = 2^30 bytes, as EC2 states GPU memory)";
+        s.value = gb_to_gib(s.value);
+    }
+    stacked_bar(id, segments_gb, gb_to_gib(capacity_gb), "GiB", "GPU memory");
 }
 
 }  // namespace gpuplan::ui

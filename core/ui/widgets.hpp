@@ -71,6 +71,11 @@ void same_line_if_fits(float next_width, float spacing = -1.0f);
 // `next_width` wide would run past the right edge, the cursor moves to a new line. Nothing
 // happens at the start of a line or inside a table (the table sizes its cells).
 void new_line_unless_fits(float next_width);
+// A drawing that needs `min_width` to stay readable and is `height` tall: on a narrower window
+// (a phone) it goes into a frame of its own that scrolls sideways, instead of being cut at the
+// right edge. Returns whether the frame was opened; pass that to end_sideways_scroll.
+bool begin_sideways_scroll(const char* id, float min_width, float height);
+void end_sideways_scroll(bool opened);
 const std::vector<WidgetRect>& marked_widgets();
 void clear_marked_widgets();
 
@@ -86,7 +91,7 @@ void help_marker(const char* text);
 // an example section was pressed.
 bool empty_state(const char* what, const char* button_label);
 
-// "42.1 GB of 80 GB per GPU: fits" in green; "tight" in amber above kTightMemoryShare of the
+// "39.2 GiB of 80 GiB per GPU: fits" (GiB: memory_text) in green; "tight" in amber above kTightMemoryShare of the
 // capacity (allocator fragmentation and CUDA graphs' workspace take a few percent the model
 // does not count: docs/models.md); "does not fit" in red above it.
 inline constexpr double kTightMemoryShare = 0.90;
@@ -101,5 +106,13 @@ struct Segment {
 };
 void stacked_bar(const char* id, const std::vector<Segment>& segments, double capacity, const char* unit,
                  const char* capacity_label);
+
+// GPU memory per GPU as a stacked bar, in GiB. The app shows every memory size in GiB, the
+// unit EC2 and the catalog state GPU and host memory in; the core's memory model works in GB
+// (10^9 bytes, as the worked cases do), so its figures are converted here for display only
+// (gpuplan/units.hpp) and each segment's tooltip says so.
+void memory_bar(const char* id, std::vector<Segment> segments_gb, double capacity_gb);
+// A memory size the core gives in GB, as the app shows it: "39.1 GiB".
+std::string memory_text(double gb);
 
 }  // namespace gpuplan::ui

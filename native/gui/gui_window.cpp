@@ -111,6 +111,7 @@ void run_gui(const GuiOptions& options, const Catalog& catalog) {
     state.show_frame_timing = options.app.debug;
     if (options.app.scenario) ui::set_scenario(state, *options.app.scenario);
     if (!options.app.catalog.empty()) ui::set_catalog_view_link(state, options.app.catalog);
+    if (!options.app.chart_ranges.empty()) ui::set_chart_ranges_view_link(state, options.app.chart_ranges);
     if (!options.bench_text.empty()) ui::set_bench_results(state, options.bench_text, options.bench_source);
     ui::load_fonts(1.0f, std::filesystem::exists(kFontPath) ? kFontPath : "", framebuffer_scale(w.window));
     ui::apply_theme(state.dark_theme, 1.0f);

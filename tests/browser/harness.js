@@ -84,6 +84,21 @@ async function waitReady(page, frame = page) {
   return frame.evaluate(() => window.gpuplan.getState());
 }
 
+// Draws `frames` more frames and waits until they are on screen and the link is updated
+// (frames_drawn counts them), instead of a fixed wait that a loaded machine outruns.
+// `what` names the step in the error.
+async function settle(page, frames = 4, what = 'settle') {
+  const before = await page.evaluate(() => window.gpuplan.getState().frames_drawn);
+  await page.evaluate((n) => window.gpuplan.redraw(n), frames);
+  try {
+    await page.waitForFunction((target) => window.gpuplan.getState().frames_drawn >= target, before + frames, { timeout: 20000 });
+  } catch (error) {
+    const now = await page.evaluate(() => window.gpuplan.getState().frames_drawn);
+    throw new Error(`${what}: ${frames} frames asked for, ${now - before} drawn in 20 s; page errors: ${(page.errors || []).join('; ') || 'none'}`);
+  }
+  await page.evaluate(() => window.gpuplan.linkSettled());
+}
+
 const { decodePng, colourStats, checkNotBlank } = require('./png');
 
 function saveScreenshot(png, file) {
@@ -98,5 +113,5 @@ function runTest(name, body) {
     (error) => { console.log(`FAIL ${name}: ${error.message}`); process.exit(1); });
 }
 
-module.exports = { serve, requireBuilt, launch, newPage, waitReady, decodePng, colourStats, checkNotBlank,
+module.exports = { serve, requireBuilt, launch, newPage, waitReady, settle, decodePng, colourStats, checkNotBlank,
   saveScreenshot, runTest, READY_TIMEOUT_MS };

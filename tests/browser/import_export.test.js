@@ -27,8 +27,7 @@ h.runTest('browser.import_export', async () => {
     let state = await page.evaluate(() => window.gpuplan.getState());
     if (state.bench_source !== path.basename(goodFile)) throw new Error(`picker import: source is ${JSON.stringify(state.bench_source)}`);
     if (state.view !== 'measurements') throw new Error(`picker import: expected the measurements view, got ${state.view}`);
-    await page.evaluate(() => window.gpuplan.redraw(3));
-    await page.waitForTimeout(300);
+    await h.settle(page, 3, 'screenshot');
     const file = path.join(screenshotDir, 'import-measurements.png');
     const png = await page.locator('#canvas').screenshot();
     h.saveScreenshot(png, file);

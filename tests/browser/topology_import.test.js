@@ -43,8 +43,7 @@ h.runTest('browser.topology_import', async () => {
     for (const key of ['nodes', 'links', 'paths', 'max_gb_per_s', 'partial']) sameJson(got[key], cli[key], key);
     if (state.scenario.topology.text.length > 8000) throw new Error(`the scenario keeps ${state.scenario.topology.text.length} bytes of log; expected the excerpt`);
 
-    await page.evaluate(() => window.gpuplan.redraw(3));
-    await page.waitForTimeout(300);
+    await h.settle(page, 3, 'screenshot');
     const shot = path.join(screenshotDir, 'topology-imported.png');
     const png = await page.locator('#canvas').screenshot();
     h.saveScreenshot(png, shot);

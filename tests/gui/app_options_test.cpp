@@ -6,6 +6,7 @@
 #include "gpuplan/scenario/scenario_url.hpp"
 #include "ui/app_options.hpp"
 #include "ui/catalog_link.hpp"
+#include "ui/chart_link.hpp"
 
 #include <cstdio>
 
@@ -118,4 +119,37 @@ TEST_CASE("the catalog table's link value: parsed, normalised, round-tripped, re
     for (const char* bad : {"compare=a,b,c,d,e", "min-memory-gib=lots", "hide=instance", "colour=blue", "search=%zz"})
         CHECK_THROWS_AS(gpuplan::ui::apply_catalog_table_link(untouched, bad), gpuplan::InputError);
     CHECK(untouched.efa_only);
+}
+
+TEST_CASE("the charts' ranges in the link: parsed, normalised, round-tripped, refused by part") {
+    const auto parsed = parse_app_arguments({"--chart-ranges=decode-ms=300.0;costs-months=24"});
+    REQUIRE(parsed.errors.empty());
+    CHECK(parsed.options.chart_ranges == "costs-months=24;decode-ms=300");  // one spelling, one order
+    gpuplan::ui::AppOptions options;
+    options.chart_ranges = parsed.options.chart_ranges;
+    const auto args = gpuplan::ui::app_arguments(options);
+    CHECK(std::find(args.begin(), args.end(), "--chart-ranges=costs-months=24;decode-ms=300") != args.end());
+    CHECK(parse_app_arguments(args).options.chart_ranges == options.chart_ranges);
+
+    // Defaults are left out of the link; a part not given goes back to its default.
+    gpuplan::ui::ChartRanges ranges;
+    CHECK(gpuplan::ui::chart_ranges_link(ranges).empty());
+    gpuplan::ui::apply_chart_ranges_link(ranges, "costs-months=12;decode-ms=80");
+    CHECK(ranges.costs_months == 12);
+    CHECK(ranges.decode_shown_ms == 80);
+    gpuplan::ui::apply_chart_ranges_link(ranges, "decode-ms=120");
+    CHECK(ranges.costs_months == gpuplan::ui::ChartRanges::kDefaultCostsMonths);
+    CHECK(ranges.decode_shown_ms == 120);
+
+    // A broken part is named and the ranges are left as they were; the link's other options apply.
+    for (const char* bad : {"costs-months=5", "costs-months=49", "costs-months=12.5", "costs-months=", "decode-ms=0",
+                            "decode-ms=-3", "zoom=2"})
+        CHECK_THROWS_AS(gpuplan::ui::apply_chart_ranges_link(ranges, bad), gpuplan::InputError);
+    CHECK(ranges.decode_shown_ms == 120);
+    const auto broken = parse_app_arguments({"--view=decode", "--chart-ranges=costs-months=100"});
+    REQUIRE(broken.errors.size() == 1);
+    CHECK(broken.errors[0].find("--chart-ranges: got 'costs-months=100'") != std::string::npos);
+    CHECK(broken.errors[0].find("from 6 to 48") != std::string::npos);
+    CHECK(broken.options.view == View::decode);
+    CHECK(broken.options.chart_ranges.empty());
 }

@@ -315,6 +315,11 @@ TEST_CASE("numbers are shown with their units", "[format]") {
     CHECK(format_quantity(16.03095, "s") == "16.03 s");
     CHECK(format_quantity(261637.8, "tokens/s") == "261,638 tokens/s");
     CHECK(format_quantity(std::nan(""), "USD") == "unknown");
+    CHECK(format_quantity(1, "instances") == "1 instance");  // one of a plural unit reads singular
+    CHECK(format_quantity(2, "instances") == "2 instances");
+    CHECK(format_quantity(1, "GPUs") == "1 GPU");
+    CHECK(format_quantity(1, "ms") == "1 ms");
+    CHECK(format_quantity(1, "tokens/s") == "1 tokens/s");  // a rate's unit is not one word
     CHECK(group_thousands(1234567.891, 2) == "1,234,567.89");
     CHECK(group_thousands(999, 0) == "999");
 }
@@ -399,6 +404,44 @@ TEST_CASE("catalog table: filters and sorting by price-normalised columns", "[ca
     ui.frame(app);
     app.views->catalog.compare = state.compare;
     CHECK(render_with_hover(ui, app) > 100);
+}
+
+TEST_CASE("catalog compare: the best value of each fact is the one highlighted", "[catalog]") {
+    const Catalog& c = catalog();
+    CatalogTableState state;
+    state.price_region = "us-east-1";
+    const std::vector<std::string> names = {"p5.48xlarge", "g6e.12xlarge", "g6e.xlarge"};
+    state.compare = names;
+    // Expected, worked out here from the catalog's facts: the lowest on-demand price and
+    // price per GPU, the most memory per accelerator and the most GPUs (ties all best).
+    const auto on_demand = [&](const std::string& n) { return *c.find_instance(n)->find_price("us-east-1", PriceKind::on_demand)->usd_per_hour; };
+    const auto pick = [&](auto value, bool lowest) {
+        double best = value(names[0]);
+        for (const auto& n : names) best = lowest ? std::min(best, value(n)) : std::max(best, value(n));
+        std::vector<std::string> out;
+        for (const auto& n : names)
+            if (value(n) == best) out.push_back(n);
+        return out;
+    };
+    const auto count = [&](const std::string& n) { return *c.find_instance(n)->accelerator_count; };
+    const auto gib = [&](const std::string& n) { return *c.find_instance(n)->accelerator_memory_gib_each; };
+    const auto per_gpu = [&](const std::string& n) { return on_demand(n) / count(n); };
+    CHECK(compare_best(c, state, CatalogColumn::on_demand_usd_per_hour) == pick(on_demand, true));
+    CHECK(compare_best(c, state, CatalogColumn::on_demand_usd_per_hour) == std::vector<std::string>{"g6e.xlarge"});
+    CHECK(compare_best(c, state, CatalogColumn::usd_per_gpu_hour) == pick(per_gpu, true));
+    CHECK(compare_best(c, state, CatalogColumn::count) == pick(count, false));
+    CHECK(compare_best(c, state, CatalogColumn::memory_gib_each) == pick(gib, false));
+    CHECK(compare_best(c, state, CatalogColumn::memory_gib_each) == std::vector<std::string>{"p5.48xlarge"});
+    // No direction for a name or a link type; no best when every value is the same.
+    CHECK(compare_best(c, state, CatalogColumn::accelerator).empty());
+    CHECK(compare_best(c, state, CatalogColumn::interconnect).empty());
+    state.compare = {"g6e.xlarge", "g6e.2xlarge"};  // both one L40S of the same memory
+    REQUIRE(gib("g6e.xlarge") == gib("g6e.2xlarge"));
+    CHECK(compare_best(c, state, CatalogColumn::memory_gib_each).empty());
+    CHECK(compare_best(c, state, CatalogColumn::vcpus) == std::vector<std::string>{"g6e.2xlarge"});
+    // One instance alone has nothing to be best against.
+    state.compare = {"p5.48xlarge"};
+    CHECK(compare_best(c, state, CatalogColumn::on_demand_usd_per_hour).empty());
 }
 
 TEST_CASE("catalog table: a link value opens the table as it was shared", "[catalog]") {

@@ -143,7 +143,8 @@
   // about a link, not a command line).
   const LINK_PARTS = { view: 'The view in the link', scenario: 'The scenario in the link', theme: 'The theme in the link',
                        embed: 'The embed setting in the link', debug: 'The debug setting in the link',
-                       'catalog-table': 'The catalog table settings in the link' };
+                       'catalog-table': 'The catalog table settings in the link',
+                       'chart-ranges': 'The chart ranges in the link' };
   const inWords = (line) => line.replace(/^scenario \(URL\): /, 'The scenario in the link: ')
     .replace(/--([a-z_-]+)/g, (whole, name) => LINK_PARTS[name] || `"${name}" (not a setting the planner knows)`);
   function showNotice(lines) {

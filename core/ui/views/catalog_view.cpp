@@ -21,8 +21,12 @@ void draw_catalog_view(AppState& state) {
     }
     table.highlighted = chosen_instance(state);
 
+    // Wrapped: the dates of three price snapshots do not fit a phone's line.
+    ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(describe_price_dates(*state.catalog, table.price_region).c_str());
+    ImGui::PopTextWrapPos();
     ImGui::SameLine();
+    new_line_unless_fits(em(1.5f));
     help_marker("unknown = the figure is not published; hover it for the reason the catalog records. "
                 "$/GPU-h, $/GiB-h and $/PFLOP-h divide the on-demand price by the instance's accelerators, "
                 "accelerator memory and dense BF16 PFLOPS; hover a value for its formula and inputs.");

@@ -25,7 +25,9 @@ void draw_price_controls(AppState& state) {
     ImGui::AlignTextToFramePadding();
     ImGui::Text("Instance: %s", json_string(find_json(price, {"instance"}), "(none)").c_str());
     ImGui::SameLine();
-    ImGui::TextDisabled("(choose another in the Catalog view)");
+    constexpr const char* kChooseAnother = "(choose another in the Catalog view)";
+    new_line_unless_fits(ImGui::CalcTextSize(kChooseAnother).x);
+    ImGui::TextDisabled("%s", kChooseAnother);
     edit_number(state, price, "hours", "hours", 730, 1, 1e6);
     ImGui::SameLine();
     edit_number(state, price, "instances", "instances", 1, 1, 1e5);
@@ -108,9 +110,13 @@ void draw_cumulative_chart(const nlohmann::json& price, int& months) {
     const nlohmann::json* options = find_json(price, {"options"});
     if (!options || !options->is_array()) return;
     ImGui::SetNextItemWidth(em(10));
-    ImGui::SliderInt("months shown", &months, 6, 48);
+    ImGui::SliderInt("months shown", &months, ChartRanges::kMinCostsMonths, ChartRanges::kMaxCostsMonths, "%d",
+                     ImGuiSliderFlags_AlwaysClamp);
+    mark_widget("months shown");
     ImGui::SameLine();
-    ImGui::TextDisabled("%g instance(s) used %g h a month", instances, hours_per_month);
+    const std::string used = format_quantity(instances, "instances") + " used " + format_quantity(hours_per_month, "hours") + " a month";
+    new_line_unless_fits(ImGui::CalcTextSize(used.c_str()).x);
+    ImGui::TextDisabled("%s", used.c_str());
     const char* shown[] = {"on-demand", "spot", "reserved-1y-no-upfront", "reserved-1y-all-upfront", "reserved-3y-no-upfront",
                            "reserved-3y-all-upfront"};
     std::vector<double> xs;
@@ -324,7 +330,7 @@ void draw_costs_view(AppState& state) {
             draw_spot_checkpoints(state, *options);
         }
         heading("Cumulative cost over months");
-        draw_cumulative_chart(*price, state.views->costs_months);
+        draw_cumulative_chart(*price, state.views->charts.costs_months);
     }
     draw_fleet(state);
     draw_idle(state);

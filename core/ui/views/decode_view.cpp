@@ -14,7 +14,7 @@
 namespace gpuplan::ui {
 namespace {
 
-void draw_gantt(const nlohmann::json& timeline, float& zoom_ms) {
+void draw_gantt(const nlohmann::json& timeline, double& shown_ms) {
     const char* pipelines[] = {"sync", "async"};
     const char* lanes[] = {"host", "copy", "compute"};
     std::vector<std::string> rows;  // top to bottom
@@ -30,10 +30,14 @@ void draw_gantt(const nlohmann::json& timeline, float& zoom_ms) {
     if (end_ms <= 0) return;
     ImGui::SetNextItemWidth(em(14));
     // By default about six chunks are shown, where the two pipelines' overlap is visible.
-    if (zoom_ms <= 0) zoom_ms = static_cast<float>(std::min(end_ms, std::max(50.0, first_chunk_ms * 6)));
-    float shown = std::min<float>(zoom_ms, static_cast<float>(end_ms));
-    if (ImGui::SliderFloat("time shown", &shown, static_cast<float>(std::min(end_ms, 50.0)), static_cast<float>(end_ms), "%.0f ms"))
-        zoom_ms = shown;
+    // A range from a link is kept as given (it may be for a longer video) and only clamped here.
+    const double lowest = std::min(end_ms, 50.0);
+    const double wanted = shown_ms > 0 ? shown_ms : std::min(end_ms, std::max(50.0, first_chunk_ms * 6));
+    float shown = static_cast<float>(std::clamp(wanted, lowest, end_ms));
+    if (ImGui::SliderFloat("time shown", &shown, static_cast<float>(lowest), static_cast<float>(end_ms), "%.0f ms",
+                           ImGuiSliderFlags_AlwaysClamp))
+        shown_ms = std::round(shown);
+    mark_widget("time shown");
     if (plot::BeginPlot("##gantt", ImVec2(-1, em(13)))) {
         plot::SetupAxes("ms from the start of the video", "");
         // Tick label k sits at y = k (bottom up), so the list is reversed to read top-down.
@@ -145,8 +149,8 @@ void draw_decode_view(AppState& state) {
     }
     nlohmann::json& section = scenario_section(state, "decode");
     ImGui::AlignTextToFramePadding();
-    ImGui::Text("%s, %s", json_string(find_json(*decode, {"instance"}), "no instance").c_str(),
-                json_string(find_json(*decode, {"link", "description"})).c_str());
+    ImGui::TextWrapped("%s, %s", json_string(find_json(*decode, {"instance"}), "no instance").c_str(),
+                       json_string(find_json(*decode, {"link", "description"})).c_str());
     edit_number(state, section, "buffers", "buffers (1 = synchronous)", 2, 1, 64);
     ImGui::SameLine();
     // With a bench document the video is the one measured (decode_plan.cpp refuses these).
@@ -157,16 +161,26 @@ void draw_decode_view(AppState& state) {
     }
 
     heading("Synchronous versus asynchronous");
-    if (const nlohmann::json* timeline = find_json(*decode, {"timeline"})) draw_gantt(*timeline, state.views->decode_zoom_ms);
+    if (const nlohmann::json* timeline = find_json(*decode, {"timeline"})) draw_gantt(*timeline, state.views->charts.decode_shown_ms);
     if (const nlohmann::json* figures = find_json(*decode, {"figures"})) draw_figures(*figures);
     if (const nlohmann::json* fit = find_json(*decode, {"fit"})) {
         heading("Fit to the measurements");
-        ImGui::TextDisabled("%s", json_string(find_json(*fit, {"source"})).c_str());
+        // The core names typed-in measurements by their JSON path (as the CLI prints them); the
+        // view says it in words and keeps the path for the tooltip.
+        const std::string source = json_string(find_json(*fit, {"source"}));
+        const bool typed_in = source.find("$.") != std::string::npos;
+        ImGui::PushTextWrapPos(0);
+        const std::string fitted_to = typed_in        ? "Fitted to the measured times given in the scenario"
+                                      : source.empty() ? "Fitted to the measurements"
+                                                       : "Fitted to " + source;
+        ImGui::TextDisabled("%s", fitted_to.c_str());
+        if (typed_in && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", source.c_str());
         const nlohmann::json* ok = find_json(*fit, {"within_tolerance"});
         if (ok && ok->is_boolean())
             ImGui::TextColored(to_vec4(ok->get<bool>() ? palette().good : palette().warn), "%s",
                                ok->get<bool>() ? "the fitted model reproduces the measurements within tolerance"
                                                : "the fitted model misses the measurements by more than the tolerance");
+        ImGui::PopTextWrapPos();
         figure_table("fit", find_json(*fit, {"figures"}),
                      {{"Fitted compute per chunk", "fitted_compute_ms"}, {"Fitted host stage per chunk", "fitted_host_ms"},
                       {"Fitted contention", "fitted_contention"}, {"Sync time error", "fit_sync_seconds_error"},

@@ -38,7 +38,7 @@ void draw_memory_bar(const char* id, const nlohmann::json* figures, double tenso
                                            seg("overhead", "overhead_gb", pal.series[5])};
     const double capacity = value("capacity_gb");
     ImGui::TextUnformatted(title.c_str());
-    stacked_bar(id, segments, capacity, "GB", "GPU memory");
+    memory_bar(id, segments, capacity);
     const double total = value("total_gb");
     memory_verdict(total, capacity);
 }

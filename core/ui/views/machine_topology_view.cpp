@@ -82,6 +82,8 @@ void draw_tree(const nlohmann::json& topo) {
     const float width = std::max(ImGui::GetContentRegionAvail().x, em(30));
     const float col_w = width / static_cast<float>(cpus.size());
     const float height = row_h * static_cast<float>(tallest + 1) + em(1.0f);
+    // Narrower than 30 em (a phone), the tree scrolls sideways in a frame of its own.
+    const bool scrolls = begin_sideways_scroll("##tree_scroll", em(30), height);
     const ImVec2 o = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("##machine_tree", ImVec2(width, height));
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -116,6 +118,7 @@ void draw_tree(const nlohmann::json& topo) {
             }
         }
     }
+    end_sideways_scroll(scrolls);
     if (!hover.empty()) ImGui::SetTooltip("%s", hover.c_str());
 }
 
@@ -221,6 +224,7 @@ void draw_machine_topology(AppState& state) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Compare with the catalog's");
     ImGui::SameLine();
+    new_line_unless_fits(em(14));
     ImGui::SetNextItemWidth(em(14));
     if (ImGui::BeginCombo("##compare_instance", compared.empty() ? "(choose an instance type)" : compared.c_str())) {
         for (const Instance& i : state.catalog->instances)

@@ -119,7 +119,7 @@ void draw_picks(const nlohmann::json& rec) {
         const nlohmann::json* p = find_json(*picks, {name});
         if (!p) continue;
         ImGui::Bullet();
-        ImGui::Text("%s: %s (%s), %s", name, json_string(find_json(*p, {"instance"})).c_str(), human_name(json_string(find_json(*p, {"purchase"}))).c_str(),
+        ImGui::TextWrapped("%s: %s (%s), %s", name, json_string(find_json(*p, {"instance"})).c_str(), human_name(json_string(find_json(*p, {"purchase"}))).c_str(),
                     json_string(find_json(*p, {"layout"})).c_str());
         if (const std::string why = json_string(find_json(*p, {"why"})); !why.empty()) {
             ImGui::Indent();

@@ -255,12 +255,20 @@ void draw_catalog_model(AppState& state) {
     }
     const nlohmann::json* traffic = trains ? find_json(state.results, {"train", "figures"}) : nullptr;
     ImGui::SameLine();
-    ImGui::TextDisabled("%s x %s, %s", format_quantity(vs.topology->gpus, "").c_str(), inst->accelerator.value_or("?").c_str(),
-                        inst->interconnect ? std::string(to_string(*inst->interconnect)).c_str() : "interconnect unknown");
+    const std::string gpus_line = format_quantity(vs.topology->gpus, "") + " x " + inst->accelerator.value_or("?") + ", " +
+                                  (inst->interconnect ? std::string(to_string(*inst->interconnect)) : "interconnect unknown");
+    new_line_unless_fits(ImGui::CalcTextSize(gpus_line.c_str()).x);
+    ImGui::TextDisabled("%s", gpus_line.c_str());
+    // The diagram needs about 30 em to keep its boxes readable; on a narrower screen (a phone)
+    // it scrolls sideways in a frame of its own rather than being cut at the right edge.
+    const bool scrolls = begin_sideways_scroll("##diagram_scroll", em(30), em(19.5f));
     draw_diagram(state, *inst, *vs.topology, traffic);
+    end_sideways_scroll(scrolls);
 
     heading("Links");
-    if (ImGui::BeginTable("links", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+    // Sized to its content and scrolling sideways when the window is narrower (a phone).
+    if (ImGui::BeginTable("links", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
+                          ImVec2(0, table_height(3, 12)))) {
         for (const char* h : {"link", "GB/s per GPU per direction", "latency", "exposed per training step"}) ImGui::TableSetupColumn(h);
         ImGui::TableHeadersRow();
         const struct { const char* role; const Link* link; } rows[] = {{"inside the node (ring bottleneck)", &vs.topology->intra},

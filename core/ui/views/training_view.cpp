@@ -56,9 +56,9 @@ void draw_memory(const AppState& state) {
     const std::vector<Segment> segments = {seg("model states", "model_states_gb", pal.series[0]), seg("activations", "activations_gb", pal.series[4]),
                                            seg("overhead", "overhead_gb", pal.series[5])};
     const double capacity_gb = value("capacity_per_gpu_gb"), total = value("total_per_gpu_gb");
-    stacked_bar("train_memory", segments, capacity_gb, "GB", "GPU memory");
+    memory_bar("train_memory", segments, capacity_gb);
     memory_verdict(total, capacity_gb);
-    if (value("host_per_gpu_gb") > 0) ImGui::TextDisabled("offloaded to host: %s per GPU rank", format_quantity(value("host_per_gpu_gb"), "GB").c_str());
+    if (value("host_per_gpu_gb") > 0) ImGui::TextDisabled("offloaded to host: %s per GPU rank", memory_text(value("host_per_gpu_gb")).c_str());
 }
 
 void draw_step(const AppState& state) {
@@ -80,7 +80,9 @@ void draw_step(const AppState& state) {
     stacked_bar("step", segments, step, "s", "step");
     ImGui::TextWrapped("Bottleneck: %s", json_string(find_json(state.results, {"train", "bottleneck"}), "unknown").c_str());
     note(accuracy_sentence(ValidationCategory::training_throughput, builtin_accuracy(*state.catalog)).c_str());
-    if (ImGui::BeginTable("train_layout", 2, ImGuiTableFlags_SizingStretchSame)) {
+    // Two tables side by side where each gets about 22 em; one under the other on a phone.
+    const int layout_columns = ImGui::GetContentRegionAvail().x >= em(44) ? 2 : 1;
+    if (ImGui::BeginTable("train_layout", layout_columns, ImGuiTableFlags_SizingStretchSame)) {
         ImGui::TableNextColumn();
         figure_table("train_figures", figures,
                      {{"Step", "step_seconds"}, {"Tokens per second", "tokens_per_second"}, {"Tokens per second per GPU", "tokens_per_second_per_gpu"},
@@ -113,8 +115,13 @@ void draw_options(const AppState& state) {
     if (const nlohmann::json* why = find_json(*priced, {"unavailable_reason"}))
         ImGui::TextColored(to_vec4(palette().warn), "Not priced: %s", json_string(why).c_str());
     const nlohmann::json* options = find_json(*priced, {"options"});
+    // Columns sized to their content; narrower than that (a phone), the table scrolls sideways.
+    const bool narrow = ImGui::GetContentRegionAvail().x < em(48);
     if (!options || options->empty() ||
-        !ImGui::BeginTable("train_options", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp))
+        !ImGui::BeginTable("train_options", 5,
+                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                               (narrow ? ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX : ImGuiTableFlags_SizingStretchProp),
+                           ImVec2(0, narrow ? table_height(options->size(), 30) : 0.0f)))
         return;
     for (const char* h : {"purchase option", "$/h per instance", "billed for the run", "if the rest of the term is used", "run's share of the term"})
         ImGui::TableSetupColumn(h);

@@ -17,6 +17,7 @@
 #include "ui/app.hpp"
 #include "imgui.h"
 #include "ui/catalog_table.hpp"
+#include "ui/chart_link.hpp"
 
 namespace gpuplan::ui {
 
@@ -55,8 +56,7 @@ struct ViewStates {
     // Inference: which recommended pick the view breaks down (its figures come with the result).
     int inference_pick = 0;  // index into the picks: 0 cheapest, 1 fastest, 2 balanced
 
-    int costs_months = 36;
-    float decode_zoom_ms = 0;  // how much of the decode timeline the Gantt chart shows (0 = all)
+    ChartRanges charts;  // the Costs and Decode charts' ranges (in the link: chart_link.hpp)
     bool recommend_training = false;  // Recommend view: the training sweep instead of serving
     // The imported bench document as JSON (the Measurements view embeds it in decode.fit.bench).
     nlohmann::json bench_document;
