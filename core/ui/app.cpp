@@ -70,7 +70,7 @@ void draw_scenario_picker(AppState& state) {
     const bool empty = !state.scenario.is_object() || state.scenario.size() <= 1;  // at most "schema"
     const std::string current =
         json_string(find_json(state.scenario, {"name"}), empty ? "Choose an example scenario..." : "Your scenario (no name)");
-    ImGui::SetNextItemWidth(em(24));
+    ImGui::SetNextItemWidth(std::min(em(24), ImGui::GetContentRegionAvail().x));  // narrower on a phone
     const bool open = ImGui::BeginCombo("##scenario", current.c_str());
     mark_widget("Scenario");
     if (open) {
@@ -121,7 +121,10 @@ void draw_chrome_top(AppState& state) {
     ImGui::TextUnformatted("gpuplan");
     ImGui::SameLine(0, em(1));
     draw_scenario_picker(state);
+    // On a phone the buttons after the picker go to a second line instead of off the edge.
+    const auto button_width = [](const char* text) { return ImGui::CalcTextSize(text).x + ImGui::GetStyle().FramePadding.x * 2; };
     ImGui::SameLine();
+    new_line_unless_fits(button_width("JSON"));
     if (ImGui::Button("JSON")) ImGui::OpenPopup("scenario_json");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("View or edit the scenario document");
     if (ImGui::BeginPopup("scenario_json")) {
@@ -133,6 +136,7 @@ void draw_chrome_top(AppState& state) {
     ImGui::SameLine();
     if (state.catalog) {
         const std::string region = scenario_region(state);
+        new_line_unless_fits(em(9));
         ImGui::SetNextItemWidth(em(9));
         // HeightLargest: all 24 regions show without scrolling the list.
         const bool open = ImGui::BeginCombo("##region", region.c_str(), ImGuiComboFlags_HeightLargest);
@@ -151,7 +155,9 @@ void draw_chrome_top(AppState& state) {
     }
     // Theme switch, right-aligned.
     const char* label = state.dark_theme ? "Light" : "Dark";
-    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(label).x - ImGui::GetStyle().FramePadding.x * 2);
+    ImGui::SameLine();
+    new_line_unless_fits(button_width(label));
+    ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - button_width(label)));
     if (ImGui::Button(label)) {
         state.dark_theme = !state.dark_theme;
         apply_theme(state.dark_theme, theme_scale());

@@ -182,7 +182,8 @@ void figure_value_text(const nlohmann::json* figure, bool right_align, bool show
     }
     if (v) ImGui::TextUnformatted(text.c_str());
     else ImGui::TextDisabled("%s", text.c_str());
-    // Right-click (a long press on a touch screen arrives as one) copies the figure.
+    // Right-click copies the figure (a touch screen's long press does not arrive as one yet:
+    // docs/browser-app.md).
     if (ImGui::IsItemHovered() && ImGui::IsMouseReleased(ImGuiMouseButton_Right)) {
         ImGui::SetClipboardText(figure_clipboard_text(*figure).c_str());
         ImGui::GetStateStorage()->SetFloat(ImGui::GetID(static_cast<const void*>(figure)), static_cast<float>(ImGui::GetTime()));

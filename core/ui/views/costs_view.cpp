@@ -185,8 +185,12 @@ void draw_fleet(AppState& state) {
     const auto editable = [&](std::size_t k) {
         return scenario_tiers && scenario_tiers->is_array() && k < scenario_tiers->size() && (*scenario_tiers)[k].is_object();
     };
+    // Narrower than its columns (a phone), the table scrolls sideways instead of squeezing them.
+    const bool narrow = ImGui::GetContentRegionAvail().x < em(40);
     if (tiers && tiers->is_array() &&
-        ImGui::BeginTable("tiers", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::BeginTable("tiers", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
+                                          (narrow ? ImGuiTableFlags_ScrollX : 0),
+                          ImVec2(0, narrow ? table_height(tiers->size(), 12) + em(0.8f) * static_cast<float>(tiers->size()) : 0.0f))) {
         for (const char* h : {"tier", "GPUs", "USD per GPU-hour", "utilization", "committed", "cost", "break-even use"}) ImGui::TableSetupColumn(h);
         ImGui::TableHeadersRow();
         for (std::size_t k = 0; k < tiers->size(); ++k) {
@@ -248,7 +252,8 @@ void draw_idle(AppState& state) {
     draw_idle_inputs(state);
     const double values[2] = {figure_value(find_json(*idle, {"always_on_usd_total"})).value_or(0),
                               figure_value(find_json(*idle, {"ephemeral_usd_total"})).value_or(0)};
-    if (ImGui::BeginTable("idle_layout", 2, ImGuiTableFlags_SizingStretchSame)) {
+    // The figures beside the chart where each gets about 22 em; one under the other on a phone.
+    if (ImGui::BeginTable("idle_layout", ImGui::GetContentRegionAvail().x >= em(44) ? 2 : 1, ImGuiTableFlags_SizingStretchSame)) {
         ImGui::TableNextColumn();
         figure_table("idle_figures", idle,
                      {{"Always-on, per instance", "always_on_usd_per_instance"}, {"Always-on, total", "always_on_usd_total"},
