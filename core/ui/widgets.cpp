@@ -366,6 +366,13 @@ void new_line_unless_fits(float next_width) {
     if (window->DC.CursorPos.x <= line_start + 1.0f) return;  // already at the start of a line
     if (!fits_before_right_edge(window->DC.CursorPos.x, next_width)) ImGui::NewLine();
 }
+void dim_text_beside(const std::string& text) {
+    new_line_unless_fits(ImGui::CalcTextSize(text.c_str()).x);
+    ImGui::TextDisabled("%s", text.c_str());
+}
+
+int side_by_side_columns() { return ImGui::GetContentRegionAvail().x >= em(44) ? 2 : 1; }
+
 bool begin_sideways_scroll(const char* id, float min_width, float height) {
     if (ImGui::GetContentRegionAvail().x >= min_width) return false;
     ImGui::BeginChild(id, ImVec2(0, height + ImGui::GetStyle().ScrollbarSize + 4), false, ImGuiWindowFlags_HorizontalScrollbar);

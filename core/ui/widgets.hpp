@@ -71,6 +71,12 @@ void same_line_if_fits(float next_width, float spacing = -1.0f);
 // `next_width` wide would run past the right edge, the cursor moves to a new line. Nothing
 // happens at the start of a line or inside a table (the table sizes its cells).
 void new_line_unless_fits(float next_width);
+// After ImGui::SameLine(): dimmed text beside the last item, or on the next line where it
+// would run past the right edge (a phone).
+void dim_text_beside(const std::string& text);
+// Columns for a layout table of two charts or figure tables side by side: 2 where each gets
+// about 22 em, else 1, so on a phone they stack.
+int side_by_side_columns();
 // A drawing that needs `min_width` to stay readable and is `height` tall: on a narrower window
 // (a phone) it goes into a frame of its own that scrolls sideways, instead of being cut at the
 // right edge. Returns whether the frame was opened; pass that to end_sideways_scroll.

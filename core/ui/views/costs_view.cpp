@@ -25,9 +25,7 @@ void draw_price_controls(AppState& state) {
     ImGui::AlignTextToFramePadding();
     ImGui::Text("Instance: %s", json_string(find_json(price, {"instance"}), "(none)").c_str());
     ImGui::SameLine();
-    constexpr const char* kChooseAnother = "(choose another in the Catalog view)";
-    new_line_unless_fits(ImGui::CalcTextSize(kChooseAnother).x);
-    ImGui::TextDisabled("%s", kChooseAnother);
+    dim_text_beside("(choose another in the Catalog view)");
     edit_number(state, price, "hours", "hours", 730, 1, 1e6);
     ImGui::SameLine();
     edit_number(state, price, "instances", "instances", 1, 1, 1e5);
@@ -114,9 +112,7 @@ void draw_cumulative_chart(const nlohmann::json& price, int& months) {
                      ImGuiSliderFlags_AlwaysClamp);
     mark_widget("months shown");
     ImGui::SameLine();
-    const std::string used = format_quantity(instances, "instances") + " used " + format_quantity(hours_per_month, "hours") + " a month";
-    new_line_unless_fits(ImGui::CalcTextSize(used.c_str()).x);
-    ImGui::TextDisabled("%s", used.c_str());
+    dim_text_beside(format_quantity(instances, "instances") + " used " + format_quantity(hours_per_month, "hours") + " a month");
     const char* shown[] = {"on-demand", "spot", "reserved-1y-no-upfront", "reserved-1y-all-upfront", "reserved-3y-no-upfront",
                            "reserved-3y-all-upfront"};
     std::vector<double> xs;
@@ -252,8 +248,7 @@ void draw_idle(AppState& state) {
     draw_idle_inputs(state);
     const double values[2] = {figure_value(find_json(*idle, {"always_on_usd_total"})).value_or(0),
                               figure_value(find_json(*idle, {"ephemeral_usd_total"})).value_or(0)};
-    // The figures beside the chart where each gets about 22 em; one under the other on a phone.
-    if (ImGui::BeginTable("idle_layout", ImGui::GetContentRegionAvail().x >= em(44) ? 2 : 1, ImGuiTableFlags_SizingStretchSame)) {
+    if (ImGui::BeginTable("idle_layout", side_by_side_columns(), ImGuiTableFlags_SizingStretchSame)) {
         ImGui::TableNextColumn();
         figure_table("idle_figures", idle,
                      {{"Always-on, per instance", "always_on_usd_per_instance"}, {"Always-on, total", "always_on_usd_total"},

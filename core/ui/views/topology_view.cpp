@@ -255,10 +255,8 @@ void draw_catalog_model(AppState& state) {
     }
     const nlohmann::json* traffic = trains ? find_json(state.results, {"train", "figures"}) : nullptr;
     ImGui::SameLine();
-    const std::string gpus_line = format_quantity(vs.topology->gpus, "") + " x " + inst->accelerator.value_or("?") + ", " +
-                                  (inst->interconnect ? std::string(to_string(*inst->interconnect)) : "interconnect unknown");
-    new_line_unless_fits(ImGui::CalcTextSize(gpus_line.c_str()).x);
-    ImGui::TextDisabled("%s", gpus_line.c_str());
+    dim_text_beside(format_quantity(vs.topology->gpus, "") + " x " + inst->accelerator.value_or("?") + ", " +
+                    (inst->interconnect ? std::string(to_string(*inst->interconnect)) : "interconnect unknown"));
     // The diagram needs about 30 em to keep its boxes readable; on a narrower screen (a phone)
     // it scrolls sideways in a frame of its own rather than being cut at the right edge.
     const bool scrolls = begin_sideways_scroll("##diagram_scroll", em(30), em(19.5f));

@@ -80,9 +80,7 @@ void draw_step(const AppState& state) {
     stacked_bar("step", segments, step, "s", "step");
     ImGui::TextWrapped("Bottleneck: %s", json_string(find_json(state.results, {"train", "bottleneck"}), "unknown").c_str());
     note(accuracy_sentence(ValidationCategory::training_throughput, builtin_accuracy(*state.catalog)).c_str());
-    // Two tables side by side where each gets about 22 em; one under the other on a phone.
-    const int layout_columns = ImGui::GetContentRegionAvail().x >= em(44) ? 2 : 1;
-    if (ImGui::BeginTable("train_layout", layout_columns, ImGuiTableFlags_SizingStretchSame)) {
+    if (ImGui::BeginTable("train_layout", side_by_side_columns(), ImGuiTableFlags_SizingStretchSame)) {
         ImGui::TableNextColumn();
         figure_table("train_figures", figures,
                      {{"Step", "step_seconds"}, {"Tokens per second", "tokens_per_second"}, {"Tokens per second per GPU", "tokens_per_second_per_gpu"},

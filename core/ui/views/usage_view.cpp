@@ -82,8 +82,7 @@ void draw_commitment(AppState& state) {
             hours.push_back(json_number(find_json(row, {"hours_at_or_above"})).value_or(0));
         }
     const std::vector<double> t = numbers(find_json(*result, {"history", "hours"})), in_use = numbers(find_json(*result, {"history", "in_use"}));
-    // Two charts a row where each gets about 22 em; one under the other on a phone.
-    if (ImGui::BeginTable("usage_layout", ImGui::GetContentRegionAvail().x >= em(44) ? 2 : 1, ImGuiTableFlags_SizingStretchSame)) {
+    if (ImGui::BeginTable("usage_layout", side_by_side_columns(), ImGuiTableFlags_SizingStretchSame)) {
         ImGui::TableNextColumn();
         if (!t.empty() && plot::BeginPlot("##usage_history", ImVec2(-1, em(13)))) {
             plot::SetupAxes("hours", "GPUs in use");
