@@ -4,7 +4,30 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "gpuplan/input_error.hpp"
+
 namespace gpuplan {
+
+namespace {
+
+// Finite inputs can still give a figure no double holds: 1.6e308 $/GPU-h x 70,080 GPU-hours is
+// infinity, and JSON would write it as null ("unknown"), silently. Such a figure is refused
+// with the inputs that made it, like any other bad input (docs/reliability.md).
+void require_finite_value(const Figure& f) {
+    if (!f.value || std::isfinite(*f.value)) return;
+    std::string given;
+    for (const auto& in : f.inputs) {
+        if (!given.empty()) given += ", ";
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.6g", in.value);
+        given += in.name + " = " + buf + (in.unit.empty() ? "" : " " + in.unit);
+    }
+    throw InputError(f.name, (given.empty() ? std::string("inputs") : given) + ", which give " +
+                                 (std::isnan(*f.value) ? "no number" : "a result beyond a double"),
+                     "inputs of a size whose figures a double can hold (magnitude below 1.8e308)");
+}
+
+}  // namespace
 
 bool Figure::rests_on_assumption() const {
     for (const auto& in : inputs)
@@ -70,6 +93,7 @@ std::string_view to_string(InputOrigin origin) {
 }
 
 nlohmann::json to_json(const Figure& f) {
+    require_finite_value(f);
     nlohmann::json inputs = nlohmann::json::array();
     for (const auto& in : f.inputs)
         inputs.push_back({{"name", in.name}, {"value", in.value}, {"unit", in.unit},

@@ -72,6 +72,8 @@ Figure unknown_figure(std::string name, std::string unit, std::string formula, s
 std::string format_number(double value);
 
 std::string_view to_string(InputOrigin origin);
+// Refuses (InputError naming the figure and its inputs) a figure whose value is infinite or
+// NaN: finite inputs whose product no double holds.
 nlohmann::json to_json(const Figure& figure);
 nlohmann::json to_json(const std::vector<Figure>& figures);  // {name: figure, ...}
 // to_json(Figure), less a unit the worked line already ends with (the explanation adds it):

@@ -17,7 +17,14 @@ std::string run_eval(const Catalog& catalog, const EvalOptions& o) {
     // The shell reads the file (with the size check first); the core only sees text.
     const std::string text = read_input_file(o.path, "SCENARIO");
     const Scenario scenario = parse_scenario(text, o.path, catalog);
-    return dump_json(evaluate_scenario(scenario, catalog));
+    try {
+        return dump_json(evaluate_scenario(scenario, catalog));
+    } catch (const InputError& e) {
+        // A result refused for its size names the section ("$.fleet, ..."); say which file, as
+        // the parser's messages do.
+        if (e.where().rfind("$.", 0) != 0) throw;
+        throw InputError(o.path + ": " + e.where(), e.value(), e.expected());
+    }
 }
 
 }  // namespace

@@ -32,6 +32,7 @@ CAT = '{"schema": "gpuplan.catalog/1", '
 # (area, file text, arguments with @FILE@ for the file)
 EXTRA = [
     ("scenario", SCN + '"fleet": {"hours": 8761e308}}', "eval @FILE@"),
+    ("scenario", SCN + '"fleet": {"hours": 8760, "on_demand_usd_per_gpu_hour": 1.61e308, "tiers": [{"option": "reserved-1y", "gpus": 8, "usd_per_gpu_hour": 1.12}]}}', "eval @FILE@"),
     ("scenario", SCN + '"name": ' + "[" * 33 + "]" * 33 + "}", "eval @FILE@"),
     ("scenario", SCN + '"name": "' + "n" * 65537 + '"}', "eval @FILE@"),
     ("scenario", '[1, 2]', "eval @FILE@"),

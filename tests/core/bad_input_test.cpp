@@ -187,3 +187,16 @@ TEST_CASE("JSON limits: overflowing numbers, depth, string and array sizes", "[b
     CHECK(scenario_error(head + R"("name": ")" + std::string(kMaxJsonStringBytes, 'n') + "\"}").find("65536 bytes per string") ==
           std::string::npos);
 }
+
+TEST_CASE("a result beyond a double is refused with the inputs that made it", "[bad-input][limits]") {
+    // Found by fuzz_scenario in CI (corpus/scenario/crash-fleet-overflow.json): every input is
+    // a finite positive number, but 8 GPUs x 8,760 h = 70,080 GPU-hours at 1.61e308 $/GPU-h is
+    // beyond a double, and JSON wrote the cost as null, shown as "unknown".
+    const std::string fleet = R"({"schema": "gpuplan.scenario/1", "fleet": {"hours": 8760, "on_demand_usd_per_gpu_hour": 1.61e308,
+        "tiers": [{"option": "reserved-1y", "gpus": 8, "usd_per_gpu_hour": 1.12}]}})";
+    CHECK(scenario_error(fleet) ==
+          "$.fleet, figure all_on_demand_cost_usd: got used_gpu_hours = 70080 GPU-h, on_demand_usd_per_gpu_hour = 1.61e+308 USD/GPU-h, "
+          "which give a result beyond a double; expected inputs of a size whose figures a double can hold (magnitude below 1.8e308)");
+    // 1.61e308 / 70,080 $/GPU-h is within a double: the same fleet costs 1.61e308 / 70,080 x 70,080.
+    CHECK(scenario_error(replace(fleet, "1.61e308", "2.2e303")) == "(no error)");
+}

@@ -3,6 +3,10 @@
 // each comes from its domain module; the JSON functions only name and arrange them.
 #include "gpuplan/scenario/scenario_result.hpp"
 
+#include <cmath>
+
+#include "gpuplan/input_error.hpp"
+
 namespace gpuplan {
 
 namespace {
@@ -128,35 +132,71 @@ nlohmann::json to_json(const Recommendation& r) {
 
 nlohmann::json to_json(const ScenarioResult& r) {
     nlohmann::json out = {{"schema", std::string(kResultSchema)}, {"name", r.name}, {"region", r.region}};
-    if (r.price) {
-        nlohmann::json quotes = nlohmann::json::array();
-        for (const Quote& q : r.price->quotes) quotes.push_back(to_json(q));
-        out["price"] = {{"instance", r.price->instance}, {"hours", r.price->hours}, {"instances", r.price->instances}, {"options", quotes}};
-    }
-    if (r.fleet) out["fleet"] = to_json(r.fleet->result, r.fleet->request);
-    if (r.idle) out["idle"] = to_json(*r.idle);
-    if (r.usage) out["usage"] = to_json(*r.usage);
-    if (r.serving) out["serving"] = to_json(*r.serving);
-    if (r.storage) out["storage"] = to_json(*r.storage);
-    if (!r.token_costs.empty()) {
-        nlohmann::json rows = nlohmann::json::array();
-        for (const TokenCost& t : r.token_costs) rows.push_back({{"figures", to_json(std::vector<Figure>{t.usd_per_million_tokens, t.usd_per_billion_tokens})}});
-        out["token_costs"] = rows;
-    }
+    // Each section written under its key; a figure it refuses (explain.cpp) is named with the
+    // scenario section it came from, e.g. "$.fleet, figure all_on_demand_cost_usd".
+    auto put = [&out](const char* key, auto&& write) {
+        try {
+            out[key] = write();
+        } catch (const InputError& e) {
+            if (e.where().empty()) throw;
+            throw InputError(std::string("$.") + key + ", figure " + e.where(), e.value(), e.expected());
+        }
+    };
+    if (r.price)
+        put("price", [&] {
+            nlohmann::json quotes = nlohmann::json::array();
+            for (const Quote& q : r.price->quotes) quotes.push_back(to_json(q));
+            return nlohmann::json{{"instance", r.price->instance}, {"hours", r.price->hours}, {"instances", r.price->instances}, {"options", quotes}};
+        });
+    if (r.fleet) put("fleet", [&] { return to_json(r.fleet->result, r.fleet->request); });
+    if (r.idle) put("idle", [&] { return to_json(*r.idle); });
+    if (r.usage) put("usage", [&] { return to_json(*r.usage); });
+    if (r.serving) put("serving", [&] { return to_json(*r.serving); });
+    if (r.storage) put("storage", [&] { return to_json(*r.storage); });
+    if (!r.token_costs.empty())
+        put("token_costs", [&] {
+            nlohmann::json rows = nlohmann::json::array();
+            for (const TokenCost& t : r.token_costs) rows.push_back({{"figures", to_json(std::vector<Figure>{t.usd_per_million_tokens, t.usd_per_billion_tokens})}});
+            return rows;
+        });
     if (r.video)
-        out["video"] = {{"figures", to_json(std::vector<Figure>{r.video->video_seconds, r.video->rtf_b, r.video->gpu_hours_per_1000_video_hours_a,
-                                                                r.video->gpu_hours_per_1000_video_hours_b, r.video->saving_usd_per_1000_video_hours})}};
-    if (r.recommend) out["recommend"] = to_json(*r.recommend);
-    if (r.train) out["train"] = to_json(*r.train);
-    if (r.recommend_training) out["recommend_training"] = to_json(*r.recommend_training);
-    if (r.decode) out["decode"] = to_json(*r.decode);
-    if (r.fit) out["fit"] = to_json(*r.fit);
-    if (r.infer) out["infer"] = to_json(*r.infer);
-    if (r.collective) out["collective"] = to_json(*r.collective);
-    if (r.topology) out["topology"] = to_json(r.topology->machine, r.topology->summary, r.topology->comparison);
+        put("video", [&] {
+            return nlohmann::json{{"figures", to_json(std::vector<Figure>{r.video->video_seconds, r.video->rtf_b, r.video->gpu_hours_per_1000_video_hours_a,
+                                                                          r.video->gpu_hours_per_1000_video_hours_b, r.video->saving_usd_per_1000_video_hours})}};
+        });
+    if (r.recommend) put("recommend", [&] { return to_json(*r.recommend); });
+    if (r.train) put("train", [&] { return to_json(*r.train); });
+    if (r.recommend_training) put("recommend_training", [&] { return to_json(*r.recommend_training); });
+    if (r.decode) put("decode", [&] { return to_json(*r.decode); });
+    if (r.fit) put("fit", [&] { return to_json(*r.fit); });
+    if (r.infer) put("infer", [&] { return to_json(*r.infer); });
+    if (r.collective) put("collective", [&] { return to_json(*r.collective); });
+    if (r.topology) put("topology", [&] { return to_json(r.topology->machine, r.topology->summary, r.topology->comparison); });
     return out;
 }
 
-nlohmann::json evaluate_scenario(const Scenario& scenario, const Catalog& catalog) { return to_json(evaluate(scenario, catalog)); }
+namespace {
+
+// Figures refuse a value beyond a double themselves (explain.cpp); this catches the other
+// numbers of a result, e.g. a recommender candidate's $/h or tokens/s. `path` starts with the
+// section's key, which is also where its inputs are in the scenario.
+void require_finite_numbers(const nlohmann::json& value, const std::string& path) {
+    if (value.is_number_float() && !std::isfinite(value.get<double>()))
+        throw InputError("$." + path.substr(0, path.find_first_of(".[")) + ", result " + path,
+                         std::isnan(value.get<double>()) ? "no number" : "a result beyond a double",
+                         "inputs of a size whose results a double can hold (magnitude below 1.8e308)");
+    if (value.is_array())
+        for (std::size_t k = 0; k < value.size(); ++k) require_finite_numbers(value[k], path + "[" + std::to_string(k) + "]");
+    if (value.is_object())
+        for (const auto& [key, item] : value.items()) require_finite_numbers(item, path + "." + key);
+}
+
+}  // namespace
+
+nlohmann::json evaluate_scenario(const Scenario& scenario, const Catalog& catalog) {
+    nlohmann::json result = to_json(evaluate(scenario, catalog));
+    for (const auto& [key, section] : result.items()) require_finite_numbers(section, key);
+    return result;
+}
 
 }  // namespace gpuplan

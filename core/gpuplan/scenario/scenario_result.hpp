@@ -56,7 +56,9 @@ ScenarioResult evaluate(const Scenario& scenario, const Catalog& catalog);
 
 // The gpuplan.result/1 document: figures as the result carries them, nothing recomputed.
 nlohmann::json to_json(const ScenarioResult& result);
-// to_json(evaluate(scenario, catalog)): for the shells that want the document only.
+// to_json(evaluate(scenario, catalog)): for the shells that want the document only. A number
+// that is not finite anywhere in it (a figure's, or a candidate's price or speed) is refused
+// as an InputError naming its place in the result, never written as null.
 nlohmann::json evaluate_scenario(const Scenario& scenario, const Catalog& catalog);
 
 // Serialisers of section results, shared by the commands that print one section.
