@@ -99,6 +99,25 @@ async function settle(page, frames = 4, what = 'settle') {
   await page.evaluate(() => window.gpuplan.linkSettled());
 }
 
+// Drops a file named `name` holding `text` onto the page, as a drag from the desktop does, and
+// waits until the toolbar says what became of it (every import message names the file). The
+// page reads a dropped file asynchronously (File.text()), so a fixed wait is outrun on a loaded
+// machine. Returns the message and the page's state after it.
+async function dropFile(page, name, text, type = 'application/json') {
+  await page.evaluate(([n, t, ty]) => {
+    document.getElementById('toolbar-message').textContent = '';
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([t], n, { type: ty }));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, cancelable: true }));
+  }, [name, text, type]);
+  try {
+    await page.waitForFunction((n) => document.getElementById('toolbar-message').textContent.includes(n), name, { timeout: 20000 });
+  } catch (error) {
+    throw new Error(`dropping ${name}: no message naming it in 20 s; page errors: ${(page.errors || []).join('; ') || 'none'}`);
+  }
+  return page.evaluate(() => ({ message: document.getElementById('toolbar-message').textContent, state: window.gpuplan.getState() }));
+}
+
 const { decodePng, colourStats, checkNotBlank } = require('./png');
 
 function saveScreenshot(png, file) {
@@ -113,5 +132,5 @@ function runTest(name, body) {
     (error) => { console.log(`FAIL ${name}: ${error.message}`); process.exit(1); });
 }
 
-module.exports = { serve, requireBuilt, launch, newPage, waitReady, settle, decodePng, colourStats, checkNotBlank,
+module.exports = { serve, requireBuilt, launch, newPage, waitReady, settle, dropFile, decodePng, colourStats, checkNotBlank,
   saveScreenshot, runTest, READY_TIMEOUT_MS };

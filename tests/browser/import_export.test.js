@@ -34,29 +34,19 @@ h.runTest('browser.import_export', async () => {
     h.checkNotBlank(png, 'measurements after import', file);
 
     // 2. Drag and drop of the bad file onto the page: refused, with the reason shown.
-    const dropped = await page.evaluate(async ([name, text]) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([text], name, { type: 'application/json' }));
-      window.dispatchEvent(new DragEvent('dragenter', { dataTransfer: transfer, cancelable: true }));
-      const overlayShown = !document.getElementById('drop-overlay').hidden;
-      window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, cancelable: true }));
-      await new Promise((r) => setTimeout(r, 300));
-      return { overlayShown, message: document.getElementById('toolbar-message').textContent,
-               state: window.gpuplan.getState() };
-    }, [path.basename(badFile), fs.readFileSync(badFile, 'utf8')]);
+    const overlayShown = await page.evaluate(() => {
+      window.dispatchEvent(new DragEvent('dragenter', { dataTransfer: new DataTransfer(), cancelable: true }));
+      return !document.getElementById('drop-overlay').hidden;
+    });
+    const dropped = await h.dropFile(page, path.basename(badFile), fs.readFileSync(badFile, 'utf8'));
+    dropped.overlayShown = overlayShown;
     if (!dropped.overlayShown) throw new Error('dragging a file over the page did not show the drop zone');
     if (!/was not imported/.test(dropped.message) || !dropped.state.bench_error)
       throw new Error(`bad file: expected a refusal with its reason, got ${JSON.stringify(dropped.message)}`);
     if (dropped.state.bench_source !== path.basename(goodFile)) throw new Error('a refused file replaced the good import');
 
     // 3. Drag and drop of the good file works too.
-    const good = await page.evaluate(async ([name, text]) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([text], name, { type: 'application/json' }));
-      window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, cancelable: true }));
-      await new Promise((r) => setTimeout(r, 300));
-      return window.gpuplan.getState();
-    }, ['dropped-' + path.basename(goodFile), fs.readFileSync(goodFile, 'utf8')]);
+    const good = (await h.dropFile(page, 'dropped-' + path.basename(goodFile), fs.readFileSync(goodFile, 'utf8'))).state;
     if (good.bench_source !== 'dropped-' + path.basename(goodFile) || good.bench_error) throw new Error(`drop import failed: ${good.bench_error}`);
 
     // 4. Exports: the scenario as JSON (downloaded), the results as CSV.
@@ -91,13 +81,7 @@ h.runTest('browser.import_export', async () => {
     if (Math.abs(listed.effective_usd_per_hour.value - 330000 / 8760) > 1e-9 || listed.cost_usd.value !== 330000 || listed.effective_usd_per_hour.assumption)
       throw new Error(`after the overlay: ${JSON.stringify(listed.effective_usd_per_hour)} ${JSON.stringify(listed.cost_usd)}`);
     // A bad overlay (an instance the catalog lacks) is refused with its JSON path, and the good one stays.
-    const bad = await page.evaluate(async ([name, text]) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([text], name, { type: 'application/json' }));
-      window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, cancelable: true }));
-      await new Promise((r) => setTimeout(r, 300));
-      return { message: document.getElementById('toolbar-message').textContent, state: window.gpuplan.getState() };
-    }, ['bad-overlay.json', fs.readFileSync(overlayFile, 'utf8').replace('"p5.48xlarge"', '"zz9.huge"')]);
+    const bad = await h.dropFile(page, 'bad-overlay.json', fs.readFileSync(overlayFile, 'utf8').replace('"p5.48xlarge"', '"zz9.huge"'));
     if (!/bad-overlay.json was not imported: .*\$\.prices\[\d+\]\.instance/.test(bad.message))
       throw new Error(`bad overlay: ${bad.message}`);
     if (option(bad.state, 'reserved-1y-all-upfront').figures.cost_usd.value !== 330000) throw new Error('a refused overlay undid the good one');

@@ -76,24 +76,12 @@ h.runTest('browser.topology_import', async () => {
     sameJson(reloaded.results.topology.summary, cli.summary, 'the summary after reload');
 
     // 4. A file with no topology is refused with the reason; the good import stays.
-    const refused = await page.evaluate(async () => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File(['NCCL INFO Bootstrap : Using eth0\nNCCL INFO NET/Socket : Using [0]eth0\n'], 'no-topology.log', { type: 'text/plain' }));
-      window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, cancelable: true }));
-      await new Promise((r) => setTimeout(r, 300));
-      return { message: document.getElementById('toolbar-message').textContent, state: window.gpuplan.getState() };
-    });
+    const refused = await h.dropFile(page, 'no-topology.log', 'NCCL INFO Bootstrap : Using eth0\nNCCL INFO NET/Socket : Using [0]eth0\n', 'text/plain');
     if (!/no-topology.log was not imported: .*=== System/.test(refused.message)) throw new Error(`refusal: ${refused.message}`);
     if (!refused.state.results.topology) throw new Error('a refused file removed the good import');
 
     // 5. nvidia-smi topo -m by drag and drop: path types, no bandwidths.
-    const smi = await page.evaluate(async ([name, text]) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([text], name, { type: 'text/plain' }));
-      window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, cancelable: true }));
-      await new Promise((r) => setTimeout(r, 300));
-      return window.gpuplan.getState();
-    }, [path.basename(smiFile), fs.readFileSync(smiFile, 'utf8')]);
+    const smi = (await h.dropFile(page, path.basename(smiFile), fs.readFileSync(smiFile, 'utf8'), 'text/plain')).state;
     const cliSmi = JSON.parse(execFileSync(gpuplan, ['topology', 'import', smiFile, '--format', 'json'], { encoding: 'utf8' }));
     sameJson(smi.results.topology.summary, cliSmi.summary, 'the nvidia-smi summary');
     if (page.errors.length) throw new Error(`errors: ${page.errors.join('; ')}`);
