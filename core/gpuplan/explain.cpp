@@ -18,9 +18,7 @@ void require_finite_value(const Figure& f) {
     std::string given;
     for (const auto& in : f.inputs) {
         if (!given.empty()) given += ", ";
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.6g", in.value);
-        given += in.name + " = " + buf + (in.unit.empty() ? "" : " " + in.unit);
+        given += in.name + " = " + format_number(in.value) + (in.unit.empty() ? "" : " " + in.unit);
     }
     throw InputError(f.name, (given.empty() ? std::string("inputs") : given) + ", which give " +
                                  (std::isnan(*f.value) ? "no number" : "a result beyond a double"),

@@ -197,6 +197,6 @@ TEST_CASE("a result beyond a double is refused with the inputs that made it", "[
     CHECK(scenario_error(fleet) ==
           "$.fleet, figure all_on_demand_cost_usd: got used_gpu_hours = 70080 GPU-h, on_demand_usd_per_gpu_hour = 1.61e+308 USD/GPU-h, "
           "which give a result beyond a double; expected inputs of a size whose figures a double can hold (magnitude below 1.8e308)");
-    // 1.61e308 / 70,080 $/GPU-h is within a double: the same fleet costs 1.61e308 / 70,080 x 70,080.
+    // At 2.2e303 $/GPU-h the cost, 2.2e303 x 70,080 = 1.54e308, is within a double: no error.
     CHECK(scenario_error(replace(fleet, "1.61e308", "2.2e303")) == "(no error)");
 }
