@@ -1,8 +1,8 @@
 // main.cpp — the browser shell: SDL2 on the page's <canvas id="canvas">, WebGL2 (GL ES 3.0),
 // Dear ImGui, and the planner's views from core/ui (draw_app).
 //
-// Start-up: the page's URL query arrives as arguments (web/shell/shell.js turns
-// `?view=costs&embed=1` into `--view=costs --embed=1`), parsed by the same CLI11 parser as
+// Start-up: the link's parameters arrive as arguments (web/shell/shell.js turns
+// `?embed=1#view=costs&z=...` into `--embed=1 --view=costs --scenario=...`), parsed by the same CLI11 parser as
 // `gpuplan gui` (core/ui/app_options.hpp). Then the browser owns the main loop: main() hands
 // run_frame() to emscripten_set_main_loop_arg (one call per requestAnimationFrame) and
 // returns. An idle page draws nothing: run_frame only draws after input, a resize or a

@@ -80,6 +80,15 @@ json widgets_json() {
     return widgets;
 }
 
+// The figures the views drew in the last frame, under the names the result document gives
+// them (ui::drawn_figures): the read-back test compares them with `gpuplan eval`'s document.
+json drawn_figures_json() {
+    json figures = json::array();
+    for (const auto& f : ui::drawn_figures())
+        figures.push_back({{"name", f.name}, {"label", f.label}, {"value", f.value ? json(*f.value) : json(nullptr)}, {"unit", f.unit}});
+    return figures;
+}
+
 json state_json(const Page& page) {
     const ui::AppState& s = page.state;
     json views = json::array();
@@ -103,6 +112,7 @@ json state_json(const Page& page) {
         {"query", state_query(page)},
         {"frames_drawn", page.frames_drawn},
         {"widgets", widgets_json()},
+        {"figures", drawn_figures_json()},
         {"overflow_px", s.overflow_px},
         {"typed", typed_inputs_json(page)},
         {"timing", {{"last_ms", s.timing.last_ms}, {"avg_ms", s.timing.avg_ms},

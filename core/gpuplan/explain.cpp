@@ -121,5 +121,11 @@ nlohmann::json figure_json(const Figure& figure) {
 }
 
 Param measured_param(double value, const std::string& what) { return {value, InputOrigin::measured, "measured: " + what}; }
+Param user_given(double value) { return {value, InputOrigin::user, ""}; }
+Param derived_param(double value, const std::string& how) { return {value, InputOrigin::derived, how}; }
+Param default_param(double value, const std::string& which) { return {value, InputOrigin::assumption, which}; }
+Param user_or_default(const std::optional<double>& value, double fallback, const std::string& which) {
+    return value ? user_given(*value) : default_param(fallback, which);
+}
 
 }  // namespace gpuplan

@@ -40,6 +40,13 @@ struct Param {
 
 // A measured figure: origin measured, source "measured: <what>" (the file, case and statistic).
 Param measured_param(double value, const std::string& what);
+// The other origins of a number handed to a model, each said in one place so that "show the
+// math" never calls a derived or defaulted number the user's:
+Param user_given(double value);                                  // the user gave it (scenario, CLI)
+Param derived_param(double value, const std::string& how);       // computed from other inputs: how
+Param default_param(double value, const std::string& which);     // a documented default: which
+// The user's value when given, else `fallback` as the default `which`.
+Param user_or_default(const std::optional<double>& value, double fallback, const std::string& which);
 
 inline FigureInput input(std::string name, std::string unit, const Param& p) {
     return {std::move(name), p.value, std::move(unit), p.origin, p.source};

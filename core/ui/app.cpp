@@ -231,9 +231,11 @@ void apply_scenario(AppState& state, nlohmann::json scenario, bool from_view) {
     try {
         const std::string text = scenario.dump();
         Scenario parsed = parse_scenario(text, "scenario", *state.catalog);
-        nlohmann::json results = evaluate_scenario(parsed, *state.catalog);
+        auto typed = std::make_shared<const ScenarioResult>(evaluate(parsed, *state.catalog));
+        nlohmann::json results = to_checked_json(*typed);
         state.scenario = std::move(scenario);
         state.results = std::move(results);
+        state.result = std::move(typed);
         vs.parsed = std::move(parsed);
         vs.last_good = state.scenario;
         vs.generation += 1;
@@ -283,6 +285,7 @@ void draw_app(AppState& state) {
     const auto start = std::chrono::steady_clock::now();
     ViewStates& vs = views(state);
     clear_marked_widgets();
+    clear_drawn_figures();
     // Escape closes an open combo or menu. Dear ImGui 1.86 does that only with keyboard
     // navigation on (ImGuiConfigFlags_NavEnableKeyboard), which would also move a focus
     // highlight around with the arrow keys and Space.

@@ -21,6 +21,10 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/measurements/bench_results.hpp"
 
+namespace gpuplan {
+struct ScenarioResult;  // gpuplan/scenario/scenario_result.hpp
+}
+
 namespace gpuplan::ui {
 
 enum class View { catalog, costs, usage, topology, training, inference, decode, recommend, measurements };
@@ -28,7 +32,7 @@ enum class View { catalog, costs, usage, topology, training, inference, decode, 
 inline constexpr View kAllViews[] = {View::catalog,  View::costs,  View::usage, View::topology,  View::training,
                                      View::inference, View::decode, View::recommend, View::measurements};
 
-// "catalog", "costs", ... (the names used in URLs: ?view=costs); nullopt for anything else.
+// "catalog", "costs", ... (the names used in links: #view=costs); nullopt for anything else.
 std::optional<View> view_from_name(std::string_view name);
 const char* view_name(View view);   // "costs"
 const char* view_title(View view);  // "Costs" (tab label)
@@ -49,8 +53,13 @@ struct AppState {
     // The one source of truth (gpuplan.scenario/1). Views edit it; see set_scenario.
     nlohmann::json scenario = nlohmann::json::object();
     // evaluate_scenario's gpuplan.result/1 document for the last scenario that parsed; kept
-    // when a later edit is bad, so views still show the last good figures.
+    // when a later edit is bad, so views still show the last good figures. The JSON editor,
+    // the page bridge and the JS API read this one.
     nlohmann::json results = nlohmann::json::object();
+    // The same evaluation, typed (scenario_result.hpp): the views draw figures from it by
+    // member, so a figure the core stops returning is a compile error, not a missing row.
+    // Null until a scenario has parsed.
+    std::shared_ptr<const ScenarioResult> result;
 
     View view = View::catalog;
     bool embed = false;       // only the current view, no tabs or chrome (iframes in docs)

@@ -1,11 +1,14 @@
 // app_options.hpp — the planner's start-up options, parsed by one CLI11 parser for every shell
 // (interface 4 of the team brief).
 //
-// The browser page turns its URL query into arguments (`?view=costs&embed=1` becomes
-// `--view=costs --embed=1`, web/shell/shell.js) and `gpuplan gui` passes its own command-line
-// arguments, so a link and a terminal command mean the same thing:
-//   ?view=costs&scenario=<encoded>&embed=1&theme=dark&catalog-table=family%3Dp5&chart-ranges=costs-months%3D24
+// The browser page turns its link's parameters into arguments (`#view=costs&theme=dark` becomes
+// `--view=costs --theme=dark`, web/shell/shell.js; the state rides in the fragment, `?embed=1`
+// in the query) and `gpuplan gui` passes its own command-line arguments (or a whole link with
+// --link), so a link and a terminal command mean the same thing:
+//   ?embed=1#view=costs&z=<deflated>&theme=dark&catalog-table=family%3Dp5&chart-ranges=costs-months%3D24
 //   gpuplan gui --view costs --scenario <encoded> --embed --theme dark --catalog-table 'family=p5' --chart-ranges costs-months=24
+// The page compresses the scenario (`z=`, raw deflate) and expands it into --scenario before
+// parsing; older links carry `scenario=` as it is.
 // The scenario is the URL codec's text (gpuplan/scenario/scenario_url.hpp): minified JSON, base64url.
 //
 // Parsing is forgiving on purpose: a link pasted from a chat may be half broken, and the user

@@ -160,15 +160,14 @@ float table_height(std::size_t rows, float max_em) {
     return std::min(row * (static_cast<float>(rows) + 1.0f) + ImGui::GetStyle().ScrollbarSize + 2.0f, em(max_em));
 }
 
-void figure_value_text(const nlohmann::json* figure, bool right_align, bool show_unit) {
-    if (!figure || !figure->is_object()) {
-        ImGui::TextDisabled("-");
-        return;
-    }
-    const auto v = figure_value(figure);
-    const bool assumption = find_json(*figure, {"assumption"}) && find_json(*figure, {"assumption"})->is_boolean() &&
-                            find_json(*figure, {"assumption"})->get<bool>();
-    std::string unit = json_string(find_json(*figure, {"unit"}));
+namespace {
+// The figure's text, hover and right-click copy; `id` keeps the "copied" note across frames
+// (the figure's address in the result, stable while the result lives).
+void draw_figure_json(const nlohmann::json& figure, const void* id, bool right_align, bool show_unit) {
+    const auto v = figure_value(&figure);
+    const bool assumption = find_json(figure, {"assumption"}) && find_json(figure, {"assumption"})->is_boolean() &&
+                            find_json(figure, {"assumption"})->get<bool>();
+    std::string unit = json_string(find_json(figure, {"unit"}));
     if (!show_unit) {
         // "USD/h" -> "USD" (prints "$1.2300"); "fraction..." keeps "%"; others drop the unit.
         if (unit.rfind("USD/", 0) == 0) unit = "USD/";
@@ -185,18 +184,40 @@ void figure_value_text(const nlohmann::json* figure, bool right_align, bool show
     // Right-click copies the figure (a touch screen's long press does not arrive as one yet:
     // docs/browser-app.md).
     if (ImGui::IsItemHovered() && ImGui::IsMouseReleased(ImGuiMouseButton_Right)) {
-        ImGui::SetClipboardText(figure_clipboard_text(*figure).c_str());
-        ImGui::GetStateStorage()->SetFloat(ImGui::GetID(static_cast<const void*>(figure)), static_cast<float>(ImGui::GetTime()));
+        ImGui::SetClipboardText(figure_clipboard_text(figure).c_str());
+        ImGui::GetStateStorage()->SetFloat(ImGui::GetID(id), static_cast<float>(ImGui::GetTime()));
     }
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
-        const float copied_at = ImGui::GetStateStorage()->GetFloat(ImGui::GetID(static_cast<const void*>(figure)), -100.0f);
+        const float copied_at = ImGui::GetStateStorage()->GetFloat(ImGui::GetID(id), -100.0f);
         if (ImGui::GetTime() - copied_at < 2.0) ImGui::TextColored(to_vec4(palette().good), "Copied the value and its explanation");
         else ImGui::TextDisabled("Right-click to copy the value and its explanation");
-        figure_tooltip(*figure);
+        figure_tooltip(figure);
         ImGui::EndTooltip();
     }
 }
+
+std::vector<DrawnFigure>& drawn_list() {
+    static std::vector<DrawnFigure> drawn;
+    return drawn;
+}
+}  // namespace
+
+void figure_value_text(const nlohmann::json* figure, bool right_align, bool show_unit) {
+    if (!figure || !figure->is_object()) {
+        ImGui::TextDisabled("-");
+        return;
+    }
+    draw_figure_json(*figure, figure, right_align, show_unit);
+}
+
+void figure_value_text(const Figure& figure, std::string_view label, bool right_align, bool show_unit) {
+    drawn_list().push_back({figure.name, std::string(label), figure.value, figure.unit});
+    draw_figure_json(to_json(figure), &figure, right_align, show_unit);
+}
+
+const std::vector<DrawnFigure>& drawn_figures() { return drawn_list(); }
+void clear_drawn_figures() { drawn_list().clear(); }
 
 std::string figure_clipboard_text(const nlohmann::json& figure) {
     const auto v = figure_value(&figure);
@@ -217,23 +238,42 @@ std::string figure_clipboard_text(const nlohmann::json& figure) {
     return text + "\n";
 }
 
-void figure_table(const char* id, const nlohmann::json* figures, std::initializer_list<FigureRow> rows) {
-    if (!figures) return;
-    // No wider than a reader's eye travels from a label to its value: on a wide window the
-    // table keeps its width instead of pushing the values to the far edge.
+namespace {
+// A label | value table. No wider than a reader's eye travels from a label to its value: on a
+// wide window the table keeps its width instead of pushing the values to the far edge.
+bool begin_figure_table(const char* id) {
     const float width = std::min(ImGui::GetContentRegionAvail().x, em(44));
     if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(width, 0)))
-        return;
+        return false;
     ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch, 1.4f);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    return true;
+}
+}  // namespace
+
+void figure_table(const char* id, const nlohmann::json* figures, std::initializer_list<FigureRow> rows) {
+    if (!figures || !begin_figure_table(id)) return;
     for (const FigureRow& row : rows) {
         const nlohmann::json* f = find_json(*figures, {row.key});
         if (!f) continue;
+        drawn_list().push_back({row.key, row.label, figure_value(f), json_string(find_json(*f, {"unit"}))});
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::TextUnformatted(row.label);
         ImGui::TableSetColumnIndex(1);
         figure_value_text(f);
+    }
+    ImGui::EndTable();
+}
+
+void figure_table(const char* id, std::initializer_list<TypedFigureRow> rows) {
+    if (!begin_figure_table(id)) return;
+    for (const TypedFigureRow& row : rows) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(row.label);
+        ImGui::TableSetColumnIndex(1);
+        figure_value_text(row.figure, row.label);
     }
     ImGui::EndTable();
 }

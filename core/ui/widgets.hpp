@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpuplan/explain.hpp"
 #include "imgui.h"
 
 namespace gpuplan::ui {
@@ -38,6 +39,22 @@ std::string format_quantity(double value, std::string_view unit);
 // show_unit = false drops a "/h"-style rate suffix and plain units, for table columns whose
 // header already names the unit ("$/h", "hours").
 void figure_value_text(const nlohmann::json* figure, bool right_align = true, bool show_unit = true);
+// The same for a figure of the typed result (the way views should show figures: by member,
+// so a figure the core does not return cannot be asked for). `label` is what the view calls it;
+// the figure is recorded for the read-back (drawn_figures).
+void figure_value_text(const Figure& figure, std::string_view label, bool right_align = true, bool show_unit = true);
+
+// What the views drew this frame, for the read-back tests (getState().figures in the page,
+// tests/ui natively): each figure under the name the result document gives it, with its value
+// as drawn. draw_app clears the list at the start of a frame.
+struct DrawnFigure {
+    std::string name;   // "tokens_per_second_per_instance"
+    std::string label;  // "Tokens/s per instance"
+    std::optional<double> value;
+    std::string unit;
+};
+const std::vector<DrawnFigure>& drawn_figures();
+void clear_drawn_figures();
 // What right-clicking a figure copies: the value with its unit, then its formula, the worked
 // line and its inputs with their origin and source, one per line.
 std::string figure_clipboard_text(const nlohmann::json& figure);
@@ -53,6 +70,13 @@ struct FigureRow {
 };
 // A two-column table: label | value (right-aligned, hover explains). Missing keys are skipped.
 void figure_table(const char* id, const nlohmann::json* figures, std::initializer_list<FigureRow> rows);
+// The same over figures of the typed result: nothing can be skipped (an unknown figure shows
+// "unknown" with its reason).
+struct TypedFigureRow {
+    const char* label;     // "Tokens/s per instance"
+    const Figure& figure;  // a member of the typed result
+};
+void figure_table(const char* id, std::initializer_list<TypedFigureRow> rows);
 
 // Where the labelled controls were drawn in the current frame (the browser tests move the
 // real mouse there: getState().widgets). draw_app clears the list at the start of a frame.

@@ -1,5 +1,5 @@
 // transfer_backend.hpp — the small interface every `gpuplan bench run` case measures through
-// (docs/benchmarks.md). Cases and the measurement loop (suite.cpp, measure.cpp) are written
+// (docs/benchmarks.md). Cases and the measurement loop (suite.cpp, suite_cases.cpp) are written
 // once over it; each backend is one file, chosen by CMake, never by #ifdef in the callers:
 //   transfer_backend_cuda.cu      CUDA: copy engines (cudaMemcpyAsync), SM copy kernels,
 //                                 STREAM kernels, peer copies, device events (built when nvcc

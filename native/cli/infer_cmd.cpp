@@ -157,7 +157,8 @@ std::string run_infer(const Catalog& catalog, const InferOptions& o) {
     if (o.dtype == "int8" || o.dtype == "int4") after += "note: " + o.dtype + " is taken as weight-only quantization: the math runs at the bf16 peak.\n";
     if (o.dtype == "fp8" && e.peak.basis != "fp8") after += "note: no FP8 peak for " + pool.accelerator_name + " in the catalog; the bf16 peak is used.\n";
     if (tensor_parallel_over_pcie(tp, pool))
-        after += "warning: tensor parallel " + n(tp) + " over PCIe (" + pool.instance->name + " has no NVLink): the all-reduces per layer are not in this roofline.\n";
+        after += "warning: tensor parallel " + n(tp) + " over PCIe (" + pool.instance->name + " has no NVLink): each layer's two all-reduces cross PCIe; the step time counts them at PCIe bandwidth "
+                 "(tensor_parallel_seconds_per_step), and replicas of a smaller layout often serve more.\n";
     std::vector<KeyValue> used;
     const auto note_default = [&](const char* flag, const Param& p) {
         if (p.origin == InputOrigin::assumption) used.push_back({flag, fmt::format("{:<9} {}", n(p.value), p.source)});
@@ -214,7 +215,7 @@ Command register_infer(CLI::App& parent) {
     app->add_flag("--explain", o->explain, "After the table, show each figure's formula, worked line and inputs with their origins");
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
     app->footer(R"(Decode is memory-bound: tokens/s <= bandwidth / (weights + KV cache of every sequence) x batch
-(shared/cases/workloads.md W3). The expected rate applies --bandwidth-efficiency and is capped by
+(docs/models.md). The expected rate applies --bandwidth-efficiency and is capped by
 the compute ceiling; time to first token is prefill at --compute-efficiency of the dense peak.
 $ per 1M tokens = $/h / (tokens/s x 3600) x 1e6 at the catalog's on-demand and typical spot price.
 A request that does not fit in GPU memory is refused (exit 2); `gpuplan fit` shows why.

@@ -203,14 +203,14 @@ double decode_d2h_ms(const DecodeSimRequest& r) {
 }
 
 Param default_decode_buffers() {
-    return assumed(2, "default 2 buffer pairs: the double buffering of shared/cases/pipeline.md (2 device + 2 pinned host buffers)");
+    return assumed(2, "default 2 buffer pairs: double buffering, 2 device + 2 pinned host buffers (docs/decode-pipeline.md)");
 }
 Param default_decode_channels() { return assumed(3, "default 3 channels: RGB frames"); }
 Param default_decode_dtype_bytes() {
     return assumed(4, "default 4 bytes per value: fp32, what the Diffusers VAE decoder returns before conversion to uint8");
 }
 Param default_decode_contention() {
-    return assumed(1.12, "default contention 1.12: fitted to the g7e.2xlarge case of shared/cases/pipeline.md (docs/decode-pipeline.md, "
+    return assumed(1.12, "default contention 1.12: fitted to the g7e.2xlarge case (docs/decode-pipeline.md, "
                          "\"Fitting to measurements\"); decode runs at 1/2.12 of its rate while a copy or host stage overlaps it");
 }
 

@@ -10,16 +10,15 @@ IdleResult evaluate_idle_cost(const IdleRequest& q) {
         throw InputError("idle.active_hours_per_day", format_number(q.active_hours_per_day),
                          "a working day (with boot and idle-shutdown minutes) of at most 24 h, not " + format_number(day_hours) + " h");
     if (q.workdays_per_month > 31) throw InputError("idle.workdays_per_month", format_number(q.workdays_per_month), "at most 31 days");
-    const auto user = [](double v) { return Param{v, InputOrigin::user, ""}; };
     const FigureInput in_price = input("usd_per_hour", "USD/h", q.usd_per_hour);
-    const FigureInput in_n = input("engineers", "", user(q.engineers));
+    const FigureInput in_n = input("engineers", "", user_given(q.engineers));
     const double p = q.usd_per_hour.value;
 
     IdleResult r;
     const double on = q.hours_per_month * p;
     r.always_on_usd_per_instance = {"always_on_usd_per_instance", on, "USD/month", "hours_per_month x usd_per_hour",
                                     format_number(q.hours_per_month) + " x " + format_number(p) + " = " + format_number(on),
-                                    {input("hours_per_month", "h", user(q.hours_per_month)), in_price}, ""};
+                                    {input("hours_per_month", "h", user_given(q.hours_per_month)), in_price}, ""};
     r.always_on_usd_total = {"always_on_usd_total", on * q.engineers, "USD/month", "always_on_usd_per_instance x engineers",
                              format_number(on) + " x " + format_number(q.engineers) + " = " + format_number(on * q.engineers),
                              {r.always_on_usd_per_instance.as_input(), in_n}, ""};
@@ -29,8 +28,8 @@ IdleResult evaluate_idle_cost(const IdleRequest& q) {
         "workdays_per_month x (active_hours_per_day + (boot_setup_minutes + idle_shutdown_minutes) / 60)",
         format_number(q.workdays_per_month) + " x (" + format_number(q.active_hours_per_day) + " + (" + format_number(q.boot_setup_minutes) +
             " + " + format_number(q.idle_shutdown_minutes) + ") / 60) = " + format_number(hours),
-        {input("workdays_per_month", "d", user(q.workdays_per_month)), input("active_hours_per_day", "h", user(q.active_hours_per_day)),
-         input("boot_setup_minutes", "min", user(q.boot_setup_minutes)), input("idle_shutdown_minutes", "min", user(q.idle_shutdown_minutes))},
+        {input("workdays_per_month", "d", user_given(q.workdays_per_month)), input("active_hours_per_day", "h", user_given(q.active_hours_per_day)),
+         input("boot_setup_minutes", "min", user_given(q.boot_setup_minutes)), input("idle_shutdown_minutes", "min", user_given(q.idle_shutdown_minutes))},
         ""};
     const double eph = hours * p;
     r.ephemeral_usd_per_instance = {"ephemeral_usd_per_instance", eph, "USD/month", "ephemeral_hours_per_instance x usd_per_hour",
@@ -43,7 +42,7 @@ IdleResult evaluate_idle_cost(const IdleRequest& q) {
     r.storage_usd_total = {"storage_usd_total", storage, "USD/month", "storage_gb x usd_per_gb_month x engineers (paid in both cases)",
                            format_number(q.storage_gb) + " x " + format_number(q.storage_usd_per_gb_month.value) + " x " +
                                format_number(q.engineers) + " = " + format_number(storage),
-                           {input("storage_gb", "GB", user(q.storage_gb)), input("storage_usd_per_gb_month", "USD/GB-month", q.storage_usd_per_gb_month), in_n},
+                           {input("storage_gb", "GB", user_given(q.storage_gb)), input("storage_usd_per_gb_month", "USD/GB-month", q.storage_usd_per_gb_month), in_n},
                            ""};
     const double saving = 1.0 - eph / on;
     r.saving_fraction_compute = {"saving_fraction_compute", saving, "fraction", "1 - ephemeral_usd_per_instance / always_on_usd_per_instance",

@@ -259,15 +259,14 @@ Quote spot_quote(const Catalog& catalog, const Context& ctx, const Param& od) {
 // Unit costs use the price of the whole fleet of `instances` per hour; a training run is
 // priced per instance-hour times the instances (unit_cost.hpp).
 std::vector<Figure> unit_costs_at(const Quote& q, const UnitCostOptions& units, double instances) {
-    const auto given = [](double v) { return Param{v, InputOrigin::user, ""}; };
     const Param fleet_hourly{*q.effective_usd_per_hour.value * instances, InputOrigin::derived,
                              "effective_usd_per_hour x " + format_number(instances) + " instances"};
     std::vector<Figure> figures;
-    if (units.tokens_per_second) figures.push_back(usd_per_million_tokens(fleet_hourly, given(*units.tokens_per_second)));
-    if (units.real_time_factor) figures.push_back(usd_per_video_hour(fleet_hourly, given(*units.real_time_factor)));
+    if (units.tokens_per_second) figures.push_back(usd_per_million_tokens(fleet_hourly, user_given(*units.tokens_per_second)));
+    if (units.real_time_factor) figures.push_back(usd_per_video_hour(fleet_hourly, user_given(*units.real_time_factor)));
     if (units.training_hours)
         figures.push_back(training_run_usd({*q.effective_usd_per_hour.value, InputOrigin::derived, "effective_usd_per_hour"},
-                                           given(*units.training_hours), given(instances)));
+                                           user_given(*units.training_hours), user_given(instances)));
     return figures;
 }
 

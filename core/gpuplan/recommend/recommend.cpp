@@ -140,19 +140,22 @@ std::string layout_text(const Layout& l) {
 
 namespace {
 
-std::vector<Figure> pick_figures(const Candidate& pick, const Catalog& catalog, const InferenceRecommendRequest& q) {
+std::optional<PickFigures> pick_figures(const Candidate& pick, const Catalog& catalog, const InferenceRecommendRequest& q) {
     const Instance& inst = *catalog.find_instance(pick.instance);
     std::string why;
     const auto e = layout_estimate(catalog, inst, q, pick.tensor_parallel, pick.batch, why);
-    if (!e) return {};
+    if (!e) return std::nullopt;
     const auto price = catalog_price(catalog, inst, q.region, pick.purchase);
     const Param fleet_hourly{pick.usd_per_hour, InputOrigin::derived,
                              format_number(pick.instances) + " x " + (price ? price->source : std::string("price"))};
     Figure instances{"instances", pick.instances, "instances", "ceil(target_tokens_per_second / tokens_per_second_per_instance)",
                      "ceil(" + format_number(q.tokens_per_second) + " / " + format_number(*e->per_instance.value) + ") = " + format_number(pick.instances),
                      {e->per_instance.as_input()}, ""};
-    return {e->roofline.bytes_per_step, e->decode_step_seconds, e->per_instance, instances,
-            usd_per_million_tokens(fleet_hourly, {q.tokens_per_second, InputOrigin::user, ""})};
+    return PickFigures{.bytes_per_step = e->roofline.bytes_per_step,
+                       .decode_step_seconds = e->decode_step_seconds,
+                       .tokens_per_second_per_instance = e->per_instance,
+                       .instances = std::move(instances),
+                       .usd_per_million_tokens = usd_per_million_tokens(fleet_hourly, {q.tokens_per_second, InputOrigin::user, ""})};
 }
 
 // The figures and memory fit a pick comes with (Recommendation::pick_details).
@@ -173,6 +176,10 @@ PickDetail pick_detail(const Candidate& pick, const Catalog& catalog, const Infe
 }
 
 }  // namespace
+
+std::vector<const Figure*> PickFigures::all() const {
+    return {&bytes_per_step, &decode_step_seconds, &tokens_per_second_per_instance, &instances, &usd_per_million_tokens};
+}
 
 Recommendation recommend_inference(const Catalog& catalog, const InferenceRecommendRequest& q) {
     if (!q.model) throw InputError("model", "none", "a model preset or definition");

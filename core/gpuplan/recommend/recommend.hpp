@@ -60,10 +60,24 @@ struct Candidate {
     std::string dropped_because;              // why it was not kept
 };
 
-// What a pick comes with: its figures (decode roofline, instances, cost) and its memory fit on
-// one instance (workload/fit.hpp), so no shell has to run a model again to show them.
+// The figures a pick comes with, one member each: a view shows `figures->instances`, so a
+// figure the core stops computing is a compile error there, never a row that silently goes
+// missing (as the pick's tokens/s rows did when they were looked up by name).
+struct PickFigures {
+    Figure bytes_per_step;                  // weights + KV cache read per decode step
+    Figure decode_step_seconds;             // roofline + tensor-parallel all-reduces + fixed cost
+    Figure tokens_per_second_per_instance;  // what one instance delivers
+    Figure instances;                       // how many instances the throughput needs
+    Figure usd_per_million_tokens;          // the fleet's hourly cost over its tokens
+    // Every figure in the order the JSON lists them (under each Figure::name).
+    std::vector<const Figure*> all() const;
+};
+
+// What a pick comes with: its figures (decode roofline, instances, cost; none when the layout
+// could not be estimated again) and its memory fit on one instance (workload/fit.hpp), so no
+// shell has to run a model again to show them.
 struct PickDetail {
-    std::vector<Figure> figures;
+    std::optional<PickFigures> figures;
     GpuPool pool;
     InferenceFit fit;
 };
@@ -121,5 +135,9 @@ struct TrainingRecommendation {
 };
 
 TrainingRecommendation recommend_training(const Catalog& catalog, const TrainingRecommendRequest& request);
+
+// The figures a training pick is shown with (its compute, step, tokens/s, hours and cost), in
+// order: the one list the serialiser and the Recommend view both use.
+std::vector<const Figure*> training_pick_figures(const TrainingTime& time);
 
 }  // namespace gpuplan

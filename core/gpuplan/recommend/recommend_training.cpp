@@ -163,4 +163,8 @@ TrainingRecommendation recommend_training(const Catalog& catalog, const Training
     return r;
 }
 
+std::vector<const Figure*> training_pick_figures(const TrainingTime& t) {
+    return {&t.compute_seconds, &t.step_seconds, &t.tokens_per_second, &t.total_hours, &t.cost_usd};
+}
+
 }  // namespace gpuplan

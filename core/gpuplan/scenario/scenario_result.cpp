@@ -92,7 +92,7 @@ nlohmann::json to_json(const TrainingRecommendation& r) {
         nlohmann::json p = candidate(r.candidates[r.picks[k]]);
         const TrainingTime& t = r.pick_times[k];
         nlohmann::json figs = nlohmann::json::object();
-        for (const Figure* f : {&t.compute_seconds, &t.step_seconds, &t.tokens_per_second, &t.total_hours, &t.cost_usd}) figs[f->name] = figure_json(*f);
+        for (const Figure* f : training_pick_figures(t)) figs[f->name] = figure_json(*f);
         p["figures"] = figs;
         p["why"] = k < r.pick_reasons.size() ? r.pick_reasons[k] : "";
         picks[names[k]] = p;
@@ -120,7 +120,10 @@ nlohmann::json to_json(const Recommendation& r) {
         p["tensor_parallel"] = c.tensor_parallel;
         p["replicas"] = c.replicas;
         p["batch"] = c.batch;
-        p["figures"] = to_json(r.pick_details[k].figures);
+        nlohmann::json figures = nlohmann::json::object();
+        if (const auto& f = r.pick_details[k].figures)
+            for (const Figure* figure : f->all()) figures[figure->name] = to_json(*figure);
+        p["figures"] = figures;
         p["fit"] = to_json(r.pick_details[k].fit, r.pick_details[k].pool);
         p["why"] = k < r.pick_reasons.size() ? r.pick_reasons[k] : "";
         picks[names[k]] = p;
@@ -193,10 +196,12 @@ void require_finite_numbers(const nlohmann::json& value, const std::string& path
 
 }  // namespace
 
-nlohmann::json evaluate_scenario(const Scenario& scenario, const Catalog& catalog) {
-    nlohmann::json result = to_json(evaluate(scenario, catalog));
+nlohmann::json to_checked_json(const ScenarioResult& evaluated) {
+    nlohmann::json result = to_json(evaluated);
     for (const auto& [key, section] : result.items()) require_finite_numbers(section, key);
     return result;
 }
+
+nlohmann::json evaluate_scenario(const Scenario& scenario, const Catalog& catalog) { return to_checked_json(evaluate(scenario, catalog)); }
 
 }  // namespace gpuplan

@@ -60,6 +60,9 @@ nlohmann::json to_json(const ScenarioResult& result);
 // that is not finite anywhere in it (a figure's, or a candidate's price or speed) is refused
 // as an InputError naming its place in the result, never written as null.
 nlohmann::json evaluate_scenario(const Scenario& scenario, const Catalog& catalog);
+// The document of an evaluated result with the same check (for shells that keep the typed
+// result too: the app's views draw from it, its JSON editor shows the document).
+nlohmann::json to_checked_json(const ScenarioResult& result);
 
 // Serialisers of section results, shared by the commands that print one section.
 nlohmann::json to_json(const FleetResult& result, const FleetRequest& request);

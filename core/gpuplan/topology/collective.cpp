@@ -10,7 +10,6 @@ namespace gpuplan {
 
 namespace {
 std::string n(double x) { return format_number(x); }
-Param user(double v) { return {v, InputOrigin::user, ""}; }
 }  // namespace
 
 std::optional<Collective> parse_collective(std::string_view text) {
@@ -51,10 +50,10 @@ CollectiveEstimate estimate_collective(const Catalog& catalog, const CollectiveR
     }
     const double t = *e.seconds.value, alg = q.bytes / t / 1e9, bus = alg * factor;
     e.algorithm_bandwidth_gb_per_s = {"algorithm_bandwidth_gb_per_s", alg, "GB/s", "S / seconds (nccl-tests algbw)",
-                                      n(q.bytes) + " / " + n(t) + " / 1e9 = " + n(alg), {input("bytes", "bytes", user(q.bytes)), e.seconds.as_input()}, ""};
+                                      n(q.bytes) + " / " + n(t) + " / 1e9 = " + n(alg), {input("bytes", "bytes", user_given(q.bytes)), e.seconds.as_input()}, ""};
     e.bus_bandwidth_gb_per_s = {"bus_bandwidth_gb_per_s", bus, "GB/s",
                                 "algorithm_bandwidth x " + factor_text + ", n = " + n(r) + " ranks (nccl-tests busbw for " + std::string(to_string(q.op)) + ")",
-                                n(alg) + " x " + n(factor) + " = " + n(bus), {e.algorithm_bandwidth_gb_per_s.as_input(), input("ranks", "", user(r))}, ""};
+                                n(alg) + " x " + n(factor) + " = " + n(bus), {e.algorithm_bandwidth_gb_per_s.as_input(), input("ranks", "", user_given(r))}, ""};
     return e;
 }
 

@@ -11,7 +11,6 @@ namespace gpuplan {
 
 namespace {
 std::string n(double x) { return format_number(x); }
-Param user(double v) { return {v, InputOrigin::user, ""}; }
 Param assume(double v, std::string why) { return {v, InputOrigin::assumption, std::move(why)}; }
 
 Figure zero(std::string name, std::string why) { return make_figure(std::move(name), 0, "s", why, "0", {}); }
@@ -147,7 +146,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     const double s = L.sequence, b = L.micro_batch, h = m.hidden, T = L.global_batch_tokens;
     const std::string layout_text = "dp " + n(dp) + " x tp " + n(tp) + " x pp " + n(pp) + (ep > 1 ? ", ep " + n(ep) : "");
     r.micro_batches = make_figure("micro_batches", mb, "", "global_batch_tokens / (data x micro_batch x sequence)",
-                          n(T) + " / (" + n(dp) + " x " + n(b) + " x " + n(s) + ") = " + n(mb), {input("global_batch_tokens", "tokens", user(T))});
+                          n(T) + " / (" + n(dp) + " x " + n(b) + " x " + n(s) + ") = " + n(mb), {input("global_batch_tokens", "tokens", user_given(T))});
 
     // Compute.
     std::optional<Param> peak = q.peak_tflops;
@@ -428,7 +427,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     r.tokens_per_second = make_figure("tokens_per_second", tps, "tokens/s", "global_batch_tokens / step_seconds", n(T) + " / " + n(step) + " = " + n(tps), {r.step_seconds.as_input()});
     // Per GPU: how published training benchmarks report throughput (torchtitan, llm-foundry, NeMo).
     r.tokens_per_second_per_gpu = make_figure("tokens_per_second_per_gpu", tps / G, "tokens/s", "tokens_per_second / GPUs", n(tps) + " / " + n(G) + " = " + n(tps / G),
-                                      {r.tokens_per_second.as_input(), input("gpus", "GPUs", user(G))});
+                                      {r.tokens_per_second.as_input(), input("gpus", "GPUs", derived_param(G, "nodes x GPUs per node"))});
     // MFU on model FLOPs (no recompute), as published benchmarks report it.
     if (peak) {
         // Against the BF16 peak, as published benchmarks state MFU for both precisions.
@@ -439,11 +438,11 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     }
     const double total = q.token_budget / tps;
     r.total_seconds = make_figure("total_seconds", total, "s", "token_budget / tokens_per_second", n(q.token_budget) + " / " + n(tps) + " = " + n(total),
-                          {input("token_budget", "tokens", user(q.token_budget)), r.tokens_per_second.as_input()});
+                          {input("token_budget", "tokens", user_given(q.token_budget)), r.tokens_per_second.as_input()});
     r.total_hours = make_figure("total_hours", total / 3600, "h", "total_seconds / 3600", n(total) + " / 3600 = " + n(total / 3600), {r.total_seconds.as_input()});
     const double cost = total / 3600 * q.usd_per_hour.value * q.nodes;
     r.cost_usd = make_figure("cost_usd", cost, "USD", "total_hours x usd_per_hour x nodes", n(total / 3600) + " x " + n(q.usd_per_hour.value) + " x " + n(q.nodes) + " = " + n(cost),
-                     {r.total_hours.as_input(), input("usd_per_hour", "USD/h", q.usd_per_hour), input("nodes", "", user(q.nodes))});
+                     {r.total_hours.as_input(), input("usd_per_hour", "USD/h", q.usd_per_hour), input("nodes", "", user_given(q.nodes))});
 
     // Bottleneck in words.
     // Under 1% prints as "<1%", so a real but small overhead never reads as "0%".

@@ -6,12 +6,11 @@ namespace gpuplan {
 
 namespace {
 std::string n(double x) { return format_number(x); }
-Param user(double v) { return {v, InputOrigin::user, ""}; }
 }  // namespace
 
 Param default_compute_efficiency() {
     return {0.40, InputOrigin::assumption,
-            "default model FLOPs utilisation 40% of dense peak (docs/models.md; W6 of shared/cases/workloads.md lands within tolerance with it)"};
+            "default model FLOPs utilisation 40% of dense peak (docs/models.md)"};
 }
 
 Param default_bandwidth_efficiency() {
@@ -25,7 +24,7 @@ TrainingFlops training_step_flops(const ModelSpec& m, double tokens, double sequ
     const double model = 3 * (dense_fwd + attn_fwd);
     const double extra = recompute == RecomputeFlops::full ? dense_fwd + attn_fwd : recompute == RecomputeFlops::selective ? attn_fwd : 0;
     const double extra_dense = recompute == RecomputeFlops::full ? dense_fwd : 0;
-    const std::vector<FigureInput> ins = {c.active_figure.as_input(), input("tokens", "tokens", user(tokens)), input("sequence", "tokens", user(sequence))};
+    const std::vector<FigureInput> ins = {c.active_figure.as_input(), input("tokens", "tokens", user_given(tokens)), input("sequence", "tokens", user_given(sequence))};
     TrainingFlops f;
     f.model = {"model_flops", model * tokens, "FLOP",
                "3 x (2 x active_parameters + 2 x layers x sequence x heads x head_dim) x tokens (forward + 2 x backward; causal attention)",
@@ -44,7 +43,7 @@ Figure compute_seconds(const Figure& flops, double accelerators, const Param& pe
     const double v = *flops.value / (accelerators * peak_tflops.value * 1e12 * efficiency.value);
     return {"compute_seconds", v, "s", "flops / (accelerators x dense_peak_tflops x 1e12 x efficiency)",
             n(*flops.value) + " / (" + n(accelerators) + " x " + n(peak_tflops.value) + "e12 x " + n(efficiency.value) + ") = " + n(v),
-            {flops.as_input(), input("accelerators", "", user(accelerators)), input("dense_peak_tflops", "TFLOPS", peak_tflops),
+            {flops.as_input(), input("accelerators", "", user_given(accelerators)), input("dense_peak_tflops", "TFLOPS", peak_tflops),
              input("compute_efficiency", "fraction", efficiency)},
             ""};
 }
@@ -94,8 +93,8 @@ Figure prefill_seconds(const ModelSpec& m, double prompt_tokens, double batch, d
     const double v = flops / (gpus * peak.value * 1e12 * efficiency.value);
     return {"prefill_seconds", v, "s", "(2 x active_parameters + 2 x layers x prompt x heads x head_dim) x prompt x batch / (gpus x peak x efficiency)",
             n(flops) + " / (" + n(gpus) + " x " + n(peak.value) + "e12 x " + n(efficiency.value) + ") = " + n(v),
-            {c.active_figure.as_input(), input("prompt_tokens", "tokens", user(prompt_tokens)), input("batch", "", user(batch)),
-             input("gpus", "", user(gpus)), input("dense_peak_tflops", "TFLOPS", peak), input("compute_efficiency", "fraction", efficiency)},
+            {c.active_figure.as_input(), input("prompt_tokens", "tokens", user_given(prompt_tokens)), input("batch", "", user_given(batch)),
+             input("gpus", "", user_given(gpus)), input("dense_peak_tflops", "TFLOPS", peak), input("compute_efficiency", "fraction", efficiency)},
             ""};
 }
 
@@ -118,7 +117,7 @@ Figure collective_seconds(Collective kind, double bytes, double ranks, const Par
     return {std::string(to_string(kind)) + "_seconds", v, "s",
             "ring " + std::string(to_string(kind)) + ": " + f_volume + " x S / B + " + f_steps + " x alpha (alpha-beta model)",
             n(volume) + " x " + n(bytes) + " / " + n(bandwidth.value) + "e9 + " + n(steps) + " x " + n(latency_us.value) + "e-6 = " + n(v),
-            {input("bytes", "bytes", user(bytes)), input("ranks", "", user(ranks)), input("bandwidth_gb_per_s", "GB/s", bandwidth),
+            {input("bytes", "bytes", user_given(bytes)), input("ranks", "", user_given(ranks)), input("bandwidth_gb_per_s", "GB/s", bandwidth),
              input("latency_us", "us", latency_us)},
             ""};
 }

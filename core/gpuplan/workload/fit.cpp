@@ -14,7 +14,6 @@ namespace gpuplan {
 namespace {
 
 std::string n(double x) { return format_number(x); }
-Param user(double v) { return {v, InputOrigin::user, ""}; }
 double val(const Figure& f) { return f.value.value_or(NAN); }
 std::string star(const Figure& f) { return f.rests_on_assumption() ? "*" : ""; }
 
@@ -195,7 +194,7 @@ InferenceFit check_inference_fit(const InferenceFitRequest& request, const GpuPo
     const double cap = tp * pool.gb_each();
     r.capacity_gb = {"capacity_gb", cap, "GB", "tensor_parallel x accelerator_memory_gib_each x 2^30 / 10^9",
                      n(tp) + " x " + n(pool.gib_each) + " GiB x 2^30 / 10^9 = " + n(cap) + " GB (" + n(tp * pool.gib_each) + " GiB)",
-                     {input("tensor_parallel", "GPUs", user(tp)), pool.gib_each_input}, ""};
+                     {input("tensor_parallel", "GPUs", user_or_default(request.tensor_parallel, tp, kDefaultTensorParallel)), pool.gib_each_input}, ""};
     const double total = val(m.total_gb), weights = val(m.weights_gb), kv = val(m.kv_cache_gb), over = val(m.overhead_gb);
     const double margin = cap - total;
     r.margin_gb = {"margin_gb", margin, "GB", "capacity - total (negative: short by that much)",
@@ -212,7 +211,7 @@ InferenceFit check_inference_fit(const InferenceFitRequest& request, const GpuPo
                    "floor((capacity - weights - overhead) / (kv_cache_bytes_per_token x context)); 0 when weights + overhead do not fit",
                    "floor((" + n(cap) + " - " + n(weights) + " - " + n(over) + ") GB / (" + n(per_token) + " x " + n(q.context) + " bytes)) = " + n(mb),
                    {r.capacity_gb.as_input(), m.weights_gb.as_input(), m.overhead_gb.as_input(), kv_token.as_input(kv_token.worked),
-                    input("context", "tokens", user(q.context))},
+                    input("context", "tokens", user_given(q.context))},
                    ""};
     const double fixed = weights + over;
     const double mc = fixed >= cap ? 0 : std::floor((cap - fixed) * kBytesPerGB / (per_token * q.batch));
@@ -220,7 +219,7 @@ InferenceFit check_inference_fit(const InferenceFitRequest& request, const GpuPo
                      "floor((capacity - weights - overhead) / (kv_cache_bytes_per_token x batch)); 0 when weights + overhead do not fit",
                      "floor((" + n(cap) + " - " + n(weights) + " - " + n(over) + ") GB / (" + n(per_token) + " x " + n(q.batch) + " bytes)) = " + n(mc),
                      {r.capacity_gb.as_input(), m.weights_gb.as_input(), m.overhead_gb.as_input(), kv_token.as_input(kv_token.worked),
-                      input("batch", "sequences", user(q.batch))},
+                      input("batch", "sequences", user_given(q.batch))},
                      ""};
 
     const std::string holders = gpus_text(tp, pool);
@@ -303,7 +302,7 @@ TrainingMemoryRequest training_request(const TrainingFitRequest& r, const GpuPoo
     layout.offload_optimizer = r.offload_optimizer;
     layout.offload_parameters = r.offload_parameters;
     TrainingMemoryRequest q = training_memory_request(r.model, layout);
-    if (r.overhead_gib) q.runtime_overhead_gib = user(*r.overhead_gib);
+    if (r.overhead_gib) q.runtime_overhead_gib = user_given(*r.overhead_gib);
     return q;
 }
 

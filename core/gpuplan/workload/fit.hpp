@@ -43,6 +43,8 @@ GpuPool instance_pool(const Catalog& catalog, const std::string& name, double no
 GpuPool bare_pool(double gpus, double gib_each);
 // Tensor parallel must divide the GPUs of one node (it is not modelled across nodes).
 void check_tensor_parallel(double tp, const GpuPool& pool, const std::string& where);
+// What an inference layout's tensor parallel is when the request gives none (explanations cite it).
+inline constexpr const char* kDefaultTensorParallel = "default: all of the instance's GPUs (tensor_parallel not given)";
 // Tensor parallel over an instance without NVLink: every layer's all-reduces cross PCIe.
 bool tensor_parallel_over_pcie(double tp, const GpuPool& pool);
 // "2 x L40S", "2 GPUs", "a 0.5 slice of one L4".

@@ -21,7 +21,6 @@ namespace {
 constexpr double kDecodeStepOverheadSeconds = 0.0032;
 
 std::string n(double x) { return format_number(x); }
-Param user(double v) { return {v, InputOrigin::user, ""}; }
 double val(const Figure& f) { return f.value.value_or(NAN); }
 
 // 2 all-reduces per layer of `tokens` x hidden x 2 bytes over `tp` GPUs of `topo` (none: no
@@ -127,10 +126,10 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
     }
     e.bandwidth_efficiency = default_bandwidth_efficiency();
     if (q.bandwidth_efficiency)
-        e.bandwidth_efficiency = user(*q.bandwidth_efficiency);
+        e.bandwidth_efficiency = user_given(*q.bandwidth_efficiency);
     else if (e.bandwidth_measured)
         e.bandwidth_efficiency = {1.0, InputOrigin::user, "1: a measured bandwidth is already what the device achieves (--bandwidth-efficiency overrides)"};
-    e.compute_efficiency = q.compute_efficiency ? user(*q.compute_efficiency) : default_compute_efficiency();
+    e.compute_efficiency = q.compute_efficiency ? user_given(*q.compute_efficiency) : default_compute_efficiency();
     e.peak = dense_peak_for(pool.accelerator, q.serving.dtype);
 
     // Devices one replica uses (a slice counts its share of the chip) and replicas per instance.
@@ -153,7 +152,7 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
         f.worked = n(devices) + " x " + n(e.peak.tflops->value) + "e12 x " + n(e.compute_efficiency.value) + " / (2 x " + n(c.active) + " + 4 x " +
                    n(model.layers) + " x " + n(context) + " x " + n(attn_dim) + ") = " + n(v);
         f.inputs = {c.active_figure.as_input(), input("dense_peak_tflops", "TFLOPS", *e.peak.tflops),
-                    input("compute_efficiency", "fraction", e.compute_efficiency), input("context", "tokens", user(context))};
+                    input("compute_efficiency", "fraction", e.compute_efficiency), input("context", "tokens", user_given(context))};
     }
     const Figure& memory_expected = e.roofline.tokens_per_second_expected;
     const double memory_rate = val(memory_expected);
@@ -177,17 +176,17 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
                              "batch / min(tokens_per_second_memory_expected, tokens_per_second_compute_ceiling) + tensor-parallel all-reduces + step overhead",
                              n(batch) + " / " + n(roofline_rate) + (e.compute_bound ? " (compute-bound)" : " (memory-bound)") + " + " +
                                  n(val(e.tensor_parallel_seconds_per_step)) + " + " + n(val(e.step_overhead_seconds)) + " = " + n(step),
-                             {input("batch", "sequences", user(batch)), e.compute_bound ? e.compute_ceiling.as_input() : memory_expected.as_input(),
+                             {input("batch", "sequences", user_given(batch)), e.compute_bound ? e.compute_ceiling.as_input() : memory_expected.as_input(),
                               e.tensor_parallel_seconds_per_step.as_input(), e.step_overhead_seconds.as_input()},
                              ""};
     e.per_replica = {"tokens_per_second_per_replica", replica_rate, "tokens/s", "batch / decode_step_seconds",
-                     n(batch) + " / " + n(step) + " = " + n(replica_rate), {input("batch", "sequences", user(batch)), e.decode_step_seconds.as_input()}, ""};
+                     n(batch) + " / " + n(step) + " = " + n(replica_rate), {input("batch", "sequences", user_given(batch)), e.decode_step_seconds.as_input()}, ""};
     e.per_gpu = {"tokens_per_second_per_gpu", replica_rate / tp, "tokens/s", "tokens_per_second_per_replica / tensor_parallel",
-                 n(replica_rate) + " / " + n(tp) + " = " + n(replica_rate / tp), {e.per_replica.as_input(), input("tensor_parallel", "GPUs", user(tp))}, ""};
+                 n(replica_rate) + " / " + n(tp) + " = " + n(replica_rate / tp), {e.per_replica.as_input(), input("tensor_parallel", "GPUs", user_or_default(e.fit.serving.tensor_parallel, tp, kDefaultTensorParallel))}, ""};
     e.per_instance = {"tokens_per_second_per_instance", replica_rate * e.replicas, "tokens/s",
                       "tokens_per_second_per_replica x replicas (GPUs / tensor_parallel)", n(replica_rate) + " x " + n(e.replicas) + " = " +
                           n(replica_rate * e.replicas),
-                      {e.per_replica.as_input(), input("replicas", "", user(e.replicas))}, ""};
+                      {e.per_replica.as_input(), input("replicas", "", derived_param(e.replicas, "floor(GPUs / tensor_parallel)"))}, ""};
 
     e.inter_token_latency_seconds = e.decode_step_seconds;
     e.inter_token_latency_seconds.name = "inter_token_latency_seconds";
@@ -217,8 +216,8 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
     e.time_to_first_token_seconds = unknown_figure("time_to_first_token_seconds", "s", "max(prefill_seconds, weight_read_seconds)", e.peak.why);
     if (e.peak.tflops) {
         e.prefill_seconds = prefill_seconds(model, e.prompt_tokens, batch, devices, *e.peak.tflops, e.compute_efficiency);
-        e.prefill_seconds.inputs.push_back(input("prompt_tokens", "tokens", user(e.prompt_tokens)));
-        e.prefill_seconds.inputs.push_back(input("batch", "sequences", user(batch)));
+        e.prefill_seconds.inputs.push_back(input("prompt_tokens", "tokens", user_given(e.prompt_tokens)));
+        e.prefill_seconds.inputs.push_back(input("batch", "sequences", user_given(batch)));
         const Figure tp_prefill = tensor_parallel_allreduce(tp_topology, model, tp, batch * e.prompt_tokens, "tensor_parallel_prefill_seconds");
         const double v = std::max(val(e.prefill_seconds), weight_read) + val(tp_prefill);
         e.time_to_first_token_seconds = {"time_to_first_token_seconds", v, "s",
@@ -249,7 +248,7 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
         e.output_tokens_per_second = {"output_tokens_per_second", per_instance, "tokens/s",
                                       "concurrency x output_tokens / request_seconds x replicas (prefills included)",
                                       n(val(loop.output_tokens_per_second)) + " x " + n(e.replicas) + " = " + n(per_instance),
-                                      {loop.output_tokens_per_second.as_input(), input("replicas", "", user(e.replicas))}, ""};
+                                      {loop.output_tokens_per_second.as_input(), input("replicas", "", derived_param(e.replicas, "floor(GPUs / tensor_parallel)"))}, ""};
         e.output_tokens_per_second.inputs.front().rests_on_assumption = true;
     } else if (e.under_load) {
         const std::string why = "prefill time unknown: " + e.peak.why;

@@ -8,7 +8,6 @@ namespace gpuplan {
 
 namespace {
 std::string n(double x) { return format_number(x); }
-Param user(double v) { return {v, InputOrigin::user, ""}; }
 }  // namespace
 
 std::string_view to_string(Recompute r) {
@@ -132,12 +131,12 @@ InferenceMemory inference_memory(const InferenceMemoryRequest& q) {
     const double w = c.total * q.weight_bytes;
     r.weights_gb = {"weights_gb", w / kBytesPerGB, "GB", "parameters_total x bytes_per_weight",
                     n(c.total) + " x " + n(q.weight_bytes) + " bytes = " + n(w / kBytesPerGB),
-                    {c.total_figure.as_input(), input("bytes_per_weight", "bytes", user(q.weight_bytes))}, ""};
+                    {c.total_figure.as_input(), input("bytes_per_weight", "bytes", user_given(q.weight_bytes))}, ""};
     const Figure per_token = kv_cache_bytes_per_token(m, q.kv_bytes);
     const double kv = *per_token.value * q.batch * q.context;
     r.kv_cache_gb = {"kv_cache_gb", kv / kBytesPerGB, "GB", "kv_cache_bytes_per_token x batch x context",
                      n(*per_token.value) + " x " + n(q.batch) + " x " + n(q.context) + " bytes = " + n(kv / kBytesPerGB) + " (= " + n(kv / kBytesPerGiB) + " GiB)",
-                     {per_token.as_input(per_token.worked), input("batch", "", user(q.batch)), input("context", "tokens", user(q.context))}, ""};
+                     {per_token.as_input(per_token.worked), input("batch", "", user_given(q.batch)), input("context", "tokens", user_given(q.context))}, ""};
     const Param& overhead = q.runtime_overhead_gib;
     const double over = overhead.value * kBytesPerGiB * q.tensor_parallel;
     r.overhead_gb = {"overhead_gb", over / kBytesPerGB, "GB", "runtime_overhead_gib x 2^30 x GPUs",

@@ -10,7 +10,6 @@ namespace gpuplan {
 namespace {
 
 std::string n(double x) { return format_number(x); }
-Param user(double v) { return {v, InputOrigin::user, ""}; }
 
 struct Point {
     double rho, itl, ttft;
@@ -42,25 +41,25 @@ ClosedLoop closed_loop_serving(const ClosedLoopRequest& q) {
     }
     const double R = hi;
     const Point p = at(q, R);
-    const std::vector<FigureInput> base = {input("concurrency", "requests", user(C)), input("output_tokens", "tokens", user(O)),
-                                           input("prefill_seconds", "s", user(P)), input("decode_step_seconds", "s", user(D))};
+    const std::vector<FigureInput> base = {input("concurrency", "requests", user_given(C)), input("output_tokens", "tokens", user_given(O)),
+                                           input("prefill_seconds", "s", user_given(P)), input("decode_step_seconds", "s", user_given(D))};
     ClosedLoop r;
     r.request_seconds = {"request_seconds", R, "s", "R = time_to_first_token + output_tokens x inter_token_latency (solved for R: closed loop of C clients)",
                          n(p.ttft) + " + " + n(O) + " x " + n(p.itl) + " = " + n(R), base, ""};
     r.prefill_share = {"prefill_share", p.rho, "fraction", "C x prefill_seconds / request_seconds (the GPU time prefills take)",
-                       n(C) + " x " + n(P) + " / " + n(R) + " = " + n(p.rho), {input("concurrency", "requests", user(C)), input("prefill_seconds", "s", user(P)), r.request_seconds.as_input()}, ""};
+                       n(C) + " x " + n(P) + " / " + n(R) + " = " + n(p.rho), {input("concurrency", "requests", user_given(C)), input("prefill_seconds", "s", user_given(P)), r.request_seconds.as_input()}, ""};
     r.inter_token_latency_seconds = {"inter_token_latency_seconds", p.itl, "s",
                                      "decode_step_seconds / (1 - prefill_share): arriving prefills run between decode steps",
-                                     n(D) + " / (1 - " + n(p.rho) + ") = " + n(p.itl), {input("decode_step_seconds", "s", user(D)), r.prefill_share.as_input()}, ""};
+                                     n(D) + " / (1 - " + n(p.rho) + ") = " + n(p.itl), {input("decode_step_seconds", "s", user_given(D)), r.prefill_share.as_input()}, ""};
     const double others = p.rho * (C - 1) / C;
     r.time_to_first_token_seconds = {"time_to_first_token_seconds", p.ttft, "s",
                                      C > 1 ? "prefill + decode_step / 2 + rho' x prefill / (2 (1 - rho')), rho' = prefill_share x (C - 1) / C (M/D/1 wait behind other clients' prefills)"
                                            : "prefill_seconds (one client: nothing else runs)",
                                      C > 1 ? n(P) + " + " + n(D) + " / 2 + " + n(others) + " x " + n(P) + " / (2 x (1 - " + n(others) + ")) = " + n(p.ttft)
                                            : n(P),
-                                     {input("prefill_seconds", "s", user(P)), input("decode_step_seconds", "s", user(D)), r.prefill_share.as_input()}, ""};
+                                     {input("prefill_seconds", "s", user_given(P)), input("decode_step_seconds", "s", user_given(D)), r.prefill_share.as_input()}, ""};
     r.output_tokens_per_second = {"output_tokens_per_second", C * O / R, "tokens/s", "concurrency x output_tokens / request_seconds",
-                                  n(C) + " x " + n(O) + " / " + n(R) + " = " + n(C * O / R), {input("concurrency", "requests", user(C)), input("output_tokens", "tokens", user(O)), r.request_seconds.as_input()}, ""};
+                                  n(C) + " x " + n(O) + " / " + n(R) + " = " + n(C * O / R), {input("concurrency", "requests", user_given(C)), input("output_tokens", "tokens", user_given(O)), r.request_seconds.as_input()}, ""};
     return r;
 }
 

@@ -10,7 +10,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuplan/recommend/recommend.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 #include "gpuplan/validation/validation.hpp"
+#include "gpuplan/workload/inference.hpp"
 #include "imgui.h"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
@@ -23,24 +26,22 @@ namespace {
 
 constexpr const char* kPickNames[] = {"cheapest", "fastest", "balanced"};
 
-// The memory bar of a fit's figures (weights, KV cache and overhead of all tensor-parallel
-// GPUs together, as the core reports them), per GPU.
-void draw_memory_bar(const char* id, const nlohmann::json* figures, double tensor_parallel, const std::string& title) {
+// The memory bar of a fit (weights, KV cache and overhead of all tensor-parallel GPUs together,
+// as the core reports them), per GPU.
+void draw_memory_bar(const char* id, const InferenceFit& fit, double tensor_parallel, const std::string& title) {
     const double tp = std::max(1.0, tensor_parallel);
     const Palette& pal = palette();
-    const auto value = [&](const char* key) { return json_number(find_json(*figures, {key, "value"})).value_or(0) / tp; };
-    const auto seg = [&](const char* label, const char* key, ImU32 colour) {
-        const nlohmann::json* f = find_json(*figures, {key});
-        const std::string how = f ? json_string(find_json(*f, {"explain", "formula"})) + ", / tensor parallel " + format_quantity(tp, "") : "";
-        return Segment{label, value(key), colour, how};
+    const auto per_gpu = [&](const Figure& f) { return f.value.value_or(0) / tp; };
+    const auto seg = [&](const char* label, const Figure& f, ImU32 colour) {
+        return Segment{label, per_gpu(f), colour, f.formula + ", / tensor parallel " + format_quantity(tp, "")};
     };
-    const std::vector<Segment> segments = {seg("weights", "weights_gb", pal.series[0]), seg("KV cache", "kv_cache_gb", pal.series[1]),
-                                           seg("overhead", "overhead_gb", pal.series[5])};
-    const double capacity = value("capacity_gb");
+    const std::vector<Segment> segments = {seg("weights", fit.memory.weights_gb, pal.series[0]),
+                                           seg("KV cache", fit.memory.kv_cache_gb, pal.series[1]),
+                                           seg("overhead", fit.memory.overhead_gb, pal.series[5])};
+    const double capacity = per_gpu(fit.capacity_gb);
     ImGui::TextUnformatted(title.c_str());
     memory_bar(id, segments, capacity);
-    const double total = value("total_gb");
-    memory_verdict(total, capacity);
+    memory_verdict(per_gpu(fit.memory.total_gb), capacity);
 }
 
 // ---- a chosen instance and layout ("infer") --------------------------------------------------
@@ -62,31 +63,27 @@ void draw_infer(AppState& state) {
     ImGui::SameLine();
     edit_number(state, s, "tensor", "tensor parallel", 1, 1, 64);
 
-    const nlohmann::json* r = find_json(state.results, {"infer"});
-    if (!r) return;
-    const nlohmann::json* fits = find_json(*r, {"fits"});
-    if (!fits || !fits->is_boolean() || !fits->get<bool>()) {
+    if (!state.result || !state.result->infer) return;
+    const InferenceEstimate& e = *state.result->infer;
+    if (!e.fit.fits) {
         heading("Memory");
         ImGui::PushTextWrapPos(0);
-        ImGui::TextColored(to_vec4(palette().bad), "%s", json_string(find_json(*r, {"memory_verdict"})).c_str());
+        ImGui::TextColored(to_vec4(palette().bad), "%s", e.fit.verdict.c_str());
         ImGui::PopTextWrapPos();
         return;
     }
-    const nlohmann::json* figures = find_json(*r, {"figures"});
-    const double tp = json_number(find_json(*r, {"serving", "tensor_parallel"})).value_or(1);
     heading("Memory per GPU");
-    draw_memory_bar("infer_memory", figures, tp, json_string(find_json(*r, {"instance"})) + ", tensor parallel " + format_quantity(tp, ""));
+    draw_memory_bar("infer_memory", e.fit, e.tensor_parallel, e.pool.instance->name + ", tensor parallel " + format_quantity(e.tensor_parallel, ""));
     heading("Tokens per second, latency and cost");
-    figure_table("infer_figures", figures,
-                 {{"Tokens/s per instance (expected)", "tokens_per_second_per_instance"},
-                  {"Tokens/s per GPU", "tokens_per_second_per_gpu"},
-                  {"Tokens/s, memory roofline at 100% bandwidth", "tokens_per_second_upper_bound"},
-                  {"Tokens/s, compute ceiling", "tokens_per_second_compute_ceiling"},
-                  {"Inter-token latency", "inter_token_latency_seconds"},
-                  {"Time to first token", "time_to_first_token_seconds"},
-                  {"USD per 1M tokens, on-demand", "usd_per_million_tokens_on_demand"},
-                  {"USD per 1M tokens, spot", "usd_per_million_tokens_spot"},
-                  {"Largest batch that fits", "max_batch"}});
+    figure_table("infer_figures", {{"Tokens/s per instance (expected)", e.per_instance},
+                                   {"Tokens/s per GPU", e.per_gpu},
+                                   {"Tokens/s, memory roofline at 100% bandwidth", e.roofline.tokens_per_second},
+                                   {"Tokens/s, compute ceiling", e.compute_ceiling},
+                                   {"Inter-token latency", e.inter_token_latency_seconds},
+                                   {"Time to first token", e.time_to_first_token_seconds},
+                                   {"USD per 1M tokens, on-demand", e.usd_per_million_tokens_on_demand},
+                                   {"USD per 1M tokens, spot", e.usd_per_million_tokens_spot},
+                                   {"Largest batch that fits", e.fit.max_batch}});
     note("Decode is memory-bound: each step reads every weight once plus every sequence's KV cache; the expected rate applies the "
          "bandwidth efficiency and is capped by the compute ceiling, and each step adds its tensor-parallel all-reduces and a fixed "
          "cost (docs/models.md). Same figures as `gpuplan infer`.");
@@ -97,10 +94,25 @@ void draw_infer(AppState& state) {
 
 // ---- a throughput to serve ("recommend") -----------------------------------------------------
 
+// The recommended picks as (name, candidate, detail), in the order cheapest, fastest, balanced.
+struct PickView {
+    const char* name;
+    const Candidate& candidate;
+    const PickDetail& detail;
+};
+std::vector<PickView> pick_views(const Recommendation& r) {
+    std::vector<PickView> v;
+    for (std::size_t k = 0; k < r.picks.size() && k < r.pick_details.size() && k < 3; ++k)
+        v.push_back({kPickNames[k], r.candidates[r.picks[k]], r.pick_details[k]});
+    return v;
+}
+
+std::string pick_title(const Candidate& c) { return c.instance + " (" + human_name(std::string(to_string(c.purchase))) + ")"; }
+
 void draw_picks(AppState& state) {
-    const nlohmann::json* picks = find_json(state.results, {"recommend", "picks"});
     heading("Recommended fleets");
-    if (!picks || !picks->is_object() || picks->empty()) {
+    const auto picks = state.result && state.result->recommend ? pick_views(*state.result->recommend) : std::vector<PickView>{};
+    if (picks.empty()) {
         note("No option met the constraints; the Recommend view lists every dropped option with its reason.");
         return;
     }
@@ -108,60 +120,65 @@ void draw_picks(AppState& state) {
     for (const char* h : {"pick", "instance", "layout", "instances", "USD/h (fleet)", "USD per 1M tokens", "ms per token"})
         ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
-    for (int k = 0; k < 3; ++k) {
-        const nlohmann::json* p = find_json(*picks, {kPickNames[k]});
-        if (!p) continue;
+    for (int k = 0; k < static_cast<int>(picks.size()); ++k) {
+        const PickView& p = picks[k];
         ImGui::TableNextRow();
         ImGui::PushID(k);
         ImGui::TableSetColumnIndex(0);
-        if (ImGui::RadioButton(kPickNames[k], state.views->inference_pick == k)) state.views->inference_pick = k;
+        if (ImGui::RadioButton(p.name, state.views->inference_pick == k)) state.views->inference_pick = k;
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted((json_string(find_json(*p, {"instance"})) + " (" + human_name(json_string(find_json(*p, {"purchase"}))) + ")").c_str());
+        ImGui::TextUnformatted(pick_title(p.candidate).c_str());
         ImGui::TableSetColumnIndex(2);
-        ImGui::TextUnformatted(json_string(find_json(*p, {"layout"})).c_str());
+        ImGui::TextUnformatted(p.candidate.layout.c_str());
         ImGui::TableSetColumnIndex(3);
-        figure_value_text(find_json(*p, {"figures", "instances"}), true, false);
+        if (p.detail.figures) figure_value_text(p.detail.figures->instances, "instances", true, false);
+        else text_right(format_quantity(p.candidate.instances, ""));
         ImGui::TableSetColumnIndex(4);
-        text_right(format_quantity(json_number(find_json(*p, {"usd_per_hour"})).value_or(NAN), "USD/"));
+        text_right(format_quantity(p.candidate.usd_per_hour, "USD/"));
         ImGui::TableSetColumnIndex(5);
-        figure_value_text(find_json(*p, {"figures", "usd_per_million_tokens"}), true, false);
+        if (p.detail.figures) figure_value_text(p.detail.figures->usd_per_million_tokens, "USD per 1M tokens", true, false);
+        else text_right(format_quantity(p.candidate.usd_per_million_tokens, "USD"));
         ImGui::TableSetColumnIndex(6);
-        text_right(format_quantity(json_number(find_json(*p, {"seconds_per_token"})).value_or(NAN) * 1e3, "ms"));
+        text_right(format_quantity(p.candidate.seconds_per_token * 1e3, "ms"));
         ImGui::PopID();
     }
     ImGui::EndTable();
 }
 
 void draw_pick(AppState& state) {
-    const int k = std::clamp(state.views->inference_pick, 0, 2);
-    const nlohmann::json* p = find_json(state.results, {"recommend", "picks", kPickNames[k]});
-    if (!p) return;
-    const double tp = json_number(find_json(*p, {"tensor_parallel"})).value_or(1);
-    if (const nlohmann::json* fit = find_json(*p, {"fit", "figures"})) {
-        heading("Memory per GPU");
-        draw_memory_bar("pick_memory", fit, tp,
-                        json_string(find_json(*p, {"instance"})) + ", " + json_string(find_json(*p, {"layout"})) + " (" +
-                            human_name(json_string(find_json(*p, {"purchase"}))) + ")");
-    }
+    if (!state.result || !state.result->recommend) return;
+    const auto picks = pick_views(*state.result->recommend);
+    if (picks.empty()) return;
+    const PickView& p = picks[std::clamp(state.views->inference_pick, 0, static_cast<int>(picks.size()) - 1)];
+    const Candidate& c = p.candidate;
+    heading("Memory per GPU");
+    draw_memory_bar("pick_memory", p.detail.fit, c.tensor_parallel, pick_title(c) + ", " + c.layout);
     if (ImGui::Button("Plan this pick in detail")) {
         // The pick as an "infer" section: the same instance, tensor parallel and batch.
         const nlohmann::json& rec = state.scenario["recommend"];
         nlohmann::json infer = {{"model", rec.value("model", "llama-3.1-70b")},
-                                {"instance", json_string(find_json(*p, {"instance"}))},
-                                {"tensor", number_json(tp)},
-                                {"batch", number_json(json_number(find_json(*p, {"batch"})).value_or(1))}};
+                                {"instance", c.instance},
+                                {"tensor", number_json(c.tensor_parallel)},
+                                {"batch", number_json(c.batch)}};
         for (const char* key : {"dtype", "kv_dtype", "context"})
             if (rec.contains(key)) infer[key] = rec[key];
         state.scenario["infer"] = infer;
         scenario_edited(state);
     }
     heading("Tokens per second");
-    figure_table("throughput", find_json(*p, {"figures"}),
-                 {{"Bytes read per decode step (weights + KV)", "bytes_per_step"}, {"Decode steps per second", "steps_per_second"},
-                  {"Tokens per second per replica", "tokens_per_second"}, {"Instances", "instances"},
-                  {"USD per million tokens", "usd_per_million_tokens"}});
-    note("Decode is memory-bound: each step reads the weights and every sequence's KV cache once; steps/s = memory bandwidth x "
-         "efficiency / bytes per step (docs/models.md). Hover a value for its inputs.");
+    if (!p.detail.figures) {
+        note("The recommender could not estimate this pick's layout again; its row above has the figures it ranked by.");
+        return;
+    }
+    const PickFigures& f = *p.detail.figures;
+    figure_table("throughput", {{"Bytes read per decode step (weights + KV)", f.bytes_per_step},
+                                {"Decode step", f.decode_step_seconds},
+                                {"Tokens per second per instance", f.tokens_per_second_per_instance},
+                                {"Instances", f.instances},
+                                {"USD per million tokens", f.usd_per_million_tokens}});
+    note("Decode is memory-bound: each step reads the weights and every sequence's KV cache once, plus the tensor-parallel "
+         "all-reduces and a fixed cost per step; tokens/s per instance = batch / step time x replicas (docs/models.md). Hover a "
+         "value for its inputs.");
 }
 
 }  // namespace

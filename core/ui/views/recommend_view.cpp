@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuplan/recommend/recommend.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 #include "imgui.h"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
@@ -15,28 +17,74 @@
 namespace gpuplan::ui {
 namespace {
 
-struct Axis { const char* key; const char* label; double scale; const char* unit; };
+// One option of either sweep as the view shows it: the typed candidate's own numbers (the
+// recommender computed them; nothing here recomputes one), and the two it is ranked by.
+struct OptionRow {
+    std::string instance, purchase, layout;
+    double x = 0, y = 0;  // the chart's axes: time and cost
+    const Candidate* serving = nullptr;
+    const TrainingCandidate* training = nullptr;
+};
+OptionRow option_row(const Candidate& c) {
+    return {c.instance, human_name(std::string(to_string(c.purchase))), c.layout, c.seconds_per_token * 1e3, c.usd_per_million_tokens, &c, nullptr};
+}
+OptionRow option_row(const TrainingCandidate& c) {
+    return {c.instance, human_name(std::string(to_string(c.purchase))), c.layout, c.hours, c.cost_usd, nullptr, &c};
+}
+
+// A sweep's frontier and picks, each pick with why it was chosen and its figures (typed).
+struct Pick {
+    const char* name;
+    OptionRow row;
+    std::string why;
+    std::vector<const Figure*> figures;
+};
+struct Sweep {
+    bool training = false;
+    std::vector<OptionRow> frontier;
+    std::vector<Pick> picks;
+};
+constexpr const char* kPickNames[] = {"cheapest", "fastest", "balanced"};
+
+Sweep sweep_of(const Recommendation& r) {
+    Sweep s;
+    for (std::size_t i : r.frontier) s.frontier.push_back(option_row(r.candidates[i]));
+    for (std::size_t k = 0; k < r.picks.size() && k < 3; ++k) {
+        Pick p{kPickNames[k], option_row(r.candidates[r.picks[k]]), k < r.pick_reasons.size() ? r.pick_reasons[k] : "", {}};
+        if (k < r.pick_details.size() && r.pick_details[k].figures) p.figures = r.pick_details[k].figures->all();
+        s.picks.push_back(std::move(p));
+    }
+    return s;
+}
+Sweep sweep_of(const TrainingRecommendation& r) {
+    Sweep s;
+    s.training = true;
+    for (std::size_t i : r.frontier) s.frontier.push_back(option_row(r.candidates[i]));
+    for (std::size_t k = 0; k < r.picks.size() && k < 3; ++k)
+        s.picks.push_back({kPickNames[k], option_row(r.candidates[r.picks[k]]), k < r.pick_reasons.size() ? r.pick_reasons[k] : "",
+                           k < r.pick_times.size() ? training_pick_figures(r.pick_times[k]) : std::vector<const Figure*>{}});
+    return s;
+}
+
+struct Axis { const char* label; const char* unit; };
 
 // The frontier as points, with a tooltip per point and the picks marked.
-void draw_pareto(const nlohmann::json& rec, const Axis& x, const Axis& y, const char* id) {
-    const nlohmann::json* frontier = find_json(rec, {"frontier"});
-    if (!frontier || !frontier->is_array() || frontier->empty()) return;
+void draw_pareto(const Sweep& sweep, const Axis& x, const Axis& y, const char* id) {
+    if (sweep.frontier.empty()) return;
     std::vector<double> xs, ys;
     std::vector<std::string> tips;
-    for (const auto& c : *frontier) {
-        xs.push_back(json_number(find_json(c, {x.key})).value_or(NAN) * x.scale);
-        ys.push_back(json_number(find_json(c, {y.key})).value_or(NAN) * y.scale);
-        tips.push_back(json_string(find_json(c, {"instance"})) + " (" + human_name(json_string(find_json(c, {"purchase"}))) + ")\n" +
-                       json_string(find_json(c, {"layout"})));
+    for (const OptionRow& o : sweep.frontier) {
+        xs.push_back(o.x);
+        ys.push_back(o.y);
+        tips.push_back(o.instance + " (" + o.purchase + ")\n" + o.layout);
     }
     std::vector<double> px, py;
     std::vector<std::string> ptips;
-    if (const nlohmann::json* picks = find_json(rec, {"picks"}); picks && picks->is_object())
-        for (auto it = picks->begin(); it != picks->end(); ++it) {
-            px.push_back(json_number(find_json(it.value(), {x.key})).value_or(NAN) * x.scale);
-            py.push_back(json_number(find_json(it.value(), {y.key})).value_or(NAN) * y.scale);
-            ptips.push_back(it.key() + ": " + json_string(find_json(it.value(), {"instance"})));
-        }
+    for (const Pick& p : sweep.picks) {
+        px.push_back(p.row.x);
+        py.push_back(p.row.y);
+        ptips.push_back(std::string(p.name) + ": " + p.row.instance);
+    }
     if (plot::BeginPlot(id, ImVec2(-1, em(16)))) {
         plot::SetupAxes(x.label, y.label);
         plot::SetupAxisFormat("%g", y.unit);
@@ -49,12 +97,31 @@ void draw_pareto(const nlohmann::json& rec, const Axis& x, const Axis& y, const 
          "instance and layout. Cheapest is the lowest point, fastest the leftmost, balanced the knee between them.");
 }
 
-void draw_ranked(const nlohmann::json& rec, bool training) {
-    const nlohmann::json* frontier = find_json(rec, {"frontier"});
-    if (!frontier || !frontier->is_array()) return;
+void draw_ranked_cells(const OptionRow& o) {
+    if (const TrainingCandidate* c = o.training) {
+        ImGui::TableSetColumnIndex(4);
+        text_right(format_quantity(c->hours, "h"));
+        ImGui::TableSetColumnIndex(5);
+        text_right(format_quantity(c->cost_usd, "USD"));
+        ImGui::TableSetColumnIndex(6);
+        ImGui::TextUnformatted(c->bottleneck.c_str());
+    } else if (const Candidate* c = o.serving) {
+        ImGui::TableSetColumnIndex(4);
+        text_right(format_quantity(c->instances, ""));
+        ImGui::TableSetColumnIndex(5);
+        text_right(format_quantity(c->usd_per_hour, "USD/h"));
+        ImGui::TableSetColumnIndex(6);
+        text_right(format_quantity(c->usd_per_million_tokens, "USD"));
+        ImGui::TableSetColumnIndex(7);
+        text_right(format_quantity(c->seconds_per_token * 1e3, "ms"));
+    }
+}
+
+void draw_ranked(const Sweep& sweep) {
+    const bool training = sweep.training;
     const int columns = training ? 7 : 8;
     if (!ImGui::BeginTable("ranked", columns, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
-                                                  ImGuiTableFlags_ScrollX, ImVec2(0, table_height(frontier->size(), 16))))
+                                                  ImGuiTableFlags_ScrollX, ImVec2(0, table_height(sweep.frontier.size(), 16))))
         return;
     ImGui::TableSetupColumn("#");
     ImGui::TableSetupColumn("instance");
@@ -67,86 +134,67 @@ void draw_ranked(const nlohmann::json& rec, bool training) {
         for (const char* h : {"instances", "USD/h", "USD per 1M tokens", "ms per token"}) ImGui::TableSetupColumn(h);
     }
     ImGui::TableHeadersRow();
-    for (std::size_t k = 0; k < frontier->size(); ++k) {
-        const auto& c = (*frontier)[k];
+    for (std::size_t k = 0; k < sweep.frontier.size(); ++k) {
+        const OptionRow& o = sweep.frontier[k];
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::Text("%d", static_cast<int>(k) + 1);
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(json_string(find_json(c, {"instance"})).c_str());
+        ImGui::TextUnformatted(o.instance.c_str());
         if (ImGui::IsItemHovered()) {
             // The sweep's candidates carry plain numbers; how each is computed is in the picks'
             // figures below and in docs/models.md ("Recommender").
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(em(32));
-            ImGui::Text("%s (%s), %s", json_string(find_json(c, {"instance"})).c_str(), human_name(json_string(find_json(c, {"purchase"}))).c_str(),
-                        json_string(find_json(c, {"layout"})).c_str());
-            if (training) ImGui::TextDisabled("%s", json_string(find_json(c, {"bottleneck"})).c_str());
+            ImGui::Text("%s (%s), %s", o.instance.c_str(), o.purchase.c_str(), o.layout.c_str());
+            if (o.training) ImGui::TextDisabled("%s", o.training->bottleneck.c_str());
             else ImGui::TextDisabled("USD per 1M tokens = fleet USD/h / (fleet tokens/s x 3600) x 1e6");
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
         }
         ImGui::TableSetColumnIndex(2);
-        ImGui::TextUnformatted(human_name(json_string(find_json(c, {"purchase"}))).c_str());
+        ImGui::TextUnformatted(o.purchase.c_str());
         ImGui::TableSetColumnIndex(3);
-        ImGui::TextUnformatted(json_string(find_json(c, {"layout"})).c_str());
-        const auto num = [&](const char* key) { return json_number(find_json(c, {key})).value_or(NAN); };
-        if (training) {
-            ImGui::TableSetColumnIndex(4);
-            text_right(format_quantity(num("hours"), "h"));
-            ImGui::TableSetColumnIndex(5);
-            text_right(format_quantity(num("cost_usd"), "USD"));
-            ImGui::TableSetColumnIndex(6);
-            ImGui::TextUnformatted(json_string(find_json(c, {"bottleneck"})).c_str());
-        } else {
-            ImGui::TableSetColumnIndex(4);
-            text_right(format_quantity(num("instances"), ""));
-            ImGui::TableSetColumnIndex(5);
-            text_right(format_quantity(num("usd_per_hour"), "USD/h"));
-            ImGui::TableSetColumnIndex(6);
-            text_right(format_quantity(num("usd_per_million_tokens"), "USD"));
-            ImGui::TableSetColumnIndex(7);
-            text_right(format_quantity(num("seconds_per_token") * 1e3, "ms"));
-        }
+        ImGui::TextUnformatted(o.layout.c_str());
+        draw_ranked_cells(o);
     }
     ImGui::EndTable();
 }
 
-void draw_picks(const nlohmann::json& rec) {
-    const nlohmann::json* picks = find_json(rec, {"picks"});
-    if (!picks || !picks->is_object()) return;
-    for (const char* name : {"cheapest", "fastest", "balanced"}) {
-        const nlohmann::json* p = find_json(*picks, {name});
-        if (!p) continue;
+void draw_picks(const Sweep& sweep) {
+    for (const Pick& p : sweep.picks) {
         ImGui::Bullet();
-        ImGui::TextWrapped("%s: %s (%s), %s", name, json_string(find_json(*p, {"instance"})).c_str(), human_name(json_string(find_json(*p, {"purchase"}))).c_str(),
-                    json_string(find_json(*p, {"layout"})).c_str());
-        if (const std::string why = json_string(find_json(*p, {"why"})); !why.empty()) {
+        ImGui::TextWrapped("%s: %s (%s), %s", p.name, p.row.instance.c_str(), p.row.purchase.c_str(), p.row.layout.c_str());
+        if (!p.why.empty()) {
             ImGui::Indent();
             ImGui::PushTextWrapPos(0);
-            ImGui::TextDisabled("Why: %s", why.c_str());
+            ImGui::TextDisabled("Why: %s", p.why.c_str());
             ImGui::PopTextWrapPos();
             ImGui::Unindent();
         }
-        if (const nlohmann::json* figures = find_json(*p, {"figures"}); figures && figures->is_object()) {
-            ImGui::Indent();
-            ImGui::PushID(name);
-            bool first = true;
-            for (auto it = figures->begin(); it != figures->end(); ++it) {
-                const std::string figure_name = human_name(it.key());
-                // name and value together, beside the last pair while they fit (em(7): a value)
-                if (!first) same_line_if_fits(ImGui::CalcTextSize(figure_name.c_str()).x + em(7), em(1.5f));
-                first = false;
-                ImGui::TextDisabled("%s", figure_name.c_str());
-                ImGui::SameLine();
-                figure_value_text(&it.value(), false);
-            }
-            ImGui::PopID();
-            ImGui::Unindent();
+        if (p.figures.empty()) continue;
+        ImGui::Indent();
+        ImGui::PushID(p.name);
+        bool first = true;
+        for (const Figure* f : p.figures) {
+            const std::string figure_name = human_name(f->name);
+            // name and value together, beside the last pair while both fit ("*": an assumption's mark)
+            const std::string value_text = (f->value ? format_quantity(*f->value, f->unit) : std::string("unknown")) + "*";
+            if (!first)
+                same_line_if_fits(ImGui::CalcTextSize(figure_name.c_str()).x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(value_text.c_str()).x,
+                                  em(1.5f));
+            first = false;
+            ImGui::TextDisabled("%s", figure_name.c_str());
+            ImGui::SameLine();
+            figure_value_text(*f, std::string(p.name) + ": " + figure_name, false);
         }
+        ImGui::PopID();
+        ImGui::Unindent();
     }
 }
 
+// How many options were evaluated and kept, and the dropped ones grouped by reason: lists of
+// names, read from the result document (no figures among them).
 void draw_dropped(const nlohmann::json& rec) {
     const nlohmann::json* dropped = find_json(rec, {"dropped"});
     const auto evaluated = json_number(find_json(rec, {"evaluated"})), kept = json_number(find_json(rec, {"kept"}));
@@ -187,9 +235,9 @@ void edit_training_request(AppState& state) {
 }  // namespace
 
 void draw_recommend_view(AppState& state) {
-    const nlohmann::json* serve = find_json(state.results, {"recommend"});
-    const nlohmann::json* train = find_json(state.results, {"recommend_training"});
-    if (!serve && !train) {
+    const ScenarioResult* result = state.result.get();
+    const bool has_serve = result && result->recommend, has_train = result && result->recommend_training;
+    if (!has_serve && !has_train) {
         if (empty_state("This scenario asks for no recommendation: add one for serving or for training.",
                         "Recommend a fleet to serve llama-3.1-70b")) {
             state.scenario["recommend"] = {{"model", "llama-3.1-70b"}, {"dtype", "fp8"}, {"kv_dtype", "bf16"}, {"context", 8192},
@@ -199,27 +247,26 @@ void draw_recommend_view(AppState& state) {
         return;
     }
     bool& show_training = state.views->recommend_training;
-    if (serve && train) {
+    if (has_serve && has_train) {
         if (ImGui::RadioButton("serving", !show_training)) show_training = false;
         ImGui::SameLine();
         if (ImGui::RadioButton("training", show_training)) show_training = true;
     }
-    const bool training = train && (!serve || show_training);
-    const nlohmann::json& rec = training ? *train : *serve;
+    const bool training = has_train && (!has_serve || show_training);
+    const Sweep sweep = training ? sweep_of(*result->recommend_training) : sweep_of(*result->recommend);
     heading(training ? "What to train" : "What to serve");
     if (training) edit_training_request(state);
     else edit_serving_request(state, true);
     heading(training ? "Training: cost versus time" : "Serving: cost versus time per token");
-    if (training)
-        draw_pareto(rec, {"hours", "hours to train", 1, ""}, {"cost_usd", "USD for the run", 1, "$%.0f"}, "##pareto_train");
-    else
-        draw_pareto(rec, {"seconds_per_token", "ms per token (per sequence)", 1e3, ""},
-                    {"usd_per_million_tokens", "USD per million tokens", 1, "$%.2f"}, "##pareto_serve");
+    if (training) draw_pareto(sweep, {"hours to train", ""}, {"USD for the run", "$%.0f"}, "##pareto_train");
+    else draw_pareto(sweep, {"ms per token (per sequence)", ""}, {"USD per million tokens", "$%.2f"}, "##pareto_serve");
     heading("Ranked frontier (cheapest first)");
-    draw_ranked(rec, training);
+    draw_ranked(sweep);
     heading("Picks");
-    draw_picks(rec);
-    draw_dropped(rec);
+    draw_picks(sweep);
+    static const nlohmann::json none = nlohmann::json::object();
+    const nlohmann::json* doc = find_json(state.results, {training ? "recommend_training" : "recommend"});
+    draw_dropped(doc ? *doc : none);
 }
 
 }  // namespace gpuplan::ui

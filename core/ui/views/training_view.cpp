@@ -2,10 +2,12 @@
 // tensor / pipeline parallel, ZeRO stage, micro-batch, recompute) and nodes → memory per GPU
 // (weights, gradients, optimizer, activations, overhead against the GPU's capacity), the
 // step-time breakdown, and time and cost for every purchase option of the instance.
-// The layout lives in the scenario's "train" section; every figure shown comes from the
-// training plan in the results (results.train, topology/training_plan.hpp).
+// The layout lives in the scenario's "train" section; every figure shown comes from the typed
+// training plan the core returned (AppState::result->train, topology/training_plan.hpp), by member.
 #include <algorithm>
 
+#include "gpuplan/scenario/scenario_result.hpp"
+#include "gpuplan/topology/training_plan.hpp"
 #include "gpuplan/validation/validation.hpp"
 #include "imgui.h"
 #include "ui/plot.hpp"
@@ -41,107 +43,109 @@ void draw_controls(AppState& state) {
     edit_number(state, train, "tokens", "tokens to train", 1e10, 1, 1e15, "%.3g");
 }
 
-// Memory per GPU from the plan the core returned (results.train: model states, activations and
-// overhead against capacity, as `gpuplan train` shows them).
-void draw_memory(const AppState& state) {
+// The training plan the core returned for the scenario's train section (topology/training_plan.hpp),
+// or null before one has evaluated.
+const TrainingPlan* plan_of(const AppState& state) { return state.result && state.result->train ? &*state.result->train : nullptr; }
+
+// A figure's explanation as a segment's tooltip.
+std::string how(const Figure& f) { return f.formula + "\n" + f.worked; }
+
+// Memory per GPU from the plan (model states, activations and overhead against capacity, as
+// `gpuplan train` shows them).
+void draw_memory(const TrainingPlan& plan) {
     heading("Memory per GPU");
-    const nlohmann::json* figures = find_json(state.results, {"train", "figures"});
-    if (!figures) return;
     const Palette& pal = palette();
-    const auto value = [&](const char* key) { return json_number(find_json(*figures, {key, "value"})).value_or(0); };
-    const auto seg = [&](const char* label, const char* key, ImU32 c) {
-        const nlohmann::json* f = find_json(*figures, {key});
-        return Segment{label, value(key), c, f ? json_string(find_json(*f, {"explain", "formula"})) + "\n" + json_string(find_json(*f, {"explain", "worked"})) : ""};
-    };
-    const std::vector<Segment> segments = {seg("model states", "model_states_gb", pal.series[0]), seg("activations", "activations_gb", pal.series[4]),
-                                           seg("overhead", "overhead_gb", pal.series[5])};
-    const double capacity_gb = value("capacity_per_gpu_gb"), total = value("total_per_gpu_gb");
-    memory_bar("train_memory", segments, capacity_gb);
-    memory_verdict(total, capacity_gb);
-    if (value("host_per_gpu_gb") > 0) ImGui::TextDisabled("offloaded to host: %s per GPU rank", memory_text(value("host_per_gpu_gb")).c_str());
+    const TrainingMemory& m = plan.fit.memory;
+    const auto gb = [](const Figure& f) { return f.value.value_or(0); };
+    const std::vector<Segment> segments = {{"model states", gb(m.model_states_gb), pal.series[0], how(m.model_states_gb)},
+                                           {"activations", gb(m.activations_gb), pal.series[4], how(m.activations_gb)},
+                                           {"overhead", gb(m.overhead_gb), pal.series[5], how(m.overhead_gb)}};
+    memory_bar("train_memory", segments, gb(plan.fit.capacity_gb));
+    memory_verdict(gb(m.total_per_gpu_gb), gb(plan.fit.capacity_gb));
+    if (gb(m.host_per_gpu_gb) > 0) ImGui::TextDisabled("offloaded to host: %s per GPU rank", memory_text(gb(m.host_per_gpu_gb)).c_str());
 }
 
-void draw_step(const AppState& state) {
-    const nlohmann::json* figures = find_json(state.results, {"train", "figures"});
-    if (!figures) return;
+void draw_notes(const TrainingPlan& plan) {
+    for (const bool warning : {true, false})
+        for (const std::string& w : warning ? plan.warnings : plan.notes) {
+            ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(warning ? palette().warn : palette().text_dim));
+            ImGui::TextWrapped("%s %s", warning ? "warning:" : "note:", w.c_str());
+            ImGui::PopStyleColor();
+        }
+}
+
+void draw_step(const AppState& state, const TrainingPlan& plan) {
+    const TrainingTime& t = plan.time;
     heading("Step time");
-    const struct { const char* label; const char* key; } parts[] = {
-        {"compute", "compute_seconds"}, {"data parallel (exposed)", "data_parallel_exposed_seconds"},
-        {"tensor parallel", "tensor_parallel_seconds"}, {"pipeline p2p", "pipeline_p2p_seconds"},
-        {"pipeline bubble", "bubble_seconds"}, {"expert all-to-all", "expert_parallel_seconds"}, {"CPU offload", "offload_seconds"}};
+    const struct { const char* label; const Figure& figure; } parts[] = {
+        {"compute", t.compute_seconds}, {"data parallel (exposed)", t.data_parallel_exposed_seconds},
+        {"tensor parallel", t.tensor_parallel_seconds}, {"pipeline p2p", t.pipeline_p2p_seconds},
+        {"pipeline bubble", t.bubble_seconds}, {"expert all-to-all", t.expert_parallel_seconds}, {"CPU offload", t.offload_seconds}};
     std::vector<Segment> segments;
     int colour = 0;
-    for (const auto& p : parts) {
-        const nlohmann::json* f = find_json(*figures, {p.key});
-        segments.push_back({p.label, figure_value(f).value_or(0), palette().series[colour++ % 6],
-                            f ? json_string(find_json(*f, {"explain", "worked"})) : ""});
-    }
-    const double step = figure_value(find_json(*figures, {"step_seconds"})).value_or(0);
-    stacked_bar("step", segments, step, "s", "step");
-    ImGui::TextWrapped("Bottleneck: %s", json_string(find_json(state.results, {"train", "bottleneck"}), "unknown").c_str());
+    for (const auto& p : parts) segments.push_back({p.label, p.figure.value.value_or(0), palette().series[colour++ % 6], p.figure.worked});
+    stacked_bar("step", segments, t.step_seconds.value.value_or(0), "s", "step");
+    ImGui::TextWrapped("Bottleneck: %s", t.bottleneck.empty() ? "unknown" : t.bottleneck.c_str());
     note(accuracy_sentence(ValidationCategory::training_throughput, builtin_accuracy(*state.catalog)).c_str());
     if (ImGui::BeginTable("train_layout", side_by_side_columns(), ImGuiTableFlags_SizingStretchSame)) {
         ImGui::TableNextColumn();
-        figure_table("train_figures", figures,
-                     {{"Step", "step_seconds"}, {"Tokens per second", "tokens_per_second"}, {"Tokens per second per GPU", "tokens_per_second_per_gpu"},
-                      {"Model FLOPs utilisation", "mfu"}, {"Micro-batches per step", "micro_batches"},
-                      {"Total time", "total_hours"}, {"Cost at the chosen option", "cost_usd"}});
+        figure_table("train_figures", {{"Step", t.step_seconds}, {"Tokens per second", t.tokens_per_second},
+                                       {"Tokens per second per GPU", t.tokens_per_second_per_gpu}, {"Model FLOPs utilisation", t.mfu},
+                                       {"Micro-batches per step", t.micro_batches}, {"Total time", t.total_hours},
+                                       {"Cost at the chosen option", t.cost_usd}});
         ImGui::TableNextColumn();
-        figure_table("train_comm", figures,
-                     {{"Data-parallel comm (before overlap)", "data_parallel_comm_seconds"},
-                      {"Data-parallel comm (exposed)", "data_parallel_exposed_seconds"}, {"Tensor parallel", "tensor_parallel_seconds"},
-                      {"Pipeline p2p", "pipeline_p2p_seconds"}, {"Pipeline bubble", "bubble_seconds"}, {"CPU offload", "offload_seconds"}});
+        figure_table("train_comm", {{"Data-parallel comm (before overlap)", t.data_parallel_comm_seconds},
+                                    {"Data-parallel comm (exposed)", t.data_parallel_exposed_seconds},
+                                    {"Tensor parallel", t.tensor_parallel_seconds}, {"Pipeline p2p", t.pipeline_p2p_seconds},
+                                    {"Pipeline bubble", t.bubble_seconds}, {"CPU offload", t.offload_seconds}});
         ImGui::EndTable();
     }
-    for (const char* list : {"warnings", "notes"})
-        if (const nlohmann::json* items = find_json(state.results, {"train", list}); items && items->is_array())
-            for (const auto& w : *items)
-                if (w.is_string()) {
-                    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(std::string(list) == "warnings" ? palette().warn : palette().text_dim));
-                    ImGui::TextWrapped("%s %s", std::string(list) == "warnings" ? "warning:" : "note:", w.get<std::string>().c_str());
-                    ImGui::PopStyleColor();
-                }
+    draw_notes(plan);
 }
 
-// Every purchase option for the run's hours, as the training plan priced them
-// (results.train.purchase_options): a commitment costs its whole term, and the share the run
-// would carry if other work used the rest of the term is shown beside it.
-void draw_options(const AppState& state) {
+// One purchase option's row: its label, then its price, cost, attributable cost and term use.
+void draw_option_row(const Quote& q) {
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextUnformatted(q.label.c_str());
+    if (!q.available) {
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextDisabled("unavailable");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", q.unavailable_reason.c_str());
+        return;
+    }
+    const Figure* cells[] = {&q.effective_usd_per_hour, &q.cost_usd, q.attributable_cost_usd ? &*q.attributable_cost_usd : nullptr,
+                             q.term_utilization ? &*q.term_utilization : nullptr};
+    const char* labels[] = {"$/h per instance", "billed for the run", "if the rest of the term is used", "run's share of the term"};
+    for (int c = 0; c < 4; ++c) {
+        ImGui::TableSetColumnIndex(c + 1);
+        if (cells[c]) figure_value_text(*cells[c], q.label + ": " + labels[c], true, c != 0);
+        else ImGui::TextDisabled("-");
+    }
+}
+
+// Every purchase option for the run's hours, as the training plan priced them: a commitment
+// costs its whole term, and the share the run would carry if other work used the rest of the
+// term is shown beside it.
+void draw_options(const TrainingPlan& plan) {
     heading("Time and cost per purchase option");
-    const nlohmann::json* priced = find_json(state.results, {"train", "purchase_options"});
-    if (!priced) return;
-    if (const nlohmann::json* why = find_json(*priced, {"unavailable_reason"}))
-        ImGui::TextColored(to_vec4(palette().warn), "Not priced: %s", json_string(why).c_str());
-    const nlohmann::json* options = find_json(*priced, {"options"});
+    if (!plan.run_quotes_unavailable.empty())
+        ImGui::TextColored(to_vec4(palette().warn), "Not priced: %s", plan.run_quotes_unavailable.c_str());
+    const std::vector<Quote>& options = plan.run_quotes;
     // Columns sized to their content; narrower than that (a phone), the table scrolls sideways.
     const bool narrow = ImGui::GetContentRegionAvail().x < em(48);
-    if (!options || options->empty() ||
+    if (options.empty() ||
         !ImGui::BeginTable("train_options", 5,
                            ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                (narrow ? ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX : ImGuiTableFlags_SizingStretchProp),
-                           ImVec2(0, narrow ? table_height(options->size(), 30) : 0.0f)))
+                           ImVec2(0, narrow ? table_height(options.size(), 30) : 0.0f)))
         return;
     for (const char* h : {"purchase option", "$/h per instance", "billed for the run", "if the rest of the term is used", "run's share of the term"})
         ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
-    for (std::size_t k = 0; k < options->size(); ++k) {
-        const auto& o = (*options)[k];
+    for (std::size_t k = 0; k < options.size(); ++k) {
         ImGui::TableNextRow();
         ImGui::PushID(static_cast<int>(k));
-        ImGui::TableSetColumnIndex(0);
-        ImGui::TextUnformatted(json_string(find_json(o, {"label"})).c_str());
-        if (!o.value("available", false)) {
-            ImGui::TableSetColumnIndex(1);
-            ImGui::TextDisabled("unavailable");
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", json_string(find_json(o, {"unavailable_reason"})).c_str());
-        } else {
-            const char* keys[] = {"effective_usd_per_hour", "cost_usd", "attributable_cost_usd", "term_utilization"};
-            for (int c = 0; c < 4; ++c) {
-                ImGui::TableSetColumnIndex(c + 1);
-                if (const nlohmann::json* f = find_json(o, {"figures", keys[c]})) figure_value_text(f, true, c != 0);
-                else ImGui::TextDisabled("-");
-            }
-        }
+        draw_option_row(options[k]);
         ImGui::PopID();
     }
     ImGui::EndTable();
@@ -162,9 +166,11 @@ void draw_training_view(AppState& state) {
         return;
     }
     draw_controls(state);
-    draw_memory(state);
-    draw_step(state);
-    draw_options(state);
+    const TrainingPlan* plan = plan_of(state);
+    if (!plan) return;
+    draw_memory(*plan);
+    draw_step(state, *plan);
+    draw_options(*plan);
 }
 
 }  // namespace gpuplan::ui
