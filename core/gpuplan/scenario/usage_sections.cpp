@@ -77,8 +77,7 @@ UsageSource parse_source(ObjectReader& r, UsageUnit default_unit) {
 UsageHistory history_of(const UsageSource& s) { return s.synthetic ? synthesize_usage(*s.synthetic) : s.inline_history; }
 
 // At most ~1,000 points of (hours, count), each the largest count in its stretch.
-nlohmann::json series(const UsageHistory& h) {
-    nlohmann::json hours = nlohmann::json::array(), values = nlohmann::json::array();
+void chart_series(const UsageHistory& h, std::vector<double>& hours, std::vector<double>& values) {
     const std::size_t n = h.samples.size(), per = std::max<std::size_t>(1, (n + 999) / 1000);
     for (std::size_t k = 0; k < n; k += per) {
         double v = 0;
@@ -86,7 +85,6 @@ nlohmann::json series(const UsageHistory& h) {
         hours.push_back(h.samples[k].hours);
         values.push_back(v);
     }
-    return {{"hours", hours}, {"in_use", values}, {"total_hours", h.total_hours}};
 }
 
 // The section's "option": a commitment (commit) or an option bought as used (burst).
@@ -168,6 +166,7 @@ UsageSectionResult evaluate_usage_section(const UsageSection& section) {
     r.history = history_of(section.history);
     if (r.history.unit == UsageUnit::instances) r.history = counted_in_gpus(r.history, section.gpus_per_instance);
     r.plan = plan_commitment(r.history, section.request);
+    chart_series(r.history, r.series_hours, r.series_in_use);
     return r;
 }
 
@@ -180,7 +179,7 @@ ServingSectionResult evaluate_serving_section(const ServingSection& section) {
 
 nlohmann::json to_json(const UsageSectionResult& result) {
     nlohmann::json out = to_json(result.plan, result.history);
-    out["history"] = series(result.history);
+    out["history"] = {{"hours", result.series_hours}, {"in_use", result.series_in_use}, {"total_hours", result.history.total_hours}};
     return out;
 }
 

@@ -36,6 +36,8 @@ struct ServingSection {
 struct UsageSectionResult {
     UsageHistory history;  // in GPUs
     CommitmentPlan plan;
+    // The history for charts: at most ~1,000 points, each the largest count in its stretch.
+    std::vector<double> series_hours, series_in_use;
 };
 
 struct ServingSectionResult {

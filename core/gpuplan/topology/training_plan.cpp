@@ -103,6 +103,13 @@ std::vector<const Figure*> TrainingPlan::figures() const {
     return out;
 }
 
+const Figure* exposed_communication(const TrainingTime& time, LinkClass cls) {
+    const std::string name = "exposed_" + std::string(to_string(cls)) + "_seconds";
+    for (const Figure& f : time.exposed_by_link)
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
 std::string_view source_kind(const PlanSource& s) {
     if (s.catalog_record) return "catalog";
     switch (s.param.origin) {

@@ -64,6 +64,10 @@ TrainingPlan plan_training(const Catalog& catalog, const TrainingPlanRequest& re
 // The `gpuplan train --format json` document.
 nlohmann::json to_json(const TrainingPlan& plan);
 
+// The step's exposed communication over links of class `cls` (training_time.cpp names each
+// "exposed_<class>_seconds"), or null when the layout sends nothing over that class.
+const Figure* exposed_communication(const TrainingTime& time, LinkClass cls);
+
 // "measured", "datasheet", "assumption", "given", "derived": a source's kind in one word.
 std::string_view source_kind(const PlanSource& source);
 

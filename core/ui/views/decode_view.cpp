@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuplan/decode/decode_plan.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 #include "imgui.h"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
@@ -14,19 +16,30 @@
 namespace gpuplan::ui {
 namespace {
 
-void draw_gantt(const nlohmann::json& timeline, double& shown_ms) {
-    const char* pipelines[] = {"sync", "async"};
-    const char* lanes[] = {"host", "copy", "compute"};
-    std::vector<std::string> rows;  // top to bottom
+// Both pipelines' lanes, top to bottom: sync host, copy, compute, then async.
+struct Lane {
+    std::string name;  // "sync host"
+    const std::vector<Span>* spans;
+    int colour;        // index into the palette's series
+};
+std::vector<Lane> lanes_of(const DecodeSimResult& sim) {
+    std::vector<Lane> lanes;
+    for (const PipelineRun* run : {&sim.sync, &sim.async}) {
+        const std::string pipeline = run == &sim.sync ? "sync" : "async";
+        lanes.push_back({pipeline + " host", &run->timeline.host, 2});
+        lanes.push_back({pipeline + " copy", &run->timeline.copy, 1});
+        lanes.push_back({pipeline + " compute", &run->timeline.compute, 0});
+    }
+    return lanes;
+}
+
+void draw_gantt(const DecodeSimResult& sim, double& shown_ms) {
+    const std::vector<Lane> lanes = lanes_of(sim);
     double end_ms = 0, first_chunk_ms = 0;
-    for (const char* p : pipelines)
-        for (const char* l : lanes) {
-            rows.push_back(std::string(p) + " " + l);
-            if (const nlohmann::json* segs = find_json(timeline, {p, l}); segs && segs->is_array() && !segs->empty())
-                first_chunk_ms = std::max(first_chunk_ms, json_number(find_json((*segs)[0], {"end_ms"})).value_or(0));
-            if (const nlohmann::json* segs = find_json(timeline, {p, l}); segs && segs->is_array())
-                for (const auto& s : *segs) end_ms = std::max(end_ms, json_number(find_json(s, {"end_ms"})).value_or(0));
-        }
+    for (const Lane& lane : lanes) {
+        if (!lane.spans->empty()) first_chunk_ms = std::max(first_chunk_ms, lane.spans->front().end_ms);
+        for (const Span& span : *lane.spans) end_ms = std::max(end_ms, span.end_ms);
+    }
     if (end_ms <= 0) return;
     ImGui::SetNextItemWidth(em(14));
     // By default about six chunks are shown, where the two pipelines' overlap is visible.
@@ -38,87 +51,90 @@ void draw_gantt(const nlohmann::json& timeline, double& shown_ms) {
                            ImGuiSliderFlags_AlwaysClamp))
         shown_ms = std::round(shown);
     mark_widget("time shown");
-    if (plot::BeginPlot("##gantt", ImVec2(-1, em(13)))) {
-        plot::SetupAxes("ms from the start of the video", "");
-        // Tick label k sits at y = k (bottom up), so the list is reversed to read top-down.
-        plot::SetupAxisTicksY(std::vector<std::string>(rows.rbegin(), rows.rend()));
-        // Lanes top to bottom as listed: row k is drawn at y = rows - 1 - k.
-        plot::SetupAxisLimits(0, shown, -0.5, static_cast<double>(rows.size()) - 0.5);
-        const ImU32 colours[] = {palette().series[2], palette().series[1], palette().series[0]};
-        int row = 0;
-        for (const char* p : pipelines)
-            for (int l = 0; l < 3; ++l, ++row) {
-                const nlohmann::json* segs = find_json(timeline, {p, lanes[l]});
-                if (!segs || !segs->is_array()) continue;
-                const double y = static_cast<double>(rows.size() - 1 - static_cast<std::size_t>(row));
-                for (const auto& s : *segs) {
-                    const auto a = json_number(find_json(s, {"start_ms"})), b = json_number(find_json(s, {"end_ms"}));
-                    if (!a || !b || *a > shown) continue;
-                    const int chunk = static_cast<int>(json_number(find_json(s, {"chunk"})).value_or(-1));
-                    plot::PlotRect(lanes[l], *a, *b, y - 0.35, y + 0.35, colours[l],
-                                   std::string(p) + " pipeline, chunk " + std::to_string(chunk) + ", " + format_quantity(*b - *a, "ms"));
-                }
-            }
-        plot::EndPlot();
+    if (!plot::BeginPlot("##gantt", ImVec2(-1, em(13)))) return;
+    plot::SetupAxes("ms from the start of the video", "");
+    // Tick label k sits at y = k (bottom up), so the list is reversed to read top-down.
+    std::vector<std::string> ticks;
+    for (auto it = lanes.rbegin(); it != lanes.rend(); ++it) ticks.push_back(it->name);
+    plot::SetupAxisTicksY(ticks);
+    // Lanes top to bottom as listed: lane k is drawn at y = lanes - 1 - k.
+    plot::SetupAxisLimits(0, shown, -0.5, static_cast<double>(lanes.size()) - 0.5);
+    for (std::size_t k = 0; k < lanes.size(); ++k) {
+        const Lane& lane = lanes[k];
+        const double y = static_cast<double>(lanes.size() - 1 - k);
+        const std::string pipeline = lane.name.substr(0, lane.name.find(' '));
+        const std::string resource = lane.name.substr(lane.name.find(' ') + 1);
+        for (std::size_t chunk = 0; chunk < lane.spans->size(); ++chunk) {
+            const Span& span = (*lane.spans)[chunk];
+            if (span.start_ms > shown) continue;
+            plot::PlotRect(resource.c_str(), span.start_ms, span.end_ms, y - 0.35, y + 0.35, palette().series[lane.colour],
+                           pipeline + " pipeline, chunk " + std::to_string(chunk) + ", " + format_quantity(span.end_ms - span.start_ms, "ms"));
+        }
     }
+    plot::EndPlot();
 }
 
-void draw_figures(const nlohmann::json& figures) {
+void draw_figures(const DecodeSimResult& sim) {
     if (!ImGui::BeginTable("decode_figures", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp))
         return;
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.6f);
     ImGui::TableSetupColumn("synchronous");
     ImGui::TableSetupColumn("asynchronous");
     ImGui::TableHeadersRow();
-    const struct { const char* label; const char* key; } rows[] = {
-        {"decode time of the video", "decode_seconds"}, {"per chunk", "ms_per_chunk"}, {"kernel utilisation", "kernel_utilization"},
-        {"real-time factor (decode s / video s)", "rtf"}, {"compute stalled waiting", "stall_seconds"},
-        {"copy/compute contention", "contention_seconds"}, {"compute slowdown", "compute_slowdown"}, {"tail after the last chunk", "tail_seconds"}};
-    for (const auto& r : rows) {
+    // Each row: the same figure of both pipelines (rtf only with a video length).
+    const struct { const char* label; Figure PipelineRun::*figure; } rows[] = {
+        {"decode time of the video", &PipelineRun::decode_seconds}, {"per chunk", &PipelineRun::ms_per_chunk},
+        {"kernel utilisation", &PipelineRun::kernel_utilization}, {"compute stalled waiting", &PipelineRun::stall_seconds},
+        {"copy/compute contention", &PipelineRun::contention_seconds}, {"compute slowdown", &PipelineRun::compute_slowdown},
+        {"tail after the last chunk", &PipelineRun::tail_seconds}};
+    const auto row = [](const char* label, const Figure* sync, const Figure* async) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
-        ImGui::TextUnformatted(r.label);
-        ImGui::PushID(r.key);
+        ImGui::TextUnformatted(label);
+        ImGui::PushID(label);
         ImGui::TableSetColumnIndex(1);
-        figure_value_text(find_json(figures, {std::string("sync_") + r.key}));
+        if (sync) figure_value_text(*sync, std::string("synchronous: ") + label);
         ImGui::TableSetColumnIndex(2);
-        figure_value_text(find_json(figures, {std::string("async_") + r.key}));
+        if (async) figure_value_text(*async, std::string("asynchronous: ") + label);
         ImGui::PopID();
+    };
+    for (const auto& r : rows) {
+        row(r.label, &(sim.sync.*r.figure), &(sim.async.*r.figure));
+        if (r.figure == &PipelineRun::kernel_utilization && (sim.sync.rtf || sim.async.rtf))
+            row("real-time factor (decode s / video s)", sim.sync.rtf ? &*sim.sync.rtf : nullptr, sim.async.rtf ? &*sim.async.rtf : nullptr);
     }
     ImGui::EndTable();
-    figure_table("decode_saving", &figures, {{"Time saved by the asynchronous pipeline", "async_time_saving"},
-                                             {"Bytes per chunk (device to host)", "chunk_bytes"}, {"Copy per chunk", "d2h_ms"}});
+    figure_table("decode_saving", {{"Time saved by the asynchronous pipeline", sim.async_time_saving},
+                                   {"Bytes per chunk (device to host)", sim.chunk_bytes}, {"Copy per chunk", sim.d2h_ms}});
 }
 
-void draw_cost(const nlohmann::json& cost, const char* id) {
-    const nlohmann::json* options = find_json(cost, {"options"});
-    if (!options || !options->is_array()) return;
-    ImGui::TextDisabled("basis: %s decode times", json_string(find_json(cost, {"basis"}), "?").c_str());
-    const float height = table_height(options->size(), 16);
+void draw_cost(const DecodeCost& cost, const char* id) {
+    ImGui::TextDisabled("basis: %s decode times", cost.basis.c_str());
+    const float height = table_height(cost.options.size(), 16);
     if (!ImGui::BeginTable(id, 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY,
                            ImVec2(0, height)))
         return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("purchase option", ImGuiTableColumnFlags_WidthStretch, 2.0f);
-    for (const char* h : {"$/h", "sync $/video-hour", "async $/video-hour", "saved per 1000 video-h"}) ImGui::TableSetupColumn(h);
+    const char* headers[] = {"$/h", "sync $/video-hour", "async $/video-hour", "saved per 1000 video-h"};
+    for (const char* h : headers) ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
-    for (std::size_t k = 0; k < options->size(); ++k) {
-        const auto& o = (*options)[k];
+    for (std::size_t k = 0; k < cost.options.size(); ++k) {
+        const DecodeCostOption& o = cost.options[k];
         ImGui::TableNextRow();
         ImGui::PushID(static_cast<int>(k));
         ImGui::TableSetColumnIndex(0);
-        ImGui::TextUnformatted(json_string(find_json(o, {"label"}), json_string(find_json(o, {"key"}))).c_str());
-        const nlohmann::json* available = find_json(o, {"available"});
-        if (available && available->is_boolean() && !available->get<bool>()) {
+        ImGui::TextUnformatted((o.label.empty() ? o.key : o.label).c_str());
+        if (!o.available) {
             ImGui::TableSetColumnIndex(1);
             ImGui::TextDisabled("unavailable");
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", json_string(find_json(o, {"unavailable_reason"})).c_str());
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", o.unavailable_reason.c_str());
         } else {
-            const char* keys[] = {"usd_per_hour", "sync_usd_per_video_hour", "async_usd_per_video_hour", "saving_usd_per_1000_video_hours"};
+            const Figure* cells[] = {&o.usd_per_hour, &o.sync_usd_per_video_hour, &o.async_usd_per_video_hour, &o.saving_usd_per_1000_video_hours};
             for (int c = 0; c < 4; ++c) {
                 ImGui::TableSetColumnIndex(c + 1);
                 ImGui::PushID(c);
-                figure_value_text(find_json(o, {"figures", keys[c]}), true, false);
+                figure_value_text(*cells[c], (o.label.empty() ? o.key : o.label) + ": " + headers[c], true, false);
                 ImGui::PopID();
             }
         }
@@ -127,11 +143,34 @@ void draw_cost(const nlohmann::json& cost, const char* id) {
     ImGui::EndTable();
 }
 
+void draw_fit(const DecodeReport& report) {
+    if (!report.fit || !report.measured) return;
+    const DecodeFit& fit = *report.fit;
+    heading("Fit to the measurements");
+    // The core names typed-in measurements by their JSON path (as the CLI prints them); the
+    // view says it in words and keeps the path for the tooltip.
+    const std::string& source = report.measured->source;
+    const bool typed_in = source.find("$.") != std::string::npos;
+    ImGui::PushTextWrapPos(0);
+    const std::string fitted_to = typed_in        ? "Fitted to the measured times given in the scenario"
+                                  : source.empty() ? "Fitted to the measurements"
+                                                   : "Fitted to " + source;
+    ImGui::TextDisabled("%s", fitted_to.c_str());
+    if (typed_in && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", source.c_str());
+    ImGui::TextColored(to_vec4(fit.within_tolerance ? palette().good : palette().warn), "%s",
+                       fit.within_tolerance ? "the fitted model reproduces the measurements within tolerance"
+                                            : "the fitted model misses the measurements by more than the tolerance");
+    ImGui::PopTextWrapPos();
+    figure_table("fit", {{"Fitted compute per chunk", fit.compute_ms}, {"Fitted host stage per chunk", fit.host_ms},
+                         {"Fitted contention", fit.contention}, {"Sync time error", fit.sync_seconds_error},
+                         {"Async time error", fit.async_seconds_error}});
+}
+
 }  // namespace
 
 void draw_decode_view(AppState& state) {
-    const nlohmann::json* decode = find_json(state.results, {"decode"});
-    if (!find_json(state.scenario, {"decode"}) || !decode) {
+    const DecodeReport* report = state.result && state.result->decode ? &*state.result->decode : nullptr;
+    if (!find_json(state.scenario, {"decode"}) || !report) {
         if (empty_state("This scenario has no decode pipeline (decode section). The example below is pricing case P6's "
                         "g7e.2xlarge video decode, fitted to its measured times.",
                         "Add the g7e.2xlarge decode example")) {
@@ -149,8 +188,7 @@ void draw_decode_view(AppState& state) {
     }
     nlohmann::json& section = scenario_section(state, "decode");
     ImGui::AlignTextToFramePadding();
-    ImGui::TextWrapped("%s, %s", json_string(find_json(*decode, {"instance"}), "no instance").c_str(),
-                       json_string(find_json(*decode, {"link", "description"})).c_str());
+    ImGui::TextWrapped("%s, %s", report->instance.empty() ? "no instance" : report->instance.c_str(), report->link_description.c_str());
     edit_number(state, section, "buffers", "buffers (1 = synchronous)", 2, 1, 64);
     ImGui::SameLine();
     // With a bench document the video is the one measured (decode_plan.cpp refuses these).
@@ -161,38 +199,14 @@ void draw_decode_view(AppState& state) {
     }
 
     heading("Synchronous versus asynchronous");
-    if (const nlohmann::json* timeline = find_json(*decode, {"timeline"})) draw_gantt(*timeline, state.views->charts.decode_shown_ms);
-    if (const nlohmann::json* figures = find_json(*decode, {"figures"})) draw_figures(*figures);
-    if (const nlohmann::json* fit = find_json(*decode, {"fit"})) {
-        heading("Fit to the measurements");
-        // The core names typed-in measurements by their JSON path (as the CLI prints them); the
-        // view says it in words and keeps the path for the tooltip.
-        const std::string source = json_string(find_json(*fit, {"source"}));
-        const bool typed_in = source.find("$.") != std::string::npos;
-        ImGui::PushTextWrapPos(0);
-        const std::string fitted_to = typed_in        ? "Fitted to the measured times given in the scenario"
-                                      : source.empty() ? "Fitted to the measurements"
-                                                       : "Fitted to " + source;
-        ImGui::TextDisabled("%s", fitted_to.c_str());
-        if (typed_in && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", source.c_str());
-        const nlohmann::json* ok = find_json(*fit, {"within_tolerance"});
-        if (ok && ok->is_boolean())
-            ImGui::TextColored(to_vec4(ok->get<bool>() ? palette().good : palette().warn), "%s",
-                               ok->get<bool>() ? "the fitted model reproduces the measurements within tolerance"
-                                               : "the fitted model misses the measurements by more than the tolerance");
-        ImGui::PopTextWrapPos();
-        figure_table("fit", find_json(*fit, {"figures"}),
-                     {{"Fitted compute per chunk", "fitted_compute_ms"}, {"Fitted host stage per chunk", "fitted_host_ms"},
-                      {"Fitted contention", "fitted_contention"}, {"Sync time error", "fit_sync_seconds_error"},
-                      {"Async time error", "fit_async_seconds_error"}});
-    }
-    if (const nlohmann::json* cost = find_json(*decode, {"cost"})) {
+    draw_gantt(report->sim, state.views->charts.decode_shown_ms);
+    draw_figures(report->sim);
+    draw_fit(*report);
+    if (report->cost) {
         heading("Cost per hour of video");
-        draw_cost(*cost, "decode_cost");
+        draw_cost(*report->cost, "decode_cost");
     }
-    if (const nlohmann::json* notes = find_json(*decode, {"notes"}); notes && notes->is_array())
-        for (const auto& n : *notes)
-            if (n.is_string()) note(("- " + n.get<std::string>()).c_str());
+    for (const std::string& n : report->notes) note(("- " + n).c_str());
 }
 
 }  // namespace gpuplan::ui

@@ -9,6 +9,8 @@
 #include <cmath>
 
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
+#include "gpuplan/topology/training_plan.hpp"
 #include "imgui.h"
 #include "ui/theme.hpp"
 #include "ui/views/view_common.hpp"
@@ -42,8 +44,6 @@ void link_tooltip(const char* title, const Link& link, const std::string& traffi
     ImGui::EndTooltip();
 }
 
-// "exposed_nvlink_seconds" for a link class, as the training result names them.
-std::string traffic_key(LinkClass cls) { return "exposed_" + std::string(to_string(cls)) + "_seconds"; }
 
 bool near_segment(ImVec2 p, ImVec2 a, ImVec2 b, float tolerance) {
     const float dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
@@ -53,7 +53,7 @@ bool near_segment(ImVec2 p, ImVec2 a, ImVec2 b, float tolerance) {
     return qx * qx + qy * qy <= tolerance * tolerance;
 }
 
-void draw_diagram(const AppState& state, const Instance& inst, const NodeTopology& topo, const nlohmann::json* traffic) {
+void draw_diagram(const AppState& state, const Instance& inst, const NodeTopology& topo, const TrainingTime* traffic) {
     const Palette& pal = palette();
     const float width = std::max(ImGui::GetContentRegionAvail().x, em(30)), height = em(19.5f);
     const ImVec2 o = ImGui::GetCursorScreenPos();
@@ -75,7 +75,8 @@ void draw_diagram(const AppState& state, const Instance& inst, const NodeTopolog
 
     auto traffic_for = [&](LinkClass cls) -> std::string {
         if (!traffic) return "";
-        const auto v = figure_value(find_json(*traffic, {traffic_key(cls)}));
+        const Figure* f = exposed_communication(*traffic, cls);
+        const auto v = f ? f->value : std::nullopt;
         if (!v) return "";
         return "training layout: " + format_quantity(*v, "s") + " of exposed communication per step on this link";
     };
@@ -173,8 +174,8 @@ void draw_diagram(const AppState& state, const Instance& inst, const NodeTopolog
     // The training layout's exposed communication, written beside the link that carries it.
     const auto traffic_label = [&](LinkClass cls, ImVec2 at) {
         if (!traffic) return;
-        if (const auto v = figure_value(find_json(*traffic, {traffic_key(cls)})))
-            dl->AddText(at, pal.series[1], ("training: " + format_quantity(*v, "s") + " exposed per step").c_str());
+        if (const Figure* f = exposed_communication(*traffic, cls); f && f->value)
+            dl->AddText(at, pal.series[1], ("training: " + format_quantity(*f->value, "s") + " exposed per step").c_str());
     };
     traffic_label(intra.cls, ImVec2(x0 + row_w + em(0.5f), fabric_y + em(0.1f)));
     traffic_label(topo.inter.cls, ImVec2(nb.x + em(0.5f), net_y + em(0.7f)));
@@ -253,7 +254,7 @@ void draw_catalog_model(AppState& state) {
         ImGui::TextColored(to_vec4(palette().bad), "%s", vs.topology_error.c_str());
         return;
     }
-    const nlohmann::json* traffic = trains ? find_json(state.results, {"train", "figures"}) : nullptr;
+    const TrainingTime* traffic = trains && state.result && state.result->train ? &state.result->train->time : nullptr;
     ImGui::SameLine();
     dim_text_beside(format_quantity(vs.topology->gpus, "") + " x " + inst->accelerator.value_or("?") + ", " +
                     (inst->interconnect ? std::string(to_string(*inst->interconnect)) : "interconnect unknown"));
@@ -282,8 +283,8 @@ void draw_catalog_model(AppState& state) {
             ImGui::TableSetColumnIndex(2);
             text_right(r.link->known() ? format_quantity(r.link->latency_us.value, "us") : "unknown");
             ImGui::TableSetColumnIndex(3);
-            const nlohmann::json* t = traffic ? find_json(*traffic, {traffic_key(r.link->cls)}) : nullptr;
-            if (t) figure_value_text(t);
+            const Figure* t = traffic ? exposed_communication(*traffic, r.link->cls) : nullptr;
+            if (t) figure_value_text(*t, std::string("exposed per training step: ") + r.role);
             else text_right(trains ? "none" : "-");
         }
         ImGui::EndTable();
@@ -297,7 +298,7 @@ void draw_catalog_model(AppState& state) {
 void draw_topology_view(AppState& state) {
     // An imported machine (an NCCL log, nvidia-smi topo -m) first, then the catalog's model of
     // the instance to compare it with; without one, the model and how to import one.
-    if (find_json(state.results, {"topology"}) && find_json(state.scenario, {"topology"})) {
+    if (state.result && state.result->topology && find_json(state.scenario, {"topology"})) {
         draw_machine_topology(state);
         heading("The catalog's model");
         draw_catalog_model(state);

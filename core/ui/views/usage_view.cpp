@@ -1,11 +1,13 @@
 // usage_view.cpp — the Usage & scaling view: how much to commit from a usage history (its
 // load-duration curve with the chosen level, and the cost of every level), and serving fleets
 // over a demand curve (fleet size over time for static, scheduled and autoscaled fleets).
-// Figures come from the scenario's results (usage and serving sections, docs/pricing.md
+// Figures come from the typed results (usage and serving sections, docs/pricing.md
 // "Usage history" and "Fleets that follow the load"); the inputs edit the scenario.
 #include <algorithm>
 #include <cmath>
 
+#include "gpuplan/pricing/fleet_over_time.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 #include "imgui.h"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
@@ -14,13 +16,6 @@
 
 namespace gpuplan::ui {
 namespace {
-
-std::vector<double> numbers(const nlohmann::json* array) {
-    std::vector<double> out;
-    if (!array || !array->is_array()) return out;
-    for (const auto& v : *array) out.push_back(v.is_number() ? v.get<double>() : 0.0);
-    return out;
-}
 
 void add_example(AppState& state, const char* section) {
     for (const CatalogDocument& doc : builtin_scenario_documents()) {
@@ -56,9 +51,23 @@ void draw_synthetic_controls(AppState& state, nlohmann::json& source, const char
     edit_number(state, g, "seed", "seed", 1, 0, 4294967295.0);
 }
 
+void draw_commitment_figures(const CommitmentPlan& plan) {
+    if (plan.spot_gpu_hours_at_optimal.value)
+        figure_table("usage_figures", {{"Commit", plan.optimal_level}, {"Hours above it", plan.share_above_optimal},
+                                       {"Break-even use", plan.break_even_utilization}, {"Cost", plan.cost_at_optimal_usd},
+                                       {"All on-demand", plan.all_on_demand_usd}, {"Saving", plan.saving_vs_on_demand},
+                                       {"\"Reserve 70% of the minimum\"", plan.rule_level}, {"Its cost", plan.cost_at_rule_usd},
+                                       {"It costs more by", plan.saving_vs_rule_usd}, {"GPU-hours on spot", plan.spot_gpu_hours_at_optimal}});
+    else  // no spot share: the spot figure is not computed (and not in the document)
+        figure_table("usage_figures", {{"Commit", plan.optimal_level}, {"Hours above it", plan.share_above_optimal},
+                                       {"Break-even use", plan.break_even_utilization}, {"Cost", plan.cost_at_optimal_usd},
+                                       {"All on-demand", plan.all_on_demand_usd}, {"Saving", plan.saving_vs_on_demand},
+                                       {"\"Reserve 70% of the minimum\"", plan.rule_level}, {"Its cost", plan.cost_at_rule_usd},
+                                       {"It costs more by", plan.saving_vs_rule_usd}});
+}
+
 void draw_commitment(AppState& state) {
     nlohmann::json& usage = scenario_section(state, "usage");
-    const nlohmann::json* result = find_json(state.results, {"usage"});
     heading("How much to commit, from a usage history");
     if (usage.contains("history") && usage["history"].is_object()) draw_synthetic_controls(state, usage["history"], "GPUs at the quietest hour");
     edit_number(state, usage, "on_demand_usd_per_gpu_hour", "on-demand $/GPU-h", 1.861, 0.0001, 1e4, "%.4f");
@@ -70,18 +79,13 @@ void draw_commitment(AppState& state) {
         ImGui::SameLine();
         edit_number(state, usage["spot"], "max_share_of_load", "most load on spot", 0.5, 0, 1, "%.2f");
     }
-    if (!result) return;
-    const nlohmann::json* figures = find_json(*result, {"figures"});
-    const double level = figure_value(find_json(*result, {"figures", "optimal_level"})).value_or(0);
-    const double rule = figure_value(find_json(*result, {"figures", "rule_level"})).value_or(0);
-    std::vector<double> levels, costs, hours;
-    if (const nlohmann::json* curve = find_json(*result, {"curve"}))
-        for (const auto& row : *curve) {
-            levels.push_back(json_number(find_json(row, {"level"})).value_or(0));
-            costs.push_back(json_number(find_json(row, {"cost_usd"})).value_or(0));
-            hours.push_back(json_number(find_json(row, {"hours_at_or_above"})).value_or(0));
-        }
-    const std::vector<double> t = numbers(find_json(*result, {"history", "hours"})), in_use = numbers(find_json(*result, {"history", "in_use"}));
+    if (!state.result || !state.result->usage) return;
+    const UsageSectionResult& usage_result = *state.result->usage;
+    const CommitmentPlan& plan = usage_result.plan;
+    const double level = plan.optimal_level.value.value_or(0), rule = plan.rule_level.value.value_or(0);
+    const std::vector<double>& t = usage_result.series_hours;
+    const std::vector<double>& in_use = usage_result.series_in_use;
+    const std::vector<double>& levels = plan.curve_level;
     if (ImGui::BeginTable("usage_layout", side_by_side_columns(), ImGuiTableFlags_SizingStretchSame)) {
         ImGui::TableNextColumn();
         if (!t.empty() && plot::BeginPlot("##usage_history", ImVec2(-1, em(13)))) {
@@ -94,7 +98,7 @@ void draw_commitment(AppState& state) {
         if (!levels.empty() && plot::BeginPlot("##load_duration", ImVec2(-1, em(13)))) {
             // The load-duration curve: for each level, the hours with at least that many in use.
             plot::SetupAxes("hours with at least this many in use", "GPUs");
-            plot::PlotLine("load duration", hours.data(), levels.data(), static_cast<int>(levels.size()));
+            plot::PlotLine("load duration", plan.duration_hours.data(), levels.data(), static_cast<int>(std::min(levels.size(), plan.duration_hours.size())));
             plot::PlotHLine("cheapest commitment", level, palette().series[1]);
             plot::EndPlot();
         }
@@ -102,18 +106,14 @@ void draw_commitment(AppState& state) {
         if (!levels.empty() && plot::BeginPlot("##cost_by_level", ImVec2(-1, em(13)))) {
             plot::SetupAxes("GPUs committed", "cost over the history");
             plot::SetupAxisFormat("%g", "$%.0f");
-            plot::PlotLine("cost", levels.data(), costs.data(), static_cast<int>(levels.size()));
+            plot::PlotLine("cost", levels.data(), plan.curve_cost_usd.data(), static_cast<int>(std::min(levels.size(), plan.curve_cost_usd.size())));
             // Short labels: the two lines are often a few GPUs apart.
             plot::PlotVLine(("cheapest " + format_number(level)).c_str(), level, palette().series[1]);
             if (rule != level) plot::PlotVLine(("rule " + format_number(rule)).c_str(), rule, palette().series[2]);
             plot::EndPlot();
         }
         ImGui::TableNextColumn();
-        figure_table("usage_figures", figures,
-                     {{"Commit", "optimal_level"}, {"Hours above it", "share_above_optimal"}, {"Break-even use", "break_even_utilization"},
-                      {"Cost", "cost_at_optimal_usd"}, {"All on-demand", "all_on_demand_usd"}, {"Saving", "saving_vs_on_demand"},
-                      {"\"Reserve 70% of the minimum\"", "rule_level"}, {"Its cost", "cost_at_rule_usd"}, {"It costs more by", "saving_vs_rule_usd"},
-                      {"GPU-hours on spot", "spot_gpu_hours_at_optimal"}});
+        draw_commitment_figures(plan);
         ImGui::EndTable();
     }
     note("Each GPU committed is billed every hour; the load above it is bought as used. The cheapest level is where the share of "
@@ -122,7 +122,6 @@ void draw_commitment(AppState& state) {
 
 void draw_serving(AppState& state) {
     nlohmann::json& serving = scenario_section(state, "serving");
-    const nlohmann::json* result = find_json(state.results, {"serving"});
     heading("Serving over a demand curve: static, scheduled, autoscaled");
     if (serving.contains("demand") && serving["demand"].is_object()) draw_synthetic_controls(state, serving["demand"], "requests/s at the quietest hour");
     edit_number(state, serving, "capacity_requests_per_second", "requests/s per instance", 10, 0.001, 1e7, "%.4g");
@@ -135,34 +134,35 @@ void draw_serving(AppState& state) {
     edit_number(state, serving, "scale_in_minutes", "scale-in delay minutes", 15, 0, 1440, "%.4g");
     ImGui::SameLine();
     edit_number(state, serving, "min_instances", "at least", 1, 0, 1e5);
-    if (!result) return;
-    const std::vector<double> t = numbers(find_json(*result, {"series", "hours"})), demand = numbers(find_json(*result, {"series", "requests_per_second"}));
-    const char* policies[] = {"static", "scheduled", "autoscaled"};
+    if (!state.result || !state.result->serving) return;
+    const ServingFleetPlan& plan = state.result->serving->plan;
+    const std::vector<double>& t = plan.series_hours;
+    const std::vector<double>& demand = plan.series_requests_per_second;
     if (!t.empty() && plot::BeginPlot("##fleet_size", ImVec2(-1, em(14)))) {
         plot::SetupAxes("hours", "instances running");
-        for (int k = 0; k < 3; ++k) {
-            const std::vector<double> n = numbers(find_json(*result, {"fleets", policies[k], "instances"}));
-            if (n.size() == t.size()) plot::PlotLine(policies[k], t.data(), n.data(), static_cast<int>(t.size()), palette().series[k]);
+        for (std::size_t k = 0; k < plan.fleets.size(); ++k) {
+            const ServingFleet& f = plan.fleets[k];
+            if (f.instances.size() == t.size())
+                plot::PlotLine(std::string(policy_name(f.policy)).c_str(), t.data(), f.instances.data(), static_cast<int>(t.size()), palette().series[k % 6]);
         }
         plot::EndPlot();
     }
     constexpr ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit;
     if (ImGui::BeginTable("serving_fleets", 6, flags)) {
         ImGui::TableSetupColumn("fleet");
-        for (const char* h : {"instance-hours", "cost", "mean", "peak", "requests served late"}) ImGui::TableSetupColumn(h);
+        const char* headers[] = {"instance-hours", "cost", "mean", "peak", "requests served late"};
+        for (const char* h : headers) ImGui::TableSetupColumn(h);
         ImGui::TableHeadersRow();
-        for (const char* p : policies) {
-            const nlohmann::json* f = find_json(*result, {"fleets", p, "figures"});
-            if (!f) continue;
+        for (const ServingFleet& f : plan.fleets) {
+            const std::string policy(policy_name(f.policy));
             ImGui::TableNextRow();
             ImGui::TableSetColumnIndex(0);
-            ImGui::TextUnformatted(p);
-            const std::string prefix(p);
-            int column = 1;
-            for (const char* suffix : {"_instance_hours", "_cost_usd", "_mean_instances", "_peak_instances", "_late_share"}) {
-                ImGui::TableSetColumnIndex(column++);
-                ImGui::PushID(column);
-                figure_value_text(find_json(*f, {prefix + suffix}));
+            ImGui::TextUnformatted(policy.c_str());
+            const Figure* cells[] = {&f.instance_hours, &f.cost_usd, &f.mean_instances, &f.peak_instances, &f.late_share};
+            for (int c = 0; c < 5; ++c) {
+                ImGui::TableSetColumnIndex(c + 1);
+                ImGui::PushID(c + 1);
+                figure_value_text(*cells[c], policy + " fleet: " + headers[c]);
                 ImGui::PopID();
             }
         }
@@ -170,7 +170,7 @@ void draw_serving(AppState& state) {
     }
     if (!demand.empty() && plot::BeginPlot("##demand", ImVec2(-1, em(11)))) {
         plot::SetupAxes("hours", "requests/s");
-        plot::PlotLine("demand", t.data(), demand.data(), static_cast<int>(t.size()), palette().series[4]);
+        plot::PlotLine("demand", t.data(), demand.data(), static_cast<int>(std::min(t.size(), demand.size())), palette().series[4]);
         plot::EndPlot();
     }
     note("Static keeps the peak all the time; scheduled keeps, for each hour of the week, the most that hour needed, started a "
