@@ -19,7 +19,9 @@ set(_imgui_core_sources
   "${_imgui_dir}/imgui.cpp"
   "${_imgui_dir}/imgui_draw.cpp"
   "${_imgui_dir}/imgui_tables.cpp"
-  "${_imgui_dir}/imgui_widgets.cpp")
+  "${_imgui_dir}/imgui_widgets.cpp"
+  # std::string text fields (InputText/InputTextMultiline that grow): no fixed paste buffers.
+  "${_imgui_dir}/misc/cpp/imgui_stdlib.cpp")
 set(_imgui_backend_sources
   "${_imgui_dir}/backends/imgui_impl_sdl.cpp"
   "${_imgui_dir}/backends/imgui_impl_opengl3.cpp")
@@ -34,7 +36,7 @@ foreach(_src IN LISTS _imgui_core_sources)
 endforeach()
 if(_imgui_core_ok AND NOT TARGET gpuplan_imgui_core)
   add_library(gpuplan_imgui_core STATIC ${_imgui_core_sources})
-  target_include_directories(gpuplan_imgui_core SYSTEM PUBLIC "${_imgui_dir}")
+  target_include_directories(gpuplan_imgui_core SYSTEM PUBLIC "${_imgui_dir}" "${_imgui_dir}/misc/cpp")
   # Keep our code off APIs that ImGui has already deprecated, so a version bump is painless.
   target_compile_definitions(gpuplan_imgui_core PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
   target_compile_options(gpuplan_imgui_core PRIVATE -Wno-deprecated-enum-enum-conversion)

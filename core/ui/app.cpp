@@ -11,6 +11,7 @@
 #include "gpuplan/scenario/scenario_result.hpp"
 #include "imgui.h"
 #include "imgui_internal.h"  // the view window's content extent (draw_view)
+#include "imgui_stdlib.h"
 #include "ui/catalog_link.hpp"
 #include "ui/theme.hpp"
 #include "ui/views/view_common.hpp"
@@ -95,14 +96,9 @@ void draw_scenario_editor(AppState& state) {
         vs.scenario_text_dirty = false;
     }
     note("The scenario document (gpuplan.scenario/1, docs/scenario.md). `gpuplan eval` gives the same results for it.");
-    // A fixed-capacity buffer keeps InputTextMultiline simple; 64 KiB holds every example.
-    static char buffer[65536];
-    if (vs.scenario_text.size() + 1 >= sizeof buffer) {
-        note("This scenario is too large to edit here (it embeds a bench file); `gpuplan eval` reads it from a file.");
-        return;
-    }
-    std::memcpy(buffer, vs.scenario_text.c_str(), vs.scenario_text.size() + 1);
-    if (ImGui::InputTextMultiline("##scenario_json", buffer, sizeof buffer, ImVec2(-1, em(18)))) vs.scenario_text = buffer;
+    // The text grows as it is typed or pasted (imgui_stdlib): a scenario embedding a bench file
+    // is edited like any other.
+    ImGui::InputTextMultiline("##scenario_json", &vs.scenario_text, ImVec2(-1, em(18)));
     if (ImGui::Button("Apply")) {
         const nlohmann::json j = nlohmann::json::parse(vs.scenario_text, nullptr, false);
         if (j.is_discarded()) {

@@ -9,6 +9,7 @@
 
 #include "imgui.h"
 #include "ui/theme.hpp"
+#include "imgui_stdlib.h"
 #include "ui/views/view_common.hpp"
 #include "ui/widgets.hpp"
 
@@ -16,9 +17,10 @@ namespace gpuplan::ui {
 namespace {
 
 void draw_paste(AppState& state) {
-    static char buffer[32768];  // widget memory only (what the user is typing)
-    ImGui::InputTextMultiline("##bench_paste", buffer, sizeof buffer, ImVec2(-1, em(8)));
-    if (ImGui::Button("Import pasted document")) set_bench_results(state, std::string_view(buffer, std::strlen(buffer)), "pasted document");
+    // Grows with what is pasted (imgui_stdlib): a whole bench document, never cut at a buffer's size.
+    std::string& text = state.views->bench_paste;
+    ImGui::InputTextMultiline("##bench_paste", &text, ImVec2(-1, em(8)));
+    if (ImGui::Button("Import pasted document")) set_bench_results(state, text, "pasted document");
     if (!state.bench_error.empty()) {
         ImGui::PushTextWrapPos(0);
         ImGui::TextColored(to_vec4(palette().bad), "%s", state.bench_error.c_str());

@@ -60,6 +60,10 @@ struct ViewStates {
     bool recommend_training = false;  // Recommend view: the training sweep instead of serving
     // The imported bench document as JSON (the Measurements view embeds it in decode.fit.bench).
     nlohmann::json bench_document;
+    // Text being pasted (Measurements: a bench document; Topology: an NCCL log or nvidia-smi
+    // topo -m), as long as it is: no fixed buffer cuts an NCCL log of a large machine.
+    std::string bench_paste, topology_paste;
+    std::string topology_paste_error;
 };
 
 // Marks the scenario as edited by the user: the shell updates its URL (scenario_changed) and
