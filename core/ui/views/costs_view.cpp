@@ -46,16 +46,20 @@ void draw_options_table(const nlohmann::json& options) {
     for (const auto& o : options) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
-        const std::string label = json_string(find_json(o, {"label"}), json_string(find_json(o, {"key"})));
+        // Each option in words: listed (a published price, its source on hover), not offered (a
+        // source shows AWS does not sell it here), or assumed (priced at a default discount).
+        const std::string status = json_string(find_json(o, {"status"}));
+        const std::string label = json_string(find_json(o, {"label"}), json_string(find_json(o, {"key"}))) + (status == "assumed" ? " (assumed)" : "");
         const nlohmann::json* available = find_json(o, {"available"});
         if (available && available->is_boolean() && !available->get<bool>()) {
             ImGui::TextDisabled("%s", label.c_str());
             ImGui::TableSetColumnIndex(1);
-            ImGui::TextDisabled("unavailable");
+            ImGui::TextDisabled(status == "not-offered" ? "not offered" : "unavailable");
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", json_string(find_json(o, {"unavailable_reason"})).c_str());
             continue;
         }
         ImGui::TextUnformatted(label.c_str());
+        if (status == "listed" && ImGui::IsItemHovered()) ImGui::SetTooltip("listed price: source %s", json_string(find_json(o, {"status_source"})).c_str());
         const nlohmann::json* f = find_json(o, {"figures"});
         if (!f) continue;
         const char* keys[] = {"effective_usd_per_hour", "upfront_usd", "recurring_usd_per_hour", "cost_usd", "attributable_cost_usd",
@@ -327,6 +331,9 @@ void draw_costs_view(AppState& state) {
         draw_price_controls(state);
         if (const nlohmann::json* options = find_json(*price, {"options"})) {
             draw_options_table(*options);
+            note("A price without a mark is listed: published, its source and date on hover. \"not offered\": a source shows AWS does "
+                 "not sell that option for this type here (hover for which). \"(assumed)\": no data either way, priced at a default "
+                 "discount off on-demand (docs/pricing.md, \"Which options exist\").");
             draw_spot_checkpoints(state, *options);
         }
         heading("Cumulative cost over months");
