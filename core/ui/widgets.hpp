@@ -42,7 +42,10 @@ void figure_value_text(const nlohmann::json* figure, bool right_align = true, bo
 // The same for a figure of the typed result (the way views should show figures: by member,
 // so a figure the core does not return cannot be asked for). `label` is what the view calls it;
 // the figure is recorded for the read-back (drawn_figures).
-void figure_value_text(const Figure& figure, std::string_view label, bool right_align = true, bool show_unit = true);
+// `document_name`: the key the result document writes the figure under when it is not the
+// figure's own name (a fleet tier's "cost_usd"), for the read-back.
+void figure_value_text(const Figure& figure, std::string_view label, bool right_align = true, bool show_unit = true,
+                       std::string_view document_name = {});
 
 // What the views drew this frame, for the read-back tests (getState().figures in the page,
 // tests/ui natively): each figure under the name the result document gives it, with its value
