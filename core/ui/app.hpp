@@ -2,7 +2,7 @@
 //
 // The shells (web/main.cpp, native/gui) own the window, the GL context and the main loop;
 // each frame they call ImGui::NewFrame(), draw_app(state), ImGui::Render(). Everything the
-// user sees is a function of (state.scenario, state.results): the scenario JSON
+// user sees is a function of (state.scenario, state.result, the typed evaluation): the scenario JSON
 // (gpuplan.scenario/1, docs/scenario.md) is the one source of truth — the URL encodes it, and
 // views that let the user change something edit it and set `scenario_changed`, after which
 // draw_app re-parses and re-evaluates it (set_scenario) before the next frame's views.

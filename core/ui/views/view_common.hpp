@@ -1,6 +1,6 @@
 // view_common.hpp — what the views share inside core/ui (not for the shells: they use
 // app.hpp). Each view is `void draw_<name>_view(AppState&)`, drawing into the current window
-// from (state.scenario, state.results); widgets that change the plan edit state.scenario and
+// from (state.scenario, state.result: the typed ScenarioResult, figures by member); widgets that change the plan edit state.scenario and
 // call scenario_edited(state), and draw_app re-evaluates once the frame's views are done.
 #pragma once
 
