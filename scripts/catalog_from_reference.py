@@ -639,6 +639,19 @@ def spot_zone_note(r):
     return f"median of {n} {r['region']} AZ{'s' if n != 1 else ''} {spread}; one snapshot"
 
 
+def sibling_on_demand_placeholder(name, region, r, od, regional):
+    """(other type, price) when a two-zone row of a type with no on-demand price of its own has its
+    dearer zone at exactly another type's on-demand price in the region (SkyPilot's placeholder);
+    else None. Only p5e.48xlarge us-east-2 matches in regional-prices.csv at 3e9a175."""
+    if od is not None or r["spot_zone_count"] != "2" or not r["spot_usd_per_hour_max"]:
+        return None
+    hi = Decimal(r["spot_usd_per_hour_max"])
+    for (other, reg), row in sorted(regional.items()):
+        if reg == region and other != name and row["on_demand_usd_per_hour"] and Decimal(row["on_demand_usd_per_hour"]) == hi:
+            return other, r["spot_usd_per_hour_max"]
+    return None
+
+
 def add_regional_prices(name, prices, unknown, regional, w):
     """On-demand and typical spot in every region of regional-prices.csv except us-east-1 (whose
     on-demand price comes from the dated AWS price list). A region the sheet does not list for
@@ -651,6 +664,19 @@ def add_regional_prices(name, prices, unknown, regional, w):
         spot = num(r["spot_usd_per_hour_median"], f"{w} {region}")
         spot_note = spot_zone_note(r) if spot is not None else "no spot price"
         capped = False
+        zones = None
+        placeholder = sibling_on_demand_placeholder(name, region, r, od, regional)
+        if placeholder:
+            # p5e.48xlarge us-east-2: two zones, 19.2257 and 63.296; 63.296 is p5en.48xlarge's
+            # us-east-2 on-demand price, the placeholder SkyPilot writes for a zone with no spot
+            # price (issue 33). The median of the two (41.26085) was no spot price at all: the
+            # typical figure is the one real zone, and the note names the excluded one.
+            other, at = placeholder
+            spot = r["spot_usd_per_hour_min"]
+            spot_note = (f"1 {region} AZ {spot}; one snapshot; a second zone at {at} excluded: it is {other}'s "
+                         f"{region} on-demand price (SkyPilot's placeholder for a zone without spot), not a spot price")
+            zones = {"count": 1, "min_usd_per_hour": Num(spot), "max_usd_per_hour": Num(spot)}
+            spot = Num(spot)
         if spot is not None and od is not None and Decimal(spot) > Decimal(od):
             # Six rows: the zones' spot price is the on-demand price rounded to 4 places (SkyPilot
             # writes SpotPrice with 4 decimals), i.e. spot costs what on-demand does there.
@@ -675,7 +701,7 @@ def add_regional_prices(name, prices, unknown, regional, w):
             entry = {"region": region, "option": option, "usd_per_hour": value,
                      "as_of": REGIONAL_AS_OF, "source": "SKY-REGIONS", "note": note}
             if option == "spot_typical" and value is not None:
-                entry["zones"] = zone_stats(r, cap=od if capped else None)
+                entry["zones"] = zones or zone_stats(r, cap=od if capped else None)
             prices.append(entry)
 
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -75,6 +76,68 @@ std::string term_share(const std::vector<Quote>& quotes, Term term) {
     for (const Quote& quote : quotes)
         if (quote.available && quote.option.term == term && quote.term_utilization) return percent(*quote.term_utilization->value);
     return "-";
+}
+
+// A row of the table: the quote it shows and its label there.
+struct ShownRow {
+    std::size_t index;
+    std::string label;
+};
+
+std::vector<ShownRow> every_row(const std::vector<Quote>& quotes) {
+    std::vector<ShownRow> rows;
+    for (std::size_t k = 0; k < quotes.size(); ++k) rows.push_back({k, quotes[k].label});
+    return rows;
+}
+
+// "Reserved 1-year" from "Reserved 1-year, no upfront"; "Reserved" for a kind not offered at all.
+std::string label_before_comma(const std::string& label) { return label.substr(0, label.find(',')); }
+std::string kind_label(const std::string& label) {
+    const std::string head = label_before_comma(label);
+    const auto term = head.find(" 1-year");
+    return term != std::string::npos ? head.substr(0, term) : head.substr(0, head.find(" 3-year"));
+}
+
+// The table a person reads: the options with a listed price first; then each kind not offered
+// as one row (one reason for every term and payment); then each assumed commitment as one row
+// per kind and term, showing no upfront (the payments differ only in when the assumed price is
+// paid; csv and json list each).
+std::vector<ShownRow> grouped_rows(const std::vector<Quote>& quotes) {
+    std::vector<ShownRow> rows;
+    std::set<std::string> seen;
+    for (std::size_t k = 0; k < quotes.size(); ++k)
+        if (quotes[k].status == OptionStatus::listed) rows.push_back({k, quotes[k].label});
+    for (std::size_t k = 0; k < quotes.size(); ++k) {
+        const Quote& q = quotes[k];
+        if (q.status != OptionStatus::not_offered) continue;
+        const std::string label = is_commitment(q.option.kind) ? kind_label(q.label) + " (every term and payment)" : q.label;
+        if (seen.insert(label).second) rows.push_back({k, label});
+    }
+    for (std::size_t k = 0; k < quotes.size(); ++k) {
+        const Quote& q = quotes[k];
+        if (q.status != OptionStatus::assumed) continue;
+        if (!is_commitment(q.option.kind)) {
+            rows.push_back({k, q.label});
+            continue;
+        }
+        if (seen.insert(label_before_comma(q.label) + " assumed").second) rows.push_back({k, q.label + " (assumed)"});
+    }
+    return rows;
+}
+
+// Whether an assumed option of the table rests on this flag's default (a flag for an option
+// that is listed or not offered everywhere in the table is not offered as an override).
+bool default_used(std::string_view flag, const std::vector<Quote>& quotes) {
+    const auto assumed = [&](auto&& pred) {
+        return std::any_of(quotes.begin(), quotes.end(), [&](const Quote& q) { return q.status == OptionStatus::assumed && q.available && pred(q); });
+    };
+    const auto term_of = [](std::string_view f) { return f.find("-1y-") != std::string_view::npos ? Term::one_year : Term::three_year; };
+    if (flag == "--capacity-block-discount") return assumed([](const Quote& q) { return q.option.kind == PurchaseKind::capacity_block; });
+    if (flag == "--partial-upfront-share") return assumed([](const Quote& q) { return q.option.payment == Payment::partial_upfront; });
+    const PurchaseKind kind = flag.rfind("--reserved", 0) == 0      ? PurchaseKind::reserved
+                              : flag.rfind("--instance-sp", 0) == 0 ? PurchaseKind::instance_savings_plan
+                                                                    : PurchaseKind::compute_savings_plan;
+    return assumed([&](const Quote& q) { return q.option.kind == kind && q.option.term == term_of(flag); });
 }
 
 std::string run_price(const Catalog& catalog, const PriceOptions& o) {
@@ -150,10 +213,12 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
     if (o.format == Format::csv) t.columns.push_back({"assumption", "assumption", false});
     bool any_star = false;
     std::string notes;
-    for (std::size_t k = 0; k < quotes.size(); ++k) {
+    const std::vector<ShownRow> shown = o.format == Format::csv ? every_row(quotes) : grouped_rows(quotes);
+    for (const ShownRow& shown_row : shown) {
+        const std::size_t k = shown_row.index;
         const Quote& quote = quotes[k];
         const nlohmann::json& figs = options[k].contains("figures") ? options[k]["figures"] : nlohmann::json::object();
-        std::vector<Cell> row = {o.format == Format::csv ? text_cell(quote.key) : text_cell(quote.label)};
+        std::vector<Cell> row = {o.format == Format::csv ? text_cell(quote.key) : text_cell(shown_row.label)};
         if (o.format == Format::csv) row.push_back(text_cell(quote.label));
         // The core flags a figure whose own inputs include a default; a figure computed from
         // an assumed price rests on it too, so the flag is carried along the quote here.
@@ -161,7 +226,8 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
         bool row_star = false;
         for (const auto& c : cols) {
             if (!quote.available) {
-                row.push_back(text_cell(std::string(kNotApplicable)));
+                const bool first = &c == &cols.front();
+                row.push_back(text_cell(first && quote.status == OptionStatus::not_offered ? "not offered" : std::string(kNotApplicable)));
                 continue;
             }
             if (!figs.contains(c.figure)) {
@@ -179,7 +245,9 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
         }
         if (o.format == Format::csv) row.push_back(text_cell(row_star ? "true" : "false"));
         any_star = any_star || row_star;
-        if (!quote.available) notes += quote.label + ": " + missing_with_reason(quote.unavailable_reason) + "\n";
+        if (!quote.available)
+            notes += shown_row.label + ": " +
+                     (quote.status == OptionStatus::not_offered ? quote.unavailable_reason : missing_with_reason(quote.unavailable_reason)) + "\n";
         t.rows.push_back(std::move(row));
     }
     if (o.format == Format::csv) return render_csv(t);
@@ -195,13 +263,20 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
              " of the 1-year terms they need and " + term_share(quotes, Term::three_year) + " of the 3-year.\n"
              "if term shared $: a commitment's cost for the hours used alone, if other work uses the rest of its term.\n"
              "break-even util.: used less than this share of the term's hours, on-demand would cost less.\n";
-    // Commitments priced from the catalog's listed prices (a price overlay), with their source.
-    std::map<std::string, std::vector<std::string>> listed;  // source citation -> keys
+    // Options priced from the catalog's listed prices (a shipped or imported overlay), with their source.
+    std::map<std::string, std::vector<std::string>> listed;  // source citation -> labels
     for (const Quote& quote : quotes)
-        if (const CommitmentPrice* c = is_commitment(quote.option.kind) ? inst.find_commitment_price(q.region, quote.option) : nullptr)
-            listed["source " + c->source + ", as of " + c->as_of].push_back(quote.label);
+        if (quote.status == OptionStatus::listed && quote.option.kind != PurchaseKind::on_demand && quote.option.kind != PurchaseKind::spot)
+            listed["source " + quote.status_source].push_back(quote.label);
     for (const auto& [source, labels] : listed)
         after += "Listed prices, not an assumed discount (" + source + "): " + join(labels, "; ") + ".\n";
+    const bool any_assumed_commitment = std::any_of(quotes.begin(), quotes.end(), [](const Quote& x) {
+        return x.status == OptionStatus::assumed && is_commitment(x.option.kind) && x.available;
+    });
+    if (any_assumed_commitment && o.format != Format::csv)
+        after += "(assumed): no price data either way for that option here: priced at a default discount off on-demand (below), one row\n"
+                 "  per kind and term; at the default every payment (no, partial, all upfront) gives the same effective rate,\n"
+                 "  only paid at a different time (--format csv or json lists each payment).\n";
     const bool spot_priced =
         std::any_of(quotes.begin(), quotes.end(), [](const Quote& x) { return x.option.kind == PurchaseKind::spot && x.available; });
     if (zones)
@@ -223,7 +298,7 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
             const Param& p = *d.slot(q);
             const bool spot_risk = &p == &q.spot_risk.mean_hours_between_interruptions || &p == &q.spot_risk.checkpoint_minutes ||
                                    &p == &q.spot_risk.restart_minutes;
-            if (p.origin == InputOrigin::assumption && (spot_priced || !spot_risk))
+            if (p.origin == InputOrigin::assumption && (spot_risk ? spot_priced : default_used(d.flag, quotes)))
                 used.push_back({d.flag, fmt::format("{:<9} {}", format_number(p.value), p.source)});
         }
         for (const auto& quote : quotes)
@@ -286,10 +361,12 @@ Command register_price(CLI::App& parent) {
     app->add_flag("--explain", o->explain, "After the table, show each figure's formula, worked line and inputs with their origins");
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
     app->footer(R"(Options: on-demand and spot (catalog prices), Reserved Instances, EC2 Instance and Compute Savings
-Plans (1 and 3 years, no / partial / all upfront) and Capacity Blocks. AWS does not publish the last
-ones in the catalog's price list, so they are priced as a discount off on-demand; each discount is a
-documented default (docs/pricing.md) that the flags above override. Figures marked "*" rest on such
-a default.
+Plans (1 and 3 years, no / partial / all upfront) and Capacity Blocks. Each is listed (a published
+price with its source: Capacity Blocks from AWS's Capacity Blocks page, 1-year no-upfront Reserved
+rates from AWS's price list, both shipped with dates; other commitments from `prices import`), not
+offered (a source shows AWS does not sell it for the type and region), or assumed: priced as a
+documented default discount off on-demand (docs/pricing.md) that the flags above override; a flag
+given replaces the listed price too. Figures marked "*" rest on such a default.
 Examples:
   gpuplan price p5.48xlarge
   gpuplan price g6e.xlarge --hours 8760 --reserved-1y-discount 0.35 --explain

@@ -6,6 +6,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/catalog/catalog_metrics.hpp"
+#include "gpuplan/input_error.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 
 using namespace gpuplan;
@@ -165,4 +166,67 @@ TEST_CASE("price ages and the 180-day flag", "[catalog][freshness]") {
     CHECK(stale_price_note(c, p5) == "; 181 days old on 2027-01-17 (gpuplan flags prices over 180 days: check the current one)");
     CHECK(catalog_price(c, *c.find_instance("p5.48xlarge"), "us-east-1", PriceKind::on_demand)->source.find("181 days old") !=
           std::string::npos);
+}
+
+// assets/catalog/purchase-options.json, written from the two public datasets
+// (docs/pricing.md "Which options exist"); figures read by hand from the datasets.
+TEST_CASE("shipped purchase options: listed, not offered, or no data", "[catalog][options]") {
+    const Catalog c = load_builtin_catalog();
+    const Instance* p5 = c.find_instance("p5.48xlarge");
+    REQUIRE(p5);
+    // Capacity Blocks page, 2026-07-22: p5.48xlarge $41.528 in us-east-1, $37.76 in eu-west-2,
+    // none in eu-central-1 (the page names 12 regions and Local Zones, not it).
+    REQUIRE(p5->find_capacity_block_price("us-east-1"));
+    CHECK(p5->find_capacity_block_price("us-east-1")->usd_per_hour == 41.528);
+    CHECK(p5->find_capacity_block_price("us-east-1")->note.find("us-east-1-atl-2a") != std::string::npos);
+    CHECK(p5->find_capacity_block_price("eu-west-2")->usd_per_hour == 37.76);
+    CHECK(p5->option_not_offered("us-east-1", PurchaseKind::capacity_block) == nullptr);
+    REQUIRE(p5->option_not_offered("eu-central-1", PurchaseKind::capacity_block));
+    CHECK(p5->option_not_offered("eu-central-1", PurchaseKind::capacity_block)->source == "CB-PRICING");
+    // No Standard RI for p5 in any region of the vantage-derived file (2026-01-21).
+    const OptionNotOffered* no_ri = p5->option_not_offered("us-east-1", PurchaseKind::reserved);
+    REQUIRE(no_ri);
+    CHECK(no_ri->source == "RI-VANTAGE");
+    CHECK(no_ri->as_of == "2026-01-21");
+    // g6e.xlarge: a 1-year Standard no-upfront rate of $1.17243 in us-east-1; no Capacity Block.
+    const Instance* g6e = c.find_instance("g6e.xlarge");
+    const CommitmentPrice* ri = g6e->find_commitment_price("us-east-1", *purchase_option_named("reserved-1y-no-upfront"));
+    REQUIRE(ri);
+    CHECK(ri->usd_per_hour == 1.17243);
+    CHECK(ri->upfront_usd == 0);
+    CHECK(g6e->option_not_offered("us-east-1", PurchaseKind::reserved) == nullptr);
+    CHECK(g6e->option_not_offered("us-east-1", PurchaseKind::capacity_block) != nullptr);
+    // g7 is not in the vantage-derived file: its reservations stay assumed (no record).
+    CHECK(c.find_instance("g7.2xlarge")->option_not_offered("us-east-1", PurchaseKind::reserved) == nullptr);
+    // Every type the catalog holds says something about Capacity Blocks.
+    for (const Instance& i : c.instances)
+        CHECK((i.option_not_offered("us-east-1", PurchaseKind::capacity_block) || i.find_capacity_block_price("us-east-1")));
+}
+
+TEST_CASE("a bad Capacity Block or not-offered entry is refused with its path", "[catalog][options]") {
+    const auto load_with = [](const std::string& body) {
+        std::vector<CatalogDocument> docs = builtin_catalog_documents();
+        docs.push_back({"mine.json", R"({"schema": "gpuplan.catalog/1", "sources": {"MINE": {"title": "my quote", "url": null}}, )" + body + "}"});
+        return load_catalog(docs);
+    };
+    const auto error_of = [&](const std::string& body) {
+        try {
+            load_with(body);
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("loaded");
+    };
+    CHECK(error_of(R"("prices": [{"instance": "p5.48xlarge", "region": "us-east-1", "option": "capacity-block", "usd_per_hour": 0,
+        "as_of": "2026-08-01", "source": "MINE"}])").find("$.prices[0].usd_per_hour") != std::string::npos);
+    CHECK(error_of(R"("not_offered": [{"instance": "g6.xlarge", "option": "spot", "as_of": "2026-08-01", "source": "MINE", "note": "x"}])")
+              .find("$.not_offered[0].option") != std::string::npos);
+    CHECK(error_of(R"("not_offered": [{"instance": "g6.xlarge", "option": "reserved", "as_of": "2026-08-01", "source": "THEIRS", "note": "x"}])")
+              .find("$.not_offered[0].source") != std::string::npos);
+    // A user's block price replaces the shipped one, and says so.
+    const Catalog c = load_with(R"("prices": [{"instance": "p5.48xlarge", "region": "us-east-1", "option": "capacity-block", "usd_per_hour": 40,
+        "as_of": "2026-08-01", "source": "MINE"}])");
+    CHECK(c.find_instance("p5.48xlarge")->find_capacity_block_price("us-east-1")->usd_per_hour == 40);
+    REQUIRE(c.overrides.size() == 1);
+    CHECK(c.overrides[0].find("$41.5280 (CB-PRICING) replaced by $40.0000 (MINE, mine.json)") != std::string::npos);
 }

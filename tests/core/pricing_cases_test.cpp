@@ -150,14 +150,32 @@ TEST_CASE("purchase options for a catalog instance", "[pricing]") {
     // On-demand is the catalog price (p5.48xlarge us-east-1, $55.04/h, 2026-07-20).
     CHECK(*find("on-demand").effective_usd_per_hour.value == 55.04);
     CHECK(cents(*find("on-demand").cost_usd.value) == 5504.00);
-    // Reserved 1y at the default 30%: 55.04 x 0.7 = 38.528; all upfront pays the whole term.
-    const Quote& all = find("reserved-1y-all-upfront");
+    // No Standard RI for p5 ([RI-VANTAGE] lists its on-demand price and no reserved rate):
+    // shown as not offered, never priced.
+    for (const char* k : {"reserved-1y-no-upfront", "reserved-1y-all-upfront", "reserved-3y-partial-upfront"}) {
+        CHECK_FALSE(find(k).available);
+        CHECK(find(k).status == OptionStatus::not_offered);
+        CHECK(find(k).unavailable_reason.find("source RI-VANTAGE, as of 2026-01-21") != std::string::npos);
+    }
+    // Capacity Block: AWS's published $41.528/h in us-east-1 ([CB-PRICING], 2026-07-22), not
+    // on-demand; 100 h cost 4,152.80 and save 1 - 41.528 / 55.04 = 24.55%.
+    const Quote& block = find("capacity-block");
+    CHECK(block.status == OptionStatus::listed);
+    CHECK(*block.effective_usd_per_hour.value == 41.528);
+    CHECK_FALSE(block.effective_usd_per_hour.rests_on_assumption());
+    CHECK(block.status_source == "CB-PRICING, as of 2026-07-22");
+    CHECK(cents(*block.cost_usd.value) == 4152.80);
+    CHECK(dp4(*block.saving_vs_on_demand.value) == 0.2455);
+    // EC2 Instance Savings Plan 1y (no data either way) at the default 30%: 55.04 x 0.7 =
+    // 38.528; all upfront pays the whole term.
+    const Quote& all = find("instance-savings-plan-1y-all-upfront");
+    CHECK(all.status == OptionStatus::assumed);
     CHECK(std::fabs(*all.effective_usd_per_hour.value - 38.528) < 1e-9);
     CHECK(cents(*all.upfront_usd.value) == cents(38.528 * 8760));
     CHECK(*all.recurring_usd_per_hour.value == 0);
     CHECK(all.effective_usd_per_hour.rests_on_assumption());
     CHECK(std::fabs(all.break_even_utilization->value.value() - 0.7) < 1e-12);
-    const Quote& partial = find("reserved-3y-partial-upfront");
+    const Quote& partial = find("instance-savings-plan-3y-partial-upfront");
     CHECK(cents(*partial.upfront_usd.value) == cents(55.04 * 0.6 * 26280 * 0.5));
     CHECK(std::fabs(*partial.recurring_usd_per_hour.value - 55.04 * 0.6 * 0.5) < 1e-9);
     // Spot: the catalog's typical price, then x (1 + rework) at the default risk (P5 figures).
@@ -244,15 +262,22 @@ TEST_CASE("spot with no price and no regional median is unknown, not on-demand",
 TEST_CASE("commitments cost their whole term; the attributable share is separate", "[pricing][term]") {
     const auto quotes = catalog_quotes("g6.xlarge", 106);
     const auto find = [&](const std::string& key) -> const Quote& { return quote_named(quotes, key); };
-    // 1-year reserved at the default 30%: 0.8048 x 0.7 = 0.56336 $/h, billed 8,760 h.
-    const Quote& r1 = find("reserved-1y-no-upfront");
+    // 1-year EC2 Instance Savings Plan at the default 30% (no data either way): 0.8048 x 0.7 =
+    // 0.56336 $/h, billed 8,760 h.
+    const Quote& r1 = find("instance-savings-plan-1y-no-upfront");
     CHECK(cents(*r1.cost_usd.value) == 4935.03);  // 0.56336 x 8760 = 4935.0336
     REQUIRE(r1.attributable_cost_usd);
     CHECK(cents(*r1.attributable_cost_usd->value) == 59.72);  // 0.56336 x 106 = 59.71616
     REQUIRE(r1.term_utilization);
     CHECK(*r1.term_utilization->value == Approx(106.0 / 8760));
     // Paid all upfront, the term's cost is the upfront: 0.56336 x 8760 again.
-    CHECK(cents(*find("reserved-1y-all-upfront").upfront_usd.value) == 4935.03);
+    CHECK(cents(*find("instance-savings-plan-1y-all-upfront").upfront_usd.value) == 4935.03);
+    // The shipped 1-year Standard no-upfront RI ([RI-VANTAGE]): $0.52392/h, 8,760 h = 4,589.54.
+    const Quote& listed = find("reserved-1y-no-upfront");
+    CHECK(listed.status == OptionStatus::listed);
+    CHECK(*listed.effective_usd_per_hour.value == 0.52392);
+    CHECK(cents(*listed.cost_usd.value) == 4589.54);
+    CHECK(find("reserved-1y-all-upfront").status == OptionStatus::assumed);
     // 3-year at 40%: 0.8048 x 0.6 = 0.48288 $/h x 26,280 h = 12,690.0864.
     CHECK(cents(*find("reserved-3y-no-upfront").cost_usd.value) == 12690.09);
     // On-demand and spot bill the hours used: 0.8048 x 106 = 85.3088.
@@ -262,7 +287,7 @@ TEST_CASE("commitments cost their whole term; the attributable share is separate
     // Two instances for 20,000 h: three 1-year terms each (26,280 h), one 3-year term.
     const auto longer = catalog_quotes("g6.xlarge", 20000, 2);
     for (const auto& x : longer) {
-        if (x.key == "reserved-1y-no-upfront") {
+        if (x.key == "instance-savings-plan-1y-no-upfront") {
             CHECK(cents(*x.cost_usd.value) == 29610.20);  // 0.56336 x 8760 x 3 x 2 = 29610.2016
             CHECK(*x.term_utilization->value == Approx(20000.0 / 26280));
         }

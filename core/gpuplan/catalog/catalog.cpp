@@ -6,10 +6,14 @@
 #include <cmath>
 #include <set>
 
+#include "gpuplan/catalog/option_listings.hpp"
 #include "gpuplan/json_reader.hpp"
 #include "gpuplan/text.hpp"
 
 namespace gpuplan {
+
+using catalog_detail::looks_like_date;
+using catalog_detail::looks_like_region;
 
 std::string_view to_string(AcceleratorKind kind) {
     switch (kind) {
@@ -58,6 +62,27 @@ const CommitmentPrice* Instance::find_commitment_price(std::string_view region, 
     for (const auto& p : commitment_prices)
         if (p.region == region && p.option == option) return &p;
     return nullptr;
+}
+
+const CapacityBlockPrice* Instance::find_capacity_block_price(std::string_view region) const {
+    for (const auto& p : capacity_block_prices)
+        if (p.region == region) return &p;
+    return nullptr;
+}
+
+const OptionNotOffered* Instance::option_not_offered(std::string_view region, PurchaseKind kind) const {
+    const bool listed = kind == PurchaseKind::capacity_block
+                            ? find_capacity_block_price(region) != nullptr
+                            : std::any_of(commitment_prices.begin(), commitment_prices.end(),
+                                          [&](const CommitmentPrice& c) { return c.region == region && c.option.kind == kind; });
+    if (listed) return nullptr;
+    const OptionNotOffered* everywhere = nullptr;
+    for (const auto& n : options_not_offered) {
+        if (n.kind != kind) continue;
+        if (n.region == region) return &n;
+        if (n.region.empty()) everywhere = &n;
+    }
+    return everywhere;
 }
 
 bool Instance::offered_in(std::string_view region) const {
@@ -313,24 +338,6 @@ std::optional<Interconnect> parse_interconnect(ObjectReader& r, NullTracker& nul
                      "one of \"nvswitch\", \"nvlink\", \"pcie\", \"neuronlink\", \"none\"");
 }
 
-// A region looks like "us-east-1": lower-case letters and digits separated by dashes.
-bool looks_like_region(const std::string& s) {
-    if (s.empty() || s.front() == '-' || s.back() == '-') return false;
-    return std::all_of(s.begin(), s.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
-}
-
-// "2026-07-20" or "2026-07".
-bool looks_like_date(const std::string& s) {
-    auto digits = [&](std::size_t from, std::size_t n) {
-        for (std::size_t i = from; i < from + n; ++i)
-            if (i >= s.size() || s[i] < '0' || s[i] > '9') return false;
-        return true;
-    };
-    if (s.size() == 7) return digits(0, 4) && s[4] == '-' && digits(5, 2);
-    if (s.size() == 10) return digits(0, 4) && s[4] == '-' && digits(5, 2) && s[7] == '-' && digits(8, 2);
-    return false;
-}
-
 Price parse_price(const Json& j, const std::string& path, std::size_t index, NullTracker& nulls) {
     ObjectReader r(j, path);
     Price p;
@@ -497,9 +504,13 @@ void apply_price_overlay(Catalog& catalog, ObjectReader& root, const std::string
             continue;
         }
         const std::optional<PurchaseOption> option = purchase_option_named(option_key);
+        if (option && option->kind == PurchaseKind::capacity_block) {
+            catalog_detail::apply_capacity_block_entry(catalog, instance, r, origin);
+            continue;
+        }
         if (!option || !is_commitment(option->kind) || !option->payment)
             throw InputError(r.child_path("option"), "\"" + option_key + "\"",
-                             price_kind_keys() + ", or a commitment with its term and payment (\"reserved-1y-all-upfront\", "
+                             price_kind_keys() + ", \"capacity-block\", or a commitment with its term and payment (\"reserved-1y-all-upfront\", "
                              "\"compute-savings-plan-3y-no-upfront\", ...)");
         CommitmentPrice c;
         c.option = *option;
@@ -542,6 +553,9 @@ void check_consistency(Catalog& catalog) {
             if (!catalog.sources.count(p.source))
                 throw InputError(where + ".prices", "source \"" + p.source + "\"", "a key of \"sources\"");
         for (const auto& p : i.commitment_prices)
+            if (!catalog.sources.count(p.source))
+                throw InputError(p.origin + ": prices for \"" + i.name + "\"", "source \"" + p.source + "\"", "a key of \"sources\"");
+        for (const auto& p : i.capacity_block_prices)
             if (!catalog.sources.count(p.source))
                 throw InputError(p.origin + ": prices for \"" + i.name + "\"", "source \"" + p.source + "\"", "a key of \"sources\"");
         if (!i.accelerator) continue;
@@ -605,6 +619,7 @@ Catalog load_catalog(const std::vector<CatalogDocument>& documents) {
             }
         }
         apply_price_overlay(catalog, root, doc.origin);
+        catalog_detail::apply_not_offered(catalog, root, doc.origin);
         root.finish();
     }
     check_consistency(catalog);

@@ -103,6 +103,25 @@ struct CommitmentPrice {
     double effective_usd_per_hour() const { return usd_per_hour + upfront_usd / term_hours(*option.term); }
 };
 
+// A Capacity Block's published price per instance-hour in one region (AWS's Capacity Blocks
+// pricing page, docs/pricing.md "Capacity Blocks"). The whole block is paid when it is booked.
+struct CapacityBlockPrice {
+    std::string region;
+    double usd_per_hour = 0;
+    std::string as_of, source, note;
+    std::string origin;  // the file it came from
+};
+
+// A source that lists a purchase option's offerings and shows this one absent: "AWS's Capacity
+// Blocks page lists no g6e.xlarge", "no Standard Reserved Instance for p5.48xlarge in
+// us-east-1". region "" covers every region where the type has no listed price of that kind.
+struct OptionNotOffered {
+    std::string region;
+    PurchaseKind kind = PurchaseKind::capacity_block;  // reserved or capacity_block
+    std::string as_of, source, note;
+    std::string origin;
+};
+
 struct Instance {
     std::string name, family;
     std::optional<std::string> accelerator;       // name of an Accelerator
@@ -116,7 +135,9 @@ struct Instance {
     std::optional<double> peer_gbit_per_s_per_accelerator;
     std::optional<double> local_nvme_gb, ebs_gbit_per_s;
     std::vector<Price> prices;
-    std::vector<CommitmentPrice> commitment_prices;  // from a price overlay; empty in the built-in catalog
+    std::vector<CommitmentPrice> commitment_prices;  // from a price overlay (built in: assets/catalog/purchase-options.json)
+    std::vector<CapacityBlockPrice> capacity_block_prices;
+    std::vector<OptionNotOffered> options_not_offered;
     std::string source_notes;
     std::vector<Correction> corrections;
     UnknownReasons unknown;
@@ -126,6 +147,10 @@ struct Instance {
     std::optional<double> total_accelerator_memory_gib() const;
     const Price* find_price(std::string_view region, PriceKind option) const;
     const CommitmentPrice* find_commitment_price(std::string_view region, const PurchaseOption& option) const;
+    const CapacityBlockPrice* find_capacity_block_price(std::string_view region) const;
+    // The source that shows `kind` not offered for this type in `region`, or nullptr when no
+    // source says (a price listed there wins over a type-wide absence).
+    const OptionNotOffered* option_not_offered(std::string_view region, PurchaseKind kind) const;
     // Whether the catalog has any price entry (known or null) for this type in `region`: a type
     // the price snapshot does not list in a region is not offered there.
     bool offered_in(std::string_view region) const;

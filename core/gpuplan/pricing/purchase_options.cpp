@@ -141,6 +141,11 @@ Quote flat_quote(const Context& ctx, std::string label, PurchaseKind kind, const
     return q;
 }
 
+std::string commitment_label(const char* prefix, Term term, Payment payment) {
+    return std::string(prefix) + (term == Term::one_year ? " 1-year, " : " 3-year, ") +
+           (payment == Payment::no_upfront ? "no upfront" : payment == Payment::partial_upfront ? "partial upfront" : "all upfront");
+}
+
 // Reserved instances and Savings Plans: one discount off on-demand, paid per `payment`.
 Quote commitment_quote(const Context& ctx, PurchaseKind kind, const char* label_prefix, Term term, Payment payment,
                        const Param& discount) {
@@ -156,8 +161,7 @@ Quote commitment_quote(const Context& ctx, PurchaseKind kind, const char* label_
     Quote q;
     q.option = {kind, term, payment};
     q.key = key(q.option);
-    q.label = std::string(label_prefix) + (term == Term::one_year ? " 1-year, " : " 3-year, ") +
-              (payment == Payment::no_upfront ? "no upfront" : payment == Payment::partial_upfront ? "partial upfront" : "all upfront");
+    q.label = commitment_label(label_prefix, term, payment);
     q.effective_usd_per_hour = make_figure("effective_usd_per_hour", eff, "USD/h", "on_demand_usd_per_hour x (1 - discount)",
                                      format_number(od) + " x (1 - " + format_number(discount.value) + ") = " + format_number(eff),
                                      {in_od, in_d});
@@ -191,9 +195,9 @@ Quote listed_commitment_quote(const Catalog& catalog, const Context& ctx, const 
     Quote q;
     q.option = listed.option;
     q.key = key(q.option);
-    const Payment payment = *listed.option.payment;
-    q.label = std::string(label_prefix) + (term == Term::one_year ? " 1-year, " : " 3-year, ") +
-              (payment == Payment::no_upfront ? "no upfront" : payment == Payment::partial_upfront ? "partial upfront" : "all upfront");
+    q.status = OptionStatus::listed;
+    q.status_source = listed.source + ", as of " + listed.as_of;
+    q.label = commitment_label(label_prefix, term, *listed.option.payment);
     const double eff = listed.effective_usd_per_hour();
     q.effective_usd_per_hour = make_figure("effective_usd_per_hour", eff, "USD/h", "recurring_usd_per_hour + upfront_usd / term_hours",
                                      format_number(listed.usd_per_hour) + " + " + format_number(listed.upfront_usd) + " / " +
@@ -206,13 +210,41 @@ Quote listed_commitment_quote(const Catalog& catalog, const Context& ctx, const 
     return q;
 }
 
-Quote unavailable_spot(std::string reason) {
+Quote unavailable_quote(PurchaseOption option, std::string label, std::string reason) {
     Quote q;
-    q.option = {PurchaseKind::spot, std::nullopt, std::nullopt};
+    q.option = option;
     q.key = key(q.option);
-    q.label = "Spot";
+    q.label = std::move(label);
     q.available = false;
     q.unavailable_reason = std::move(reason);
+    return q;
+}
+
+Quote unavailable_spot(std::string reason) {
+    const bool not_applicable = reason.rfind("n/a", 0) == 0;
+    Quote q = unavailable_quote({PurchaseKind::spot, std::nullopt, std::nullopt}, "Spot", std::move(reason));
+    if (not_applicable) q.status = OptionStatus::not_offered;
+    return q;
+}
+
+// An option a source shows AWS does not sell for this type and region: shown, never priced.
+Quote not_offered_quote(PurchaseOption option, std::string label, const OptionNotOffered& absent) {
+    Quote q = unavailable_quote(option, std::move(label), "not offered: " + absent.note + " (source " + absent.source + ", as of " + absent.as_of + ")");
+    q.status = OptionStatus::not_offered;
+    q.status_source = absent.source + ", as of " + absent.as_of;
+    return q;
+}
+
+// A Capacity Block at its published price per instance-hour (the block's hours are paid when
+// it is booked; docs/pricing.md "Capacity Blocks").
+Quote listed_block_quote(const Catalog& catalog, const Context& ctx, const CapacityBlockPrice& listed) {
+    const Param price{listed.usd_per_hour, InputOrigin::catalog,
+                      "catalog " + ctx.instance.name + " " + listed.region + " capacity-block, source " + listed.source + ", as of " + listed.as_of +
+                          stale_price_note(catalog, listed.as_of)};
+    Quote q = flat_quote(ctx, "Capacity Block", PurchaseKind::capacity_block, price, "listed Capacity Block price", format_number(price.value),
+                         {input("capacity_block_usd_per_hour", "USD/h", price)});
+    q.status = OptionStatus::listed;
+    q.status_source = listed.source + ", as of " + listed.as_of;
     return q;
 }
 
@@ -228,6 +260,9 @@ Quote spot_quote(const Catalog& catalog, const Context& ctx, const Param& od) {
     if (const auto spot = catalog_price(catalog, instance, request.region, PriceKind::spot_typical)) {
         q = flat_quote(ctx, "Spot (typical)", PurchaseKind::spot, *spot, "catalog typical spot price", format_number(spot->value),
                        {input("spot_usd_per_hour", "USD/h", *spot)});
+        const Price* p = instance.find_price(request.region, PriceKind::spot_typical);
+        q.status = OptionStatus::listed;
+        q.status_source = p->source + ", as of " + p->as_of;
     } else {
         const std::string why = "no catalog spot price for this type" + (no_spot.empty() ? "" : " (" + no_spot + ")");
         Param d;
@@ -254,6 +289,41 @@ Quote spot_quote(const Catalog& catalog, const Context& ctx, const Param& od) {
     q.spot_checkpoint_interval_hours = plan.interval_hours;
     q.spot_rework_overhead_fraction = plan.overhead_fraction;
     return q;
+}
+
+// An assumed partial or all-upfront commitment saves at least what the listed no-upfront one of
+// the same kind and term does: AWS ranks all upfront the highest saving (Cost Optimization Hub
+// API, "PreferredCommitment": "AllUpfront (highest savings)"), and partial upfront lies between.
+// Without such a listing the default stands.
+Param upfront_floor(const Instance& instance, const Context& ctx, const PurchaseOption& option, const Param& discount) {
+    if (option.payment == Payment::no_upfront) return discount;
+    const CommitmentPrice* none = instance.find_commitment_price(ctx.request.region, {option.kind, option.term, Payment::no_upfront});
+    if (!none) return discount;
+    const double od = ctx.on_demand.value;
+    const double listed = 1.0 - none->effective_usd_per_hour() / od;
+    if (listed <= discount.value) return discount;
+    return {listed, InputOrigin::assumption,
+            "assumed at least the listed no-upfront discount 1 - " + format_number(none->effective_usd_per_hour()) + " / " + format_number(od) +
+                " (source " + none->source + ", as of " + none->as_of +
+                "), since AWS ranks all upfront the highest saving (docs/pricing.md); the default " + format_number(discount.value) + " is lower"};
+}
+
+// Capacity Block: its published price; else not offered where AWS's list shows none; else the
+// assumed discount off on-demand. A discount the user gave wins, as for commitments.
+Quote capacity_block_quote(const Catalog& catalog, const Context& ctx, const Param& od) {
+    const Param& d = ctx.request.assumptions.capacity_block_discount;
+    const PurchaseOption option{PurchaseKind::capacity_block, std::nullopt, std::nullopt};
+    if (d.origin != InputOrigin::user) {
+        if (const CapacityBlockPrice* listed = ctx.instance.find_capacity_block_price(ctx.request.region))
+            return listed_block_quote(catalog, ctx, *listed);
+        if (const OptionNotOffered* absent = ctx.instance.option_not_offered(ctx.request.region, PurchaseKind::capacity_block))
+            return not_offered_quote(option, "Capacity Block", *absent);
+    }
+    const double cb = od.value * (1.0 - d.value);
+    return flat_quote(ctx, "Capacity Block", PurchaseKind::capacity_block, {cb, d.origin, d.source},
+                      "on_demand_usd_per_hour x (1 - capacity_block_discount)",
+                      format_number(od.value) + " x (1 - " + format_number(d.value) + ") = " + format_number(cb),
+                      {input("on_demand_usd_per_hour", "USD/h", od), input("capacity_block_discount", "fraction", d)});
 }
 
 // Unit costs use the price of the whole fleet of `instances` per hour; a training run is
@@ -290,6 +360,9 @@ std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteReq
     std::vector<Quote> quotes;
     quotes.push_back(flat_quote(ctx, "On-demand", PurchaseKind::on_demand, *od, "catalog on-demand price",
                                 format_number(od->value), {input("on_demand_usd_per_hour", "USD/h", *od)}));
+    const Price* od_price = instance->find_price(request.region, PriceKind::on_demand);
+    quotes.back().status = OptionStatus::listed;
+    quotes.back().status_source = od_price->source + ", as of " + od_price->as_of;
     // Each commitment at its listed price when the catalog has one (a price overlay), else at
     // the assumed discount off on-demand.
     struct Commitment {
@@ -300,22 +373,24 @@ std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteReq
     const Commitment commitments[] = {{PurchaseKind::reserved, "Reserved", a.reserved_discount},
                                       {PurchaseKind::instance_savings_plan, "EC2 Instance Savings Plan", a.instance_savings_plan_discount},
                                       {PurchaseKind::compute_savings_plan, "Compute Savings Plan", a.compute_savings_plan_discount}};
+    // A discount the user gave is their quote: it wins over a listed price and a record of absence.
     for (Term term : {Term::one_year, Term::three_year})
         for (const Commitment& c : commitments)
             for (Payment pay : {Payment::no_upfront, Payment::partial_upfront, Payment::all_upfront}) {
-                if (const CommitmentPrice* listed = instance->find_commitment_price(request.region, {c.kind, term, pay}))
+                const Param& discount = c.discount[term == Term::one_year ? 0 : 1];
+                const bool users = discount.origin == InputOrigin::user;
+                const CommitmentPrice* listed = users ? nullptr : instance->find_commitment_price(request.region, {c.kind, term, pay});
+                const OptionNotOffered* absent = users || listed ? nullptr : instance->option_not_offered(request.region, c.kind);
+                if (listed)
                     quotes.push_back(listed_commitment_quote(catalog, ctx, c.label, *listed));
+                else if (absent)
+                    quotes.push_back(not_offered_quote({c.kind, term, pay}, commitment_label(c.label, term, pay), *absent));
                 else
-                    quotes.push_back(commitment_quote(ctx, c.kind, c.label, term, pay, c.discount[term == Term::one_year ? 0 : 1]));
+                    quotes.push_back(commitment_quote(ctx, c.kind, c.label, term, pay, users ? discount : upfront_floor(*instance, ctx, {c.kind, term, pay}, discount)));
             }
 
     quotes.push_back(spot_quote(catalog, ctx, *od));
-    const double cb = od->value * (1.0 - a.capacity_block_discount.value);
-    quotes.push_back(flat_quote(ctx, "Capacity Block", PurchaseKind::capacity_block,
-                                {cb, a.capacity_block_discount.origin, a.capacity_block_discount.source},
-                                "on_demand_usd_per_hour x (1 - capacity_block_discount)",
-                                format_number(od->value) + " x (1 - " + format_number(a.capacity_block_discount.value) + ") = " + format_number(cb),
-                                {input("on_demand_usd_per_hour", "USD/h", *od), input("capacity_block_discount", "fraction", a.capacity_block_discount)}));
+    quotes.push_back(capacity_block_quote(catalog, ctx, *od));
     for (Quote& quote : quotes)
         if (quote.available) quote.unit_costs = unit_costs_at(quote, request.unit_costs, request.count);
     return quotes;
@@ -332,8 +407,18 @@ double cumulative_cost_usd(const PurchaseOption& option, double upfront_usd, dou
     return instances * (upfront_usd * terms_started + recurring_usd_per_hour * elapsed_hours);
 }
 
+std::string_view to_string(OptionStatus status) {
+    switch (status) {
+        case OptionStatus::listed: return "listed";
+        case OptionStatus::not_offered: return "not-offered";
+        case OptionStatus::assumed: break;
+    }
+    return "assumed";
+}
+
 nlohmann::json to_json(const Quote& q) {
-    nlohmann::json j = {{"key", q.key}, {"label", q.label}, {"available", q.available}};
+    nlohmann::json j = {{"key", q.key}, {"label", q.label}, {"status", to_string(q.status)}, {"available", q.available}};
+    if (!q.status_source.empty()) j["status_source"] = q.status_source;
     if (!q.available) {
         j["unavailable_reason"] = q.unavailable_reason;
         return j;

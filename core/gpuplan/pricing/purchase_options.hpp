@@ -1,9 +1,10 @@
 // purchase_options.hpp — every way to buy an instance-hour, side by side.
 //
-// On-demand and typical spot prices come from the catalog. AWS's reserved, Savings Plans and
-// Capacity Block prices are not in the catalog, so those options are priced as a discount off
-// on-demand; each discount is a parameter with a documented default (docs/pricing.md), and
-// every figure that rests on a default says so ("assumption": true in JSON).
+// Each option is listed (a price from the catalog: on-demand, typical spot, a Capacity Block or
+// a commitment's rate from a shipped or imported overlay), not offered (a source shows AWS does
+// not sell it for that type and region), or assumed (no data either way): then it is priced as
+// a discount off on-demand, each discount a parameter with a documented default
+// (docs/pricing.md), and every figure that rests on a default says so ("assumption": true).
 #pragma once
 
 #include <optional>
@@ -39,8 +40,15 @@ PricingAssumptions default_pricing_assumptions();
 // the fallback spot discount, computed from catalog facts rather than typed in.
 Figure median_spot_discount(const Catalog& catalog, const std::string& region);
 
+// Where an option's price comes from (docs/pricing.md, "Which options exist").
+enum class OptionStatus { listed, assumed, not_offered };
+std::string_view to_string(OptionStatus status);  // "listed", "assumed", "not-offered"
+
 struct Quote {
     PurchaseOption option;
+    OptionStatus status = OptionStatus::assumed;
+    // listed / not offered: "CB-PRICING, as of 2026-07-22" (a key of Catalog::sources and a date)
+    std::string status_source;
     std::string key;    // key(option), "reserved-1y-partial-upfront": stable, for JSON and the CLI
     std::string label;  // "Reserved 1-year, partial upfront"
     bool available = true;
@@ -101,7 +109,8 @@ std::string price_unknown_reason(const Instance& instance, const std::string& re
 double cumulative_cost_usd(const PurchaseOption& option, double upfront_usd, double recurring_usd_per_hour, double used_hours_per_month,
                            double months, double instances);
 
-// {key, label, available, figures | unavailable_reason}: one serialiser for every shell.
+// {key, label, status, status_source?, available, figures | unavailable_reason}: one serialiser
+// for every shell.
 nlohmann::json to_json(const Quote& quote);
 
 }  // namespace gpuplan

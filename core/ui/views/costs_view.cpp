@@ -35,14 +35,18 @@ void draw_price_controls(AppState& state) {
 // One option's row: its label in words (listed, not offered, assumed) and its figures.
 void draw_option_row(const Quote& q) {
     ImGui::TableSetColumnIndex(0);
+    // Each option in words: listed (a published price, its source on hover), not offered (a
+    // source shows AWS does not sell it here), or assumed (priced at a default discount).
+    const std::string label = q.label + (q.status == OptionStatus::assumed ? " (assumed)" : "");
     if (!q.available) {
-        ImGui::TextDisabled("%s", q.label.c_str());
+        ImGui::TextDisabled("%s", label.c_str());
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextDisabled("unavailable");
+        ImGui::TextDisabled(q.status == OptionStatus::not_offered ? "not offered" : "unavailable");
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", q.unavailable_reason.c_str());
         return;
     }
-    ImGui::TextUnformatted(q.label.c_str());
+    ImGui::TextUnformatted(label.c_str());
+    if (q.status == OptionStatus::listed && ImGui::IsItemHovered()) ImGui::SetTooltip("listed price: source %s", q.status_source.c_str());
     const Figure* cells[] = {&q.effective_usd_per_hour, &q.upfront_usd, &q.recurring_usd_per_hour, &q.cost_usd,
                              q.attributable_cost_usd ? &*q.attributable_cost_usd : nullptr, &q.saving_vs_on_demand,
                              q.break_even_utilization ? &*q.break_even_utilization : nullptr};
@@ -316,6 +320,9 @@ void draw_costs_view(AppState& state) {
         heading("Purchase options");
         draw_price_controls(state);
         draw_options_table(r->price->quotes);
+        note("A price without a mark is listed: published, its source and date on hover. \"not offered\": a source shows AWS does "
+             "not sell that option for this type here (hover for which). \"(assumed)\": no data either way, priced at a default "
+             "discount off on-demand (docs/pricing.md, \"Which options exist\").");
         draw_spot_checkpoints(state, r->price->quotes);
         heading("Cumulative cost over months");
         draw_cumulative_chart(*r->price, state.views->charts.costs_months);
