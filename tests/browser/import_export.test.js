@@ -72,12 +72,16 @@ h.runTest('browser.import_export', async () => {
     const priced = { schema: 'gpuplan.scenario/1', name: 'overlay check', region: 'eu-west-2', price: { instance: 'p5.48xlarge', hours: 106 } };
     const before = await page.evaluate((s) => { window.gpuplan.setScenario(s); return window.gpuplan.getState(); }, priced);
     const option = (st, key) => st.results.price.options.find((o) => o.key === key);
-    if (option(before, 'reserved-1y-all-upfront').figures.effective_usd_per_hour.assumption !== true)
-      throw new Error('before the overlay, the 1-year reservation should rest on the assumed discount');
+    // The shipped data lists no Standard RI for p5 (docs/pricing.md, "Which options exist"): before
+    // the overlay the reservation is not offered, with the source that shows it, and never priced.
+    const absent = option(before, 'reserved-1y-all-upfront');
+    if (absent.status !== 'not-offered' || absent.available !== false || !absent.status_source)
+      throw new Error(`before the overlay, the 1-year reservation should be not offered with its source: ${JSON.stringify(absent)}`);
     await page.setInputFiles('#results-file', overlayFile);
     await page.waitForFunction(() => /Imported overlay/.test(document.getElementById('toolbar-message').textContent), null, { timeout: 10_000 });
     const after = await page.evaluate(() => window.gpuplan.getState());
     const listed = option(after, 'reserved-1y-all-upfront').figures;
+    if (option(after, 'reserved-1y-all-upfront').status !== 'listed') throw new Error('the imported reservation is not shown as listed');
     if (Math.abs(listed.effective_usd_per_hour.value - 330000 / 8760) > 1e-9 || listed.cost_usd.value !== 330000 || listed.effective_usd_per_hour.assumption)
       throw new Error(`after the overlay: ${JSON.stringify(listed.effective_usd_per_hour)} ${JSON.stringify(listed.cost_usd)}`);
     // A bad overlay (an instance the catalog lacks) is refused with its JSON path, and the good one stays.

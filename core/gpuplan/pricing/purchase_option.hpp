@@ -18,6 +18,9 @@ enum class Payment { no_upfront, partial_upfront, all_upfront };
 enum class PurchaseKind { on_demand, reserved, instance_savings_plan, compute_savings_plan, spot, capacity_block };
 
 inline constexpr double kHoursPerYear = 8760;  // 365 x 24, AWS's term length in hours
+// AWS's billing month: 8760 / 12 = 730 h (the Pricing Calculator's "730 hours in a month").
+// Every default "a month of hours" in the core, CLI and views is this one constant.
+inline constexpr double kHoursPerMonth = kHoursPerYear / 12;
 double term_hours(Term term);
 std::string_view to_string(Term term);            // "1y", "3y"
 std::string_view to_string(Payment payment);      // "no-upfront", "partial-upfront", "all-upfront"

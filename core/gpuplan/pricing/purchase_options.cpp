@@ -399,7 +399,6 @@ std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteReq
 double cumulative_cost_usd(const PurchaseOption& option, double upfront_usd, double recurring_usd_per_hour, double used_hours_per_month,
                            double months, double instances) {
     if (!is_commitment(option.kind) || !option.term) return instances * recurring_usd_per_hour * used_hours_per_month * months;
-    constexpr double kHoursPerMonth = kHoursPerYear / 12;  // 730
     const double elapsed_hours = kHoursPerMonth * months;
     // Terms started by now: the first at month 0, then a renewal whenever use goes on past the
     // end of a term (so 12 months of use is one 1-year term, 12.1 months two).

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/pricing/purchase_option.hpp"
 #include "gpuplan/json_reader.hpp"
 
 namespace gpuplan {
@@ -42,7 +43,6 @@ Param bucket_monthly_rate(InterruptionBucket bucket) {
 }
 
 Figure mean_hours_between_interruptions(InterruptionBucket bucket, const std::string& source) {
-    constexpr double kHoursPerMonth = 730;  // 8760 / 12
     const Param f = bucket_monthly_rate(bucket);
     const double m = kHoursPerMonth / -std::log(1.0 - f.value);
     Figure fig;

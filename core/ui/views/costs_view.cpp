@@ -19,7 +19,6 @@
 namespace gpuplan::ui {
 namespace {
 
-constexpr double kHoursPerMonth = 730;  // AWS bills a month as 730 hours (docs/pricing.md)
 
 void draw_price_controls(AppState& state) {
     nlohmann::json& price = scenario_section(state, "price");
@@ -27,7 +26,7 @@ void draw_price_controls(AppState& state) {
     ImGui::Text("Instance: %s", json_string(find_json(price, {"instance"}), "(none)").c_str());
     ImGui::SameLine();
     dim_text_beside("(choose another in the Catalog view)");
-    edit_number(state, price, "hours", "hours", 730, 1, 1e6);
+    edit_number(state, price, "hours", "hours", kHoursPerMonth, 1, 1e6);
     ImGui::SameLine();
     edit_number(state, price, "instances", "instances", 1, 1, 1e5);
 }
@@ -62,10 +61,15 @@ void draw_option_row(const Quote& q) {
     for (const Figure& u : q.unit_costs) figure_value_text(u, q.label + ": " + human_name(u.name));
 }
 
+// Every option row is shown: no vertical scroll of its own. A table that scrolls inside the
+// scrolling view traps the mouse wheel (Dear ImGui scrolls the innermost window that can, and
+// passes the wheel on only when it cannot scroll at all), so a reader with the pointer on the
+// table could not scroll the view down to the spot and chart sections. ScrollX stays: the
+// columns do not fit a phone.
 void draw_options_table(const std::vector<Quote>& options) {
     constexpr ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
-                                      ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
-    const float height = table_height(options.size(), 20);
+                                      ImGuiTableFlags_ScrollX;
+    const float height = table_height(options.size(), 1e6f);
     if (!ImGui::BeginTable("options", 9, flags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("purchase option", ImGuiTableColumnFlags_WidthFixed, em(19));
@@ -174,7 +178,7 @@ void draw_fleet(AppState& state) {
     const FleetResult& fleet = state.result->fleet->result;
     heading("Fleet mix");
     nlohmann::json& fleet_in = scenario_section(state, "fleet");
-    edit_number(state, fleet_in, "hours", "hours", 730, 1, 1e6);
+    edit_number(state, fleet_in, "hours", "hours", kHoursPerMonth, 1, 1e6);
     if (json_number(find_json(fleet_in, {"on_demand_usd_per_gpu_hour"}))) {
         ImGui::SameLine();
         edit_number(state, fleet_in, "on_demand_usd_per_gpu_hour", "on-demand USD per GPU-hour", 1, 0.0001, 1e4, "%.4g");
@@ -243,7 +247,7 @@ void draw_idle_inputs(AppState& state) {
     ImGui::SameLine();
     edit_optional_number(state, idle, "storage_usd_per_gb_month", "USD per GB-month", "EBS gp3", 0, 10);
     ImGui::SameLine();
-    edit_number(state, idle, "hours_per_month", "always-on hours a month", 730, 1, 744, "%.4g");
+    edit_number(state, idle, "hours_per_month", "always-on hours a month", kHoursPerMonth, 1, 744, "%.4g");
 }
 
 void draw_idle(AppState& state) {
