@@ -16,6 +16,7 @@
 #include "bench_results.hpp"  // instance_type_from_metadata
 #include "device_query.hpp"
 #include "nccl_collectives.hpp"
+#include "output_file.hpp"
 #include "suite_internal.hpp"
 
 namespace gpuplan::bench {
@@ -209,26 +210,8 @@ json suite_document(const json& fingerprint, const RunInfo& info, const SuiteRun
     return bench_document(fingerprint, records, run_info);
 }
 
-std::string write_text_atomically(const std::string& path, const std::string& text) {
-    const std::string tmp = path + ".tmp." + std::to_string(getpid());
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f || !f.write(text.data(), static_cast<std::streamsize>(text.size())) || !f.flush()) {
-            const std::string why = std::strerror(errno);
-            std::remove(tmp.c_str());
-            return why;
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const std::string why = std::strerror(errno);
-        std::remove(tmp.c_str());
-        return why;
-    }
-    return "";
-}
-
 void write_json_atomically(const std::string& path, const json& doc) {
-    const std::string why = write_text_atomically(path, doc.dump(2) + "\n");
+    const std::string why = write_output_file(path, doc.dump(2) + "\n");
     if (!why.empty()) throw BenchError(BenchError::Kind::failed, "--json: cannot write '" + path + "': " + why);
 }
 

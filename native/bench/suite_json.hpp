@@ -31,11 +31,9 @@ nlohmann::json suite_fingerprint(TransferBackend* backend, const std::string& ba
 nlohmann::json record_json(const Record& r);
 nlohmann::json suite_document(const nlohmann::json& fingerprint, const RunInfo& info, const SuiteRun& run);
 
-// Writes `doc` to path via path + ".tmp" and rename(2). Throws BenchError(failed) naming the path.
+// Writes `doc` to path through write_output_file (output_file.hpp: whole or not at all, devices
+// and links written, never replaced). Throws BenchError(failed) naming the path.
 void write_json_atomically(const std::string& path, const nlohmann::json& doc);
-// Writes `text` to `path` whole or not at all (a temporary file beside it, then a rename).
-// Returns "" or why it could not; nothing is left behind either way.
-std::string write_text_atomically(const std::string& path, const std::string& text);
 
 std::string utc_now_iso8601();
 

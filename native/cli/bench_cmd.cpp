@@ -25,6 +25,7 @@
 #include "commands.hpp"
 #include "decode_bench_view.hpp"
 #include "decode_pipeline.hpp"
+#include "output_file.hpp"
 
 namespace gpuplan::cli {
 
@@ -167,23 +168,11 @@ std::string run_bench_decode(const BenchDecodeOptions& o, const Catalog& catalog
     c.device_timeout_s = o.device_timeout_s;
     if (o.progress || isatty(STDERR_FILENO)) c.progress = progress_printer(isatty(STDERR_FILENO) != 0);
 
-    // A results file that cannot be written is refused before the run, not after it; one the
-    // probe created is removed again if the run fails.
-    bool out_created = false, out_done = false;
-    if (!o.out.empty()) {
-        std::error_code ec;
-        out_created = !std::filesystem::exists(o.out, ec);
-        if (!std::ofstream(o.out, std::ios::binary | std::ios::app)) throw InputError("--out: cannot write '" + o.out + "': " + std::strerror(errno));
-    }
-    struct RemoveUnfinished {
-        const std::string& path;
-        const bool& created;
-        const bool& done;
-        ~RemoveUnfinished() {
-            std::error_code ec;
-            if (created && !done) std::filesystem::remove(path, ec);
-        }
-    } remove_unfinished_out{o.out, out_created, out_done};
+    // A results file that cannot be written is refused before the run, not after it, and
+    // checked without creating it: an interrupted run leaves no empty file behind. The file is
+    // written whole or not at all (output_file.hpp), so a full disk keeps the old results.
+    if (!o.out.empty())
+        if (const std::string why = check_output_path(o.out); !why.empty()) throw InputError("--out: cannot write '" + o.out + "': " + why);
 
     try {
         if (!o.inject_fault.empty()) c.inject_fault = bench::parse_injected_fault(o.inject_fault);
@@ -193,14 +182,10 @@ std::string run_bench_decode(const BenchDecodeOptions& o, const Catalog& catalog
         const bench::DecodeRun run = bench::run_decode_bench(backend, c, modes);
         const bench::Fingerprint fp = bench::machine_fingerprint(run.backend, instance_type);
         const nlohmann::json doc = bench::results_json(fp, c, run);
-        if (!o.out.empty()) {
-            std::ofstream file(o.out, std::ios::binary | std::ios::trunc);
-            const std::string body = dump_json(doc);
-            if (!file || !file.write(body.data(), static_cast<std::streamsize>(body.size())) || !file.flush())
-                throw CommandFailure(kExitRunFailed, "--out: cannot write '" + o.out + "': " + std::strerror(errno) +
+        if (!o.out.empty())
+            if (const std::string why = write_output_file(o.out, dump_json(doc)); !why.empty())
+                throw CommandFailure(kExitRunFailed, "--out: cannot write '" + o.out + "': " + why +
                                                          " (the benchmark itself succeeded; rerun with a writable --out)");
-        }
-        out_done = true;
         if (o.format == Format::json) {
             for (const auto& w : run.waived) std::cerr << "gpuplan: note: WAIVED " << w.case_name << ": " << w.reason << "\n";
             return dump_json(doc);
@@ -212,10 +197,7 @@ std::string run_bench_decode(const BenchDecodeOptions& o, const Catalog& catalog
         const bench::Fingerprint fp = bench::machine_fingerprint(e.partial.backend, instance_type);
         const nlohmann::json run = {{"complete", false}, {"failed_case", e.failed_case}, {"errors", nlohmann::json::array({e.failed_case + ": " + e.what()})}};
         const std::string body = dump_json(bench::results_json(fp, c, e.partial, run));
-        if (!o.out.empty()) {
-            std::ofstream file(o.out, std::ios::binary | std::ios::trunc);
-            if (file && file.write(body.data(), static_cast<std::streamsize>(body.size())) && file.flush()) out_done = true;
-        }
+        if (!o.out.empty()) write_output_file(o.out, body);  // best effort: the failure below is what the user must see
         throw CommandFailure(kExitRunFailed, e.what(), o.format == Format::json ? body : "");
     } catch (const bench::BenchError& e) {
         switch (e.kind()) {

@@ -1,7 +1,7 @@
 // prices_cmd.cpp — `gpuplan prices import`: AWS Price List offer files → a catalog price overlay.
 //
 // Flags → core (pricing/price_list_import.hpp streams each file) → the overlay written to --out
-// through a temporary file renamed into place (bench::write_text_atomically), so a failed import never leaves a partial
+// through a temporary file renamed into place (write_output_file, native/bench/output_file.hpp), so a failed import never leaves a partial
 // overlay. The overlay is a catalog document: `gpuplan --catalog overlay.json price ...`.
 #include <unistd.h>
 
@@ -17,6 +17,7 @@
 
 #include "commands.hpp"
 #include "gpuplan/pricing/price_list_import.hpp"
+#include "output_file.hpp"
 #include "suite_json.hpp"
 
 namespace gpuplan::cli {
@@ -53,7 +54,7 @@ std::string run_prices_import(const PricesImportOptions& o, const Catalog& catal
         throw InputError("FILE", std::to_string(o.files.size()) + " file(s) with no price for a catalog instance type",
                          "an EC2 offer file listing Linux, shared-tenancy prices of the catalog's types (nothing was written)");
     const nlohmann::json overlay = import.overlay();
-    if (const std::string why = bench::write_text_atomically(o.out, overlay.dump(2) + "\n"); !why.empty())
+    if (const std::string why = write_output_file(o.out, overlay.dump(2) + "\n"); !why.empty())
         throw InputError("--out: cannot write '" + o.out + "': " + why);
 
     const PriceListImportStats& s = import.stats();

@@ -3,8 +3,10 @@
 #include "png_writer.hpp"
 
 #include <array>
-#include <fstream>
 #include <stdexcept>
+#include <string_view>
+
+#include "output_file.hpp"
 
 namespace gpuplan::gui {
 
@@ -78,9 +80,8 @@ void write_png_rgb(const std::string& path, int width, int height, const std::ve
     chunk(png, "IDAT", z);
     chunk(png, "IEND", {});
 
-    std::ofstream file(path, std::ios::binary);
-    file.write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
-    if (!file) throw std::runtime_error("could not write the screenshot to " + path);
+    const std::string why = write_output_file(path, std::string_view(reinterpret_cast<const char*>(png.data()), png.size()));
+    if (!why.empty()) throw std::runtime_error("could not write the screenshot to " + path + ": " + why);
 }
 
 }  // namespace gpuplan::gui
