@@ -1,6 +1,8 @@
 #include "gpuplan/json_reader.hpp"
 
 #include <cmath>
+#include <set>
+#include <vector>
 
 namespace gpuplan {
 
@@ -58,6 +60,55 @@ void check_sizes_at(const Json& value, const std::string& origin, const std::str
     }
 }
 
+// Refuses a key given twice in one object. JSON (RFC 8259 §4) leaves duplicates undefined and
+// nlohmann keeps the last, so `"hours": 730, "hours": 1` would silently price 1 hour. Runs as
+// the parser's callback, which sees every key in order; the frames track where it is, so the
+// refusal names the JSON path.
+class DuplicateKeyCheck {
+public:
+    explicit DuplicateKeyCheck(const std::string& origin) : origin_(origin) {}
+
+    bool operator()(int /*depth*/, Json::parse_event_t event, Json& parsed) {
+        using Event = Json::parse_event_t;
+        switch (event) {
+        case Event::object_start:
+        case Event::array_start:
+        case Event::value:
+            if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+            if (event != Event::value) frames_.push_back({event == Event::object_start, {}, {}, -1});
+            break;
+        case Event::key: {
+            Frame& f = frames_.back();
+            f.key = parsed.get<std::string>();
+            if (!f.keys.insert(f.key).second)
+                throw InputError(origin_ + ": " + path(), "the key \"" + f.key + "\" given twice in one object",
+                                 "each key once (the second would silently replace the first)");
+            break;
+        }
+        case Event::object_end:
+        case Event::array_end:
+            if (!frames_.empty()) frames_.pop_back();
+            break;
+        }
+        return true;
+    }
+
+private:
+    struct Frame {
+        bool object = false;
+        std::set<std::string> keys;  // an object's keys so far
+        std::string key;             // an object's current key
+        long index = -1;             // an array's current item
+    };
+    std::string path() const {
+        std::string p = "$";
+        for (const Frame& f : frames_) p = f.object ? p + "." + f.key : index_path(p, static_cast<std::size_t>(f.index));
+        return p;
+    }
+    const std::string& origin_;
+    std::vector<Frame> frames_;
+};
+
 }  // namespace
 
 void check_json_sizes(const Json& value, const std::string& origin) { check_sizes_at(value, origin, "$"); }
@@ -71,7 +122,7 @@ Json parse_json_document(std::string_view text, const std::string& origin) {
     check_json_depth(text, origin);
     // Non-throwing parse: a discarded value means a syntax error; re-parse only to get the
     // parser's message with its byte position.
-    Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    Json doc = Json::parse(text, DuplicateKeyCheck(origin), /*allow_exceptions=*/false);
     if (doc.is_discarded()) {
         std::string detail = "malformed JSON";
         try {

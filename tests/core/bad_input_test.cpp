@@ -188,6 +188,19 @@ TEST_CASE("JSON limits: overflowing numbers, depth, string and array sizes", "[b
           std::string::npos);
 }
 
+TEST_CASE("a key given twice is refused with its path, never last-one-wins", "[bad-input][limits]") {
+    // Before: nlohmann kept the last value, so this scenario priced 1 hour, not 730.
+    const std::string head = R"({"schema": "gpuplan.scenario/1", )";
+    CHECK(scenario_error(head + R"("price": {"instance": "p5.48xlarge", "hours": 730, "hours": 1}})") ==
+          "s.json: $.price.hours: got the key \"hours\" given twice in one object; expected each key once (the second would "
+          "silently replace the first)");
+    CHECK(scenario_error(R"({"schema": "gpuplan.scenario/1", "schema": "gpuplan.scenario/1"})").find("s.json: $.schema: got the key") == 0);
+    // Inside arrays the path carries the index; the same key in two objects is fine.
+    CHECK(catalog_error(R"({"schema": "gpuplan.catalog/1", "instances": [{"name": "a"}, {"name": "b", "vcpus": 1, "vcpus": 2}]})")
+              .find("user.json: $.instances[1].vcpus: got the key \"vcpus\" given twice") == 0);
+    CHECK(catalog_error(user_doc(kValidInstance)) == "(no error)");
+}
+
 TEST_CASE("a result beyond a double is refused with the inputs that made it", "[bad-input][limits]") {
     // Found by fuzz_scenario in CI (corpus/scenario/crash-fleet-overflow.json): every input is
     // a finite positive number, but 8 GPUs x 8,760 h = 70,080 GPU-hours at 1.61e308 $/GPU-h is

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "gpuplan/calendar.hpp"
 #include "gpuplan/catalog/option_listings.hpp"
 #include "gpuplan/json_reader.hpp"
 #include "gpuplan/text.hpp"
@@ -127,61 +128,10 @@ std::vector<std::string> Catalog::regions() const {
     return {found.begin(), found.end()};
 }
 
-namespace {
-
-// Days since 1970-01-01 of a proleptic Gregorian date: shift the year to start in March, so
-// the leap day is the year's last, then count 365-day years, leap days and month lengths
-// (153 days per 5 months from March). H. Hinnant, "chrono-Compatible Low-Level Date
-// Algorithms", days_from_civil.
-long days_from_civil(long y, unsigned m, unsigned d) {
-    y -= m <= 2;
-    const long era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = static_cast<unsigned>(y - era * 400);
-    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + static_cast<long>(doe) - 719468;
-}
-
-// "2026-07-20" -> days; "2026-07" -> the month's last day; nullopt otherwise.
-std::optional<long> date_days(std::string_view text) {
-    const auto digits = [&](std::size_t from, std::size_t n) -> std::optional<unsigned> {
-        unsigned v = 0;
-        for (std::size_t k = from; k < from + n; ++k) {
-            if (k >= text.size() || text[k] < '0' || text[k] > '9') return std::nullopt;
-            v = v * 10 + static_cast<unsigned>(text[k] - '0');
-        }
-        return v;
-    };
-    const auto y = digits(0, 4), m = digits(5, 2);
-    if (!y || !m || text.size() < 7 || text[4] != '-' || *m < 1 || *m > 12) return std::nullopt;
-    if (text.size() == 7) return days_from_civil(*y + (*m == 12), *m == 12 ? 1 : *m + 1, 1) - 1;
-    const auto d = digits(8, 2);
-    if (text.size() != 10 || text[7] != '-' || !d || *d < 1 || *d > 31) return std::nullopt;
-    return days_from_civil(*y, *m, *d);
-}
-
-}  // namespace
-
 std::optional<int> price_age_days(std::string_view as_of, std::string_view today) {
-    const auto then = date_days(as_of), now = date_days(today);
-    if (!then || !now || today.size() != 10) return std::nullopt;
+    const auto then = date_or_month_days(as_of), now = date_days(today);
+    if (!then || !now) return std::nullopt;
     return static_cast<int>(*now - *then);
-}
-
-std::string utc_date(std::int64_t seconds) {
-    // The inverse of days_from_civil (same source, civil_from_days).
-    const long z = static_cast<long>((seconds >= 0 ? seconds : seconds - 86399) / 86400) + 719468;
-    const long era = (z >= 0 ? z : z - 146096) / 146097;
-    const unsigned doe = static_cast<unsigned>(z - era * 146097);
-    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const unsigned mp = (5 * doy + 2) / 153;
-    const unsigned d = doy - (153 * mp + 2) / 5 + 1;
-    const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-    const long y = static_cast<long>(yoe) + era * 400 + (m <= 2);
-    char text[16];
-    std::snprintf(text, sizeof text, "%04ld-%02u-%02u", y, m, d);
-    return text;
 }
 
 std::string stale_price_note(const Catalog& catalog, std::string_view as_of) {

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuplan/calendar.hpp"
 #include "gpuplan/pricing/purchase_option.hpp"
 
 namespace gpuplan {
@@ -193,8 +194,7 @@ std::optional<int> price_age_days(std::string_view as_of, std::string_view today
 // or "" when the price is fresh or the catalog has no date to judge by.
 std::string stale_price_note(const Catalog& catalog, std::string_view as_of);
 inline std::string stale_price_note(const Catalog& catalog, const Price& price) { return stale_price_note(catalog, price.as_of); }
-// "2026-11-24": the UTC date of a clock reading, for a shell to put in Catalog::today.
-std::string utc_date(std::int64_t seconds_since_epoch);
+// utc_date (the UTC date of a clock reading, for a shell to put in Catalog::today): calendar.hpp.
 
 // Throws InputError(where, shown_value, "a region with catalog prices: …") for a region with
 // no price in the catalog. shown_value is the value as the user wrote it (quoted JSON or flag).

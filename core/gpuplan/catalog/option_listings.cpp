@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gpuplan/calendar.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/text.hpp"
 
@@ -12,16 +13,8 @@ bool looks_like_region(const std::string& s) {
     return std::all_of(s.begin(), s.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
 }
 
-bool looks_like_date(const std::string& s) {
-    auto digits = [&](std::size_t from, std::size_t n) {
-        for (std::size_t i = from; i < from + n; ++i)
-            if (i >= s.size() || s[i] < '0' || s[i] > '9') return false;
-        return true;
-    };
-    if (s.size() == 7) return digits(0, 4) && s[4] == '-' && digits(5, 2);
-    if (s.size() == 10) return digits(0, 4) && s[4] == '-' && digits(5, 2) && s[7] == '-' && digits(8, 2);
-    return false;
-}
+// A date that exists, "YYYY-MM-DD" or "YYYY-MM" (calendar.hpp): 2026-02-31 is refused.
+bool looks_like_date(const std::string& s) { return date_or_month_days(s).has_value(); }
 
 namespace {
 

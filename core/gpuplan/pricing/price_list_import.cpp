@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <unordered_map>
 
+#include "gpuplan/calendar.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/pricing/purchase_option.hpp"
 #include "gpuplan/text.hpp"
@@ -438,7 +439,7 @@ void PriceListImport::add_offer_file(std::istream& in, const std::string& file_n
                          "or a Savings Plans price-list file (savingsPlan/v1.0/aws/AWSComputeSavingsPlan/.../index.json)");
     if (!sax.products_seen_) throw InputError(file_name + ": $.products", "nothing (key missing)", "the offer file's products");
     const std::string& date = sax.header.publication_date;
-    if (date.size() < 10 || date[4] != '-' || date[7] != '-')
+    if (!utc_seconds(date) && !(date.size() > 10 && date_days(date.substr(0, 10))))  // calendar.hpp: the day must exist
         throw InputError(file_name + ": $.publicationDate", "\"" + date + "\"", "the offer's publication date, such as \"2026-07-01T00:00:00Z\"");
     if (sax.header.version.empty()) throw InputError(file_name + ": $.version", "nothing (key missing)", "the offer file's version");
 

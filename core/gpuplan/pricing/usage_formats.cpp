@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpuplan/calendar.hpp"
 #include "gpuplan/explain.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/text.hpp"
@@ -23,16 +24,6 @@ std::string_view trim(std::string_view s) {
 }
 
 std::string shortened(std::string_view s) { return std::string(s.substr(0, 60)) + (s.size() > 60 ? "..." : ""); }
-
-// Days since 1970-01-01 of a proleptic Gregorian date (the civil-from-days inverse).
-double days_from_civil(int y, int m, int d) {
-    y -= m <= 2;
-    const int era = (y >= 0 ? y : y - 399) / 400;
-    const int yoe = y - era * 400;
-    const int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097.0 + doe - 719468.0;
-}
 
 // Lines of a text (split_lines, text.hpp), numbered from 1, with surrounding blanks and quotes
 // removed; f returns false to stop.
@@ -69,35 +60,7 @@ std::string_view format_name(UsageFormat format) {
 
 std::optional<double> parse_unix_seconds(std::string_view s) {
     if (auto v = decimal_number(s)) return v;
-    const auto field = [&](std::size_t at, std::size_t len) -> std::optional<int> {
-        if (at + len > s.size()) return std::nullopt;
-        int v = 0;
-        for (std::size_t k = at; k < at + len; ++k) {
-            if (s[k] < '0' || s[k] > '9') return std::nullopt;
-            v = v * 10 + (s[k] - '0');
-        }
-        return v;
-    };
-    const auto y = field(0, 4), mo = field(5, 2), d = field(8, 2);
-    if (!y || !mo || !d || s[4] != '-' || s[7] != '-' || *mo < 1 || *mo > 12 || *d < 1 || *d > 31) return std::nullopt;
-    if (s.size() == 10) return days_from_civil(*y, *mo, *d) * 86400.0;  // a date alone: its midnight
-    const auto h = field(11, 2), mi = field(14, 2);
-    if (!h || !mi || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' || *h > 23 || *mi > 59) return std::nullopt;
-    double sec = 0;
-    std::size_t rest = 16;
-    if (s.size() > 16 && s[16] == ':') {
-        const auto ss = field(17, 2);
-        if (!ss || *ss > 60) return std::nullopt;
-        sec = *ss;
-        rest = 19;
-        if (s.size() > rest && s[rest] == '.') {
-            ++rest;
-            while (rest < s.size() && s[rest] >= '0' && s[rest] <= '9') ++rest;
-        }
-    }
-    const std::string_view zone = s.substr(rest);
-    if (!(zone.empty() || zone == "Z" || zone == "+00:00" || zone == "UTC" || zone == " UTC")) return std::nullopt;
-    return days_from_civil(*y, *mo, *d) * 86400.0 + *h * 3600.0 + *mi * 60.0 + sec;
+    return utc_seconds(s);  // calendar.hpp: 2026-02-31 or 24:00:01 is refused, not carried over
 }
 
 UsageHistory history_from_points(const std::vector<UsagePoint>& points, UsagePointsMeta meta) {

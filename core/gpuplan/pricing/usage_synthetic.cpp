@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "gpuplan/calendar.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/pricing/usage_formats.hpp"
 
@@ -15,26 +16,8 @@ void require(bool ok, const char* field, double value, const char* expected) {
     if (!ok) throw InputError(field, format_number(value), expected);
 }
 
-// "2026-01-05T14:00:00Z" from Unix seconds (the inverse of parse_unix_seconds for whole seconds).
-std::string iso_time(double unix_seconds) {
-    const auto total = static_cast<long long>(std::llround(unix_seconds));
-    long long days = total / 86400, rest = total % 86400;
-    if (rest < 0) {
-        rest += 86400;
-        --days;
-    }
-    // civil_from_days (H. Hinnant's algorithm, public domain description of the Gregorian calendar).
-    days += 719468;
-    const long long era = (days >= 0 ? days : days - 146096) / 146097;
-    const long long doe = days - era * 146097;
-    const long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const long long mp = (5 * doy + 2) / 153;
-    const long long d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9, y = yoe + era * 400 + (m <= 2);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", y, m, d, rest / 3600, rest % 3600 / 60, rest % 60);
-    return buf;
-}
+// "2026-01-05T14:00:00Z" from Unix seconds (calendar.hpp; whole seconds).
+std::string iso_time(double unix_seconds) { return utc_time_iso(static_cast<std::int64_t>(std::llround(unix_seconds))); }
 
 }  // namespace
 
