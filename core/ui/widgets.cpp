@@ -213,7 +213,7 @@ void figure_value_text(const nlohmann::json* figure, bool right_align, bool show
 
 void figure_value_text(const Figure& figure, std::string_view label, bool right_align, bool show_unit, std::string_view document_name) {
     drawn_list().push_back({document_name.empty() ? figure.name : std::string(document_name), std::string(label), figure.value, figure.unit});
-    draw_figure_json(to_json(figure), &figure, right_align, show_unit);
+    draw_figure_json(figure_json(figure), &figure, right_align, show_unit);
 }
 
 const std::vector<DrawnFigure>& drawn_figures() { return drawn_list(); }

@@ -22,7 +22,7 @@ namespace {
 // ---- fleet --------------------------------------------------------------------------------
 
 struct FleetOptions {
-    double on_demand = 0, hours = 730;
+    double on_demand = 0, hours = kHoursPerMonth;
     std::string instance, region = "us-east-1";
     std::vector<std::string> tiers;
     std::string profile, commit, burst;  // --profile B:A:P --commit OPTION:USD [--burst OPTION:USD]
@@ -87,9 +87,10 @@ Param catalog_gpu_price(const CatalogInstance& at, const PurchaseOption& option,
         if (quote.option.kind != option.kind || quote.option.term != option.term || (option.payment && quote.option.payment != option.payment)) continue;
         if (!quote.available || !quote.effective_usd_per_hour.value)
             throw InputError(flag, "'" + key(option) + "'", "an option " + at.instance->name + " has a price for in " + at.region + " (" + quote.unavailable_reason + ")");
-        const double gpus = *at.instance->accelerator_count;
-        return {*quote.effective_usd_per_hour.value / gpus, quote.effective_usd_per_hour.rests_on_assumption() ? InputOrigin::assumption : InputOrigin::catalog,
-                quote.label + " of " + at.instance->name + " in " + at.region + " / " + format_number(gpus) + " GPUs"};
+        const Param instance_price{*quote.effective_usd_per_hour.value,
+                                   quote.effective_usd_per_hour.rests_on_assumption() ? InputOrigin::assumption : InputOrigin::catalog,
+                                   quote.label + " in " + at.region};
+        return usd_per_gpu_hour(instance_price, *at.instance->accelerator_count, at.instance->name);
     }
     throw InputError(flag, "'" + key(option) + "'", "an option quoted for " + at.instance->name);
 }
@@ -225,8 +226,7 @@ std::string run_fleet(const Catalog& catalog, const FleetOptions& o) {
         const Param od = catalog_on_demand(catalog, inst, o.region, "--instance");
         if (!inst.accelerator_count) throw InputError("--instance", "'" + inst.name + "'", "a type with a known accelerator count");
         usage_at = {&catalog, &inst, o.region};
-        req.on_demand_usd_per_gpu_hour = {od.value / *inst.accelerator_count, InputOrigin::catalog,
-                                          od.source + " / " + format_number(*inst.accelerator_count) + " accelerators"};
+        req.on_demand_usd_per_gpu_hour = usd_per_gpu_hour(od, *inst.accelerator_count, inst.name);
     } else {
         req.on_demand_usd_per_gpu_hour = {o.on_demand, InputOrigin::user, ""};
     }

@@ -50,7 +50,7 @@ const DefaultFlag kDefaultFlags[] = {
 
 struct PriceOptions {
     std::string instance, region = "us-east-1";
-    double hours = 730, instances = 1;
+    double hours = kHoursPerMonth, instances = 1;
     double tokens_per_second = 0, rtf = 0, training_hours = 0, spot_discount = 0, checkpoint_interval_hours = 0;
     std::string interruption_bucket, spot_advisor;
     std::map<std::string, double> overrides;  // by flag

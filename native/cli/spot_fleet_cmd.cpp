@@ -15,7 +15,7 @@ namespace {
 
 struct SpotFleetOptions {
     std::string region = "us-east-1", allocation = "lowest-price", interruption_bucket;
-    double capacity = 0, hours = 730;
+    double capacity = 0, hours = kHoursPerMonth;
     std::vector<std::string> types;
     bool explain = false;
     Format format = Format::table;

@@ -24,13 +24,6 @@ namespace {
 
 const Catalog& catalog() { return test::builtin_catalog(); }
 
-nlohmann::json builtin_scenario(const std::string& file_part) {
-    for (const CatalogDocument& doc : builtin_scenario_documents())
-        if (doc.origin.find(file_part) != std::string::npos) return nlohmann::json::parse(doc.text);
-    FAIL("no built-in scenario matching " << file_part);
-    return {};
-}
-
 AppState make_state(const nlohmann::json& scenario) {
     AppState s;
     s.catalog = &catalog();
@@ -103,7 +96,7 @@ TEST_CASE("views draw their section's content, not the empty state", "[frames]")
     test::Headless ui;
     for (const Case& c : cases) {
         INFO(view_name(c.view));
-        AppState with = make_state(builtin_scenario(c.with)), without = make_state(builtin_scenario(c.without));
+        AppState with = make_state(test::builtin_scenario(c.with)), without = make_state(test::builtin_scenario(c.without));
         with.view = without.view = c.view;
         with.embed = without.embed = true;
         ui.frame(with);
@@ -114,7 +107,7 @@ TEST_CASE("views draw their section's content, not the empty state", "[frames]")
 }
 
 TEST_CASE("bad scenarios keep the last good plan and name the JSON path", "[bad_input]") {
-    AppState state = make_state(builtin_scenario("t1-train"));
+    AppState state = make_state(test::builtin_scenario("t1-train"));
     REQUIRE(state.error.empty());
     const nlohmann::json good_scenario = state.scenario, good_results = state.results;
     struct Bad { nlohmann::json doc; const char* expect_in_message; };
@@ -148,7 +141,7 @@ TEST_CASE("bad scenarios keep the last good plan and name the JSON path", "[bad_
 TEST_CASE("views survive results of an unexpected shape", "[bad_input]") {
     // Results come from the core, but the views read them defensively: a wrong type where a
     // figure is expected shows "-"/"unknown", never a crash.
-    AppState state = make_state(builtin_scenario("t1-train"));
+    AppState state = make_state(test::builtin_scenario("t1-train"));
     state.results = {{"price", 5},
                      {"fleet", {{"figures", nlohmann::json::array()}, {"tiers", {{{"gpus", "x"}}}}}},
                      {"idle", {{"figures", {{"always_on_usd_total", {{"value", "not a number"}}}}}}},
@@ -215,7 +208,7 @@ TEST_CASE("an imported bench file shows in Measurements and plans the decode pip
 }
 
 TEST_CASE("edits from views re-evaluate the scenario and flag it for the URL", "[edits]") {
-    AppState state = make_state(builtin_scenario("p1-blended"));
+    AppState state = make_state(test::builtin_scenario("p1-blended"));
     test::Headless ui;
     ui.frame(state);
     state.scenario_changed = false;
@@ -240,7 +233,7 @@ TEST_CASE("number editors write whole numbers as JSON integers", "[edits]") {
     CHECK(number_json(2.0) == 2);
     CHECK(number_json(0.5).is_number_float());
     CHECK(number_json(1e300).is_number_float());
-    nlohmann::json scenario = builtin_scenario("t1-train");
+    nlohmann::json scenario = test::builtin_scenario("t1-train");
     scenario["train"]["zero_stage"] = number_json(2.0);
     scenario["train"]["nodes"] = number_json(2.0);
     AppState state = make_state(scenario);
@@ -248,7 +241,7 @@ TEST_CASE("number editors write whole numbers as JSON integers", "[edits]") {
 }
 
 TEST_CASE("the shell's view selection wins over the tab bar", "[edits]") {
-    AppState state = make_state(builtin_scenario("t1-train"));
+    AppState state = make_state(test::builtin_scenario("t1-train"));
     test::Headless ui;
     state.view = View::training;
     for (int k = 0; k < 4; ++k) ui.frame(state);
@@ -398,7 +391,7 @@ TEST_CASE("catalog table: filters and sorting by price-normalised columns", "[ca
         CHECK(c.find_instance(name)->accelerator_memory_gib_each.value_or(0) >= 80);
     // The table still draws with these filters and a comparison of four instances.
     state.compare = {"p5.48xlarge", "g6e.xlarge", "g6f.large", "trn1.2xlarge"};
-    AppState app = make_state(builtin_scenario("p1-blended"));
+    AppState app = make_state(test::builtin_scenario("p1-blended"));
     app.view = View::catalog;
     test::Headless ui;
     ui.frame(app);
@@ -446,7 +439,7 @@ TEST_CASE("catalog compare: the best value of each fact is the one highlighted",
 
 TEST_CASE("catalog table: a link value opens the table as it was shared", "[catalog]") {
     // What a user sets: a family, EFA only, two to compare, $/GPU-h high to low, vCPUs hidden.
-    AppState app = make_state(builtin_scenario("p1-blended"));
+    AppState app = make_state(test::builtin_scenario("p1-blended"));
     app.view = View::catalog;
     set_catalog_view_link(app, "family=p5;efa=1;compare=p5.48xlarge,p5en.48xlarge;sort=usd-per-gpu-hour-desc;hide=vcpus");
     test::Headless ui;

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cfloat>
+#include <stdexcept>
 #include <string>
 
 #include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/scenario/scenario.hpp"
 #include "imgui.h"
 #include "ui/app.hpp"
 
@@ -16,6 +18,13 @@ namespace gpuplan::ui::test {
 inline const Catalog& builtin_catalog() {
     static const Catalog c = load_builtin_catalog();
     return c;
+}
+
+// The built-in example scenario whose file name contains `file_part` (e.g. "t1-train").
+inline nlohmann::json builtin_scenario(const std::string& file_part) {
+    for (const CatalogDocument& doc : builtin_scenario_documents())
+        if (doc.origin.find(file_part) != std::string::npos) return nlohmann::json::parse(doc.text);
+    throw std::runtime_error("no built-in scenario matching " + file_part);
 }
 
 class Headless {

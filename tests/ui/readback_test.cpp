@@ -22,18 +22,11 @@ using namespace gpuplan::ui;
 
 namespace {
 
-nlohmann::json builtin_scenario(const std::string& file_part) {
-    for (const CatalogDocument& doc : builtin_scenario_documents())
-        if (doc.origin.find(file_part) != std::string::npos) return nlohmann::json::parse(doc.text);
-    FAIL("no built-in scenario matching " << file_part);
-    return {};
-}
-
 // The app with the built-in scenario whose file name contains `file_part`, evaluated.
 AppState state_for(const std::string& file_part) {
     AppState state;
     state.catalog = &test::builtin_catalog();
-    set_scenario(state, builtin_scenario(file_part));
+    set_scenario(state, test::builtin_scenario(file_part));
     REQUIRE(state.error.empty());
     return state;
 }

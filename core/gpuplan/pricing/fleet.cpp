@@ -4,6 +4,11 @@
 
 namespace gpuplan {
 
+Param usd_per_gpu_hour(const Param& usd_per_instance_hour, double accelerator_count, const std::string& instance_name) {
+    return {usd_per_instance_hour.value / accelerator_count, usd_per_instance_hour.origin,
+            usd_per_instance_hour.source + " (" + instance_name + ") / " + format_number(accelerator_count) + " GPUs"};
+}
+
 std::vector<FleetTier> tiers_from_profile(const UsageProfile& p) {
     if (p.peak_gpus <= 0) throw InputError("fleet.profile.peak_gpus", format_number(p.peak_gpus), "a number of GPUs > 0");
     if (p.baseline_gpus < 0 || p.baseline_gpus > p.average_gpus)

@@ -28,7 +28,7 @@ struct FleetTier {
 };
 
 struct FleetRequest {
-    double hours = 730;       // hours in the period (a month by default)
+    double hours = kHoursPerMonth;       // hours in the period (a month by default)
     Param on_demand_usd_per_gpu_hour;
     std::vector<FleetTier> tiers;
 };
@@ -55,6 +55,12 @@ struct UsageProfile {
     PurchaseOption burst_option{PurchaseKind::on_demand, std::nullopt, std::nullopt};
     Param burst_usd_per_gpu_hour;
 };
+
+// One GPU-hour of an instance bought at `usd_per_instance_hour`: that price over the instance's
+// `accelerator_count` GPUs, keeping the price's origin. The one place the scenario's fleet, the
+// `fleet` command and its tier prices turn an instance price into a $/GPU-h (the catalog's
+// table figure is catalog_metrics.cpp's usd_per_accelerator_hour, the same division).
+Param usd_per_gpu_hour(const Param& usd_per_instance_hour, double accelerator_count, const std::string& instance_name);
 
 // Throws InputError unless 0 <= baseline <= average <= peak and peak > 0.
 std::vector<FleetTier> tiers_from_profile(const UsageProfile& profile);

@@ -8,13 +8,14 @@
 #pragma once
 
 #include "gpuplan/explain.hpp"
+#include "gpuplan/pricing/purchase_option.hpp"
 
 namespace gpuplan {
 
 struct IdleRequest {
     double engineers = 1;
     Param usd_per_hour;                 // instance price
-    double hours_per_month = 730;       // AWS's month: 8760 / 12
+    double hours_per_month = kHoursPerMonth;
     double active_hours_per_day = 6;
     double workdays_per_month = 22;
     double boot_setup_minutes = 10;     // per working day

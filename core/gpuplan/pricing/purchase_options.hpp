@@ -84,7 +84,7 @@ struct UnitCostOptions {
 struct QuoteRequest {
     std::string instance;
     std::string region = "us-east-1";
-    double hours = 730;   // usage hours to price (a month by default)
+    double hours = kHoursPerMonth;   // usage hours to price (a month by default)
     double count = 1;     // instances
     PricingAssumptions assumptions = default_pricing_assumptions();
     SpotRisk spot_risk = default_spot_risk();

@@ -18,6 +18,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
+#include "gpuplan/pricing/purchase_option.hpp"
 #include "gpuplan/pricing/spot_checkpoint.hpp"
 
 namespace gpuplan {
@@ -36,7 +37,7 @@ struct SpotFleetRequest {
     double target_capacity = 1;  // units
     std::vector<SpotFleetType> types;
     SpotAllocation allocation = SpotAllocation::lowest_price;
-    double hours = 730;
+    double hours = kHoursPerMonth;
     SpotRisk spot_risk = default_spot_risk();
 };
 

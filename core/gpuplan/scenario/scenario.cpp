@@ -105,7 +105,7 @@ std::optional<QuoteRequest> parse_price(ObjectReader& root, const Catalog& catal
     QuoteRequest q;
     q.instance = require_instance(catalog, r, "instance").name;
     q.region = s.region;
-    q.hours = r.optional_number("hours", NumberRule::positive).value_or(730);
+    q.hours = r.optional_number("hours", NumberRule::positive).value_or(kHoursPerMonth);
     q.count = r.optional_number("instances", NumberRule::positive).value_or(1);
     q.assumptions = a;
     q.spot_risk = risk;
@@ -121,14 +121,13 @@ std::optional<FleetRequest> parse_fleet(ObjectReader& root, const Catalog& catal
     if (!j) return std::nullopt;
     ObjectReader r(*j, root.child_path("fleet"));
     FleetRequest f;
-    f.hours = r.optional_number("hours", NumberRule::positive).value_or(730);
+    f.hours = r.optional_number("hours", NumberRule::positive).value_or(kHoursPerMonth);
     if (r.has("instance")) {
         // On-demand $/GPU-hour from the catalog: the instance price over its accelerators.
         const Param od = price_param(catalog, r, region, "on_demand_usd_per_gpu_hour");
         const Instance& inst = *catalog.find_instance(j->at("instance").get<std::string>());
         if (!inst.accelerator_count) throw InputError(r.child_path("instance"), "\"" + inst.name + "\"", "a type with a known accelerator count");
-        f.on_demand_usd_per_gpu_hour = {od.value / *inst.accelerator_count, InputOrigin::catalog,
-                                        od.source + " / " + format_number(*inst.accelerator_count) + " accelerators"};
+        f.on_demand_usd_per_gpu_hour = usd_per_gpu_hour(od, *inst.accelerator_count, inst.name);
     } else {
         f.on_demand_usd_per_gpu_hour = price_param(catalog, r, region, "on_demand_usd_per_gpu_hour");
     }

@@ -110,11 +110,10 @@ void draw_figures(const DecodeSimResult& sim) {
 
 void draw_cost(const DecodeCost& cost, const char* id) {
     ImGui::TextDisabled("basis: %s decode times", cost.basis.c_str());
-    const float height = table_height(cost.options.size(), 16);
-    if (!ImGui::BeginTable(id, 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY,
-                           ImVec2(0, height)))
+    // Every row shown, no scroll of its own: a table that scrolls inside the scrolling view
+    // traps the mouse wheel (costs_view.cpp, draw_options_table).
+    if (!ImGui::BeginTable(id, 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp))
         return;
-    ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("purchase option", ImGuiTableColumnFlags_WidthStretch, 2.0f);
     const char* headers[] = {"$/h", "sync $/video-hour", "async $/video-hour", "saved per 1000 video-h"};
     for (const char* h : headers) ImGui::TableSetupColumn(h);
