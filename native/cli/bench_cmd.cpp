@@ -71,21 +71,6 @@ struct BenchDecodeOptions {
     CLI::App* app = nullptr;
 };
 
-// Whole numbers from lo to hi ("--chunks: got 0; expected a whole number from 1 to 100,000").
-CLI::Validator whole_in(double lo, double hi) {
-    const std::string expected = "; expected a whole number from " + group_thousands(fmt::format("{}", lo)) + " to " +
-                                 group_thousands(fmt::format("{}", hi));
-    return CLI::Validator(
-        [lo, hi, expected](std::string& text) -> std::string {
-            char* end = nullptr;
-            const double v = std::strtod(text.c_str(), &end);
-            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + text + "'" + expected;
-            if (!std::isfinite(v) || std::floor(v) != v || v < lo || v > hi) return "got " + text + expected;
-            return "";
-        },
-        fmt::format("WHOLE IN [{}, {}]", lo, hi));
-}
-
 bool given(const BenchDecodeOptions& o, const char* flag) { return o.app->count(flag) > 0; }
 
 std::vector<bench::Mode> parse_modes(const std::string& text) {
@@ -211,6 +196,37 @@ std::string run_bench_decode(const BenchDecodeOptions& o, const Catalog& catalog
 
 }  // namespace
 
+// Whole numbers from lo to hi ("--chunks: got 0; expected a whole number from 1 to 100,000").
+CLI::Validator whole_in(double lo, double hi) {
+    const std::string expected = "; expected a whole number from " + group_thousands(fmt::format("{}", lo)) + " to " +
+                                 group_thousands(fmt::format("{}", hi));
+    return CLI::Validator(
+        [lo, hi, expected](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + text + "'" + expected;
+            if (!std::isfinite(v) || std::floor(v) != v || v < lo || v > hi) return "got " + text + expected;
+            return "";
+        },
+        fmt::format("WHOLE IN [{}, {}]", lo, hi));
+}
+
+// A timeout in seconds, > 0 and at most a day: a larger one overflowed duration_cast to the clock's
+// 64-bit nanoseconds (1e300 s; UBSan "value is outside the range of representable values").
+CLI::Validator timeout_seconds_rule() {
+    constexpr double max_s = 86400;
+    const std::string expected = "; expected a number of seconds > 0 and at most 86,400 (one day)";
+    return CLI::Validator(
+        [expected](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + text + "'" + expected;
+            if (!std::isfinite(v) || v <= 0 || v > max_s) return "got " + text + expected;
+            return "";
+        },
+        "SECONDS IN (0, 86400]");
+}
+
 Command register_bench(CLI::App& parent) {
     CLI::App* bench = parent.add_subcommand(
         "bench", "Measure on this machine: copies, memory, peers, collectives (bench run) and the decode pipeline (bench decode); CUDA, or a CPU backend without a GPU");
@@ -271,10 +287,10 @@ docs/benchmarks.md (run, list) and docs/decode-pipeline.md (decode).)");
     app->add_option("--video-seconds", o->video_seconds, "Duration of the video, for RTF = decode time / duration")->check(number_rule(NumberRule::positive));
     app->add_option("--writer-timeout-s", o->writer_timeout_s, "Longest wait for the writer to release a buffer before the run fails")
         ->capture_default_str()
-        ->check(number_rule(NumberRule::positive));
+        ->check(timeout_seconds_rule());
     app->add_option("--device-timeout-s", o->device_timeout_s, "Longest wait for the device (an event, a stream) before the run fails, as on a hung GPU")
         ->capture_default_str()
-        ->check(number_rule(NumberRule::positive));
+        ->check(timeout_seconds_rule());
     app->add_option("--instance-type", o->instance_type, "EC2 instance type for the results (default: read from local EC2 metadata, if any)")
         ->type_name("INSTANCE");
     app->add_option("--out", o->out, "Also write the results (gpuplan.bench/1 JSON) to FILE")->type_name("FILE");

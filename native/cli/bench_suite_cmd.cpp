@@ -220,14 +220,14 @@ BenchSuiteCommands register_bench_suite(CLI::App& bench) {
     run->add_flag("--full", f->full, "1 GiB transfers, 3 warm-up + 50 samples");
     run->add_option("--size", f->size, "Bytes per transfer and per STREAM array (>= 4 x L2 is enforced for STREAM): 4096, 64MiB, 1GiB, 500MB")
         ->type_name("SIZE");
-    run->add_option("--samples", f->samples, "Timed samples per case (default by mode: 5 / 20 / 50)")->check(whole_rule(1));
-    run->add_option("--warmup", f->warmup, "Untimed warm-up samples (default by mode: 1 / 2 / 3)")->check(whole_rule(0));
+    run->add_option("--samples", f->samples, "Timed samples per case (default by mode: 5 / 20 / 50)")->check(whole_in(1, 100000));
+    run->add_option("--warmup", f->warmup, "Untimed warm-up samples (default by mode: 1 / 2 / 3)")->check(whole_in(0, 10000));
     run->add_option("--timeout-s", f->timeout_s, "Longest one sample may take before its case stops (timed_out)")
         ->capture_default_str()
-        ->check(number_rule(NumberRule::positive));
+        ->check(timeout_seconds_rule());
     run->add_option("--probe-timeout-s", f->probe_timeout_s, "Longest the verified-access probe of a GPU pair may take")
         ->capture_default_str()
-        ->check(number_rule(NumberRule::positive));
+        ->check(timeout_seconds_rule());
     run->add_option("--json", f->json_file, "Write the results (gpuplan.bench/1) to FILE, rewritten after every case; - prints them on stdout instead of the table")
         ->type_name("FILE");
     run->add_option("--instance-type", f->instance_type, "EC2 instance type for datasheet figures (default: local EC2 metadata, if any)")

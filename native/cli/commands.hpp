@@ -165,6 +165,11 @@ std::vector<ModelSpec> load_models_with_files(const std::vector<std::string>& fi
 const ModelSpec& require_model(const std::vector<ModelSpec>& models, const std::string& name, const std::string& where);
 // Whole numbers >= min_value ("--batch: got -1; expected a whole number >= 1").
 CLI::Validator whole_rule(double min_value);
+// Whole numbers from lo to hi ("--chunks: got 0; expected a whole number from 1 to 100,000"): a count
+// that is converted to int must be bounded here, before the conversion (1e12 samples overflowed an int).
+CLI::Validator whole_in(double lo, double hi);
+// A timeout flag: seconds > 0 and at most one day, bounded before any duration_cast.
+CLI::Validator timeout_seconds_rule();
 // One of `allowed` (lower case; the text is lower-cased when it matches).
 CLI::Validator choice_rule(std::vector<std::string> allowed);
 
