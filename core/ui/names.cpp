@@ -102,4 +102,20 @@ std::string human_error(std::string_view message) {
     return human_name(last) + ": " + std::string(rest);
 }
 
+std::string option_label(const PurchaseOption& o) {
+    std::string text;
+    switch (o.kind) {
+    case PurchaseKind::on_demand: text = "On-demand"; break;
+    case PurchaseKind::reserved: text = "Reserved"; break;
+    case PurchaseKind::instance_savings_plan: text = "EC2 Instance Savings Plan"; break;
+    case PurchaseKind::compute_savings_plan: text = "Compute Savings Plan"; break;
+    case PurchaseKind::spot: text = "Spot"; break;
+    case PurchaseKind::capacity_block: text = "Capacity Block"; break;
+    }
+    if (o.term) text += *o.term == Term::one_year ? " 1-year" : " 3-year";
+    if (o.payment)
+        text += *o.payment == Payment::no_upfront ? ", no upfront" : *o.payment == Payment::partial_upfront ? ", partial upfront" : ", all upfront";
+    return text;
+}
+
 }  // namespace gpuplan::ui

@@ -198,7 +198,7 @@ void draw_fleet(AppState& state) {
         ImGui::TableHeadersRow();
         for (std::size_t k = 0; k < tiers.size(); ++k) {
             const FleetTier& t = tiers[k];
-            const std::string tier = key(t.option);
+            const std::string tier = option_label(t.option);  // words, not the key (reserved-3y)
             ImGui::TableNextRow();
             ImGui::PushID(static_cast<int>(k));
             ImGui::TableSetColumnIndex(0);
