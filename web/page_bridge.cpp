@@ -15,6 +15,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/json_reader.hpp"
 #include "gpuplan/topology/machine_topology.hpp"
 #include "imgui.h"
 #include "table_export.hpp"
@@ -160,9 +161,12 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_state() {
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_set_scenario(const char* scenario_text) {
     static std::string text;
     auto& page = *g_page;
-    nlohmann::json scenario = nlohmann::json::parse(scenario_text, nullptr, /*allow_exceptions=*/false);
-    if (scenario.is_discarded() || !scenario.is_object())
-        return gpuplan::web::keep(text, "scenario: got text that is not a JSON object; expected a gpuplan.scenario/1 document");
+    nlohmann::json scenario;
+    try {  // the scenario file's reader: limits, the byte of a syntax error, a key given twice
+        scenario = gpuplan::parse_json_document(scenario_text, "scenario");
+    } catch (const gpuplan::InputError& e) {
+        return gpuplan::web::keep(text, e.what());
+    }
     gpuplan::ui::set_scenario(page.state, std::move(scenario));
     gpuplan::web::request_frames(page);
     if (!page.state.error.empty()) return gpuplan::web::keep(text, page.state.error);

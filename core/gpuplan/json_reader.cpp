@@ -1,7 +1,9 @@
 #include "gpuplan/json_reader.hpp"
+#include "gpuplan/json_duplicate_keys.hpp"
 
 #include <cmath>
 #include <set>
+#include <utility>
 #include <vector>
 
 namespace gpuplan {
@@ -66,7 +68,7 @@ void check_sizes_at(const Json& value, const std::string& origin, const std::str
 // refusal names the JSON path.
 class DuplicateKeyCheck {
 public:
-    explicit DuplicateKeyCheck(const std::string& origin) : origin_(origin) {}
+    explicit DuplicateKeyCheck(std::string origin) : origin_(std::move(origin)) {}
 
     bool operator()(int /*depth*/, Json::parse_event_t event, Json& parsed) {
         using Event = Json::parse_event_t;
@@ -105,11 +107,13 @@ private:
         for (const Frame& f : frames_) p = f.object ? p + "." + f.key : index_path(p, static_cast<std::size_t>(f.index));
         return p;
     }
-    const std::string& origin_;
+    std::string origin_;
     std::vector<Frame> frames_;
 };
 
 }  // namespace
+
+Json::parser_callback_t refuse_duplicate_keys(const std::string& origin) { return DuplicateKeyCheck(origin); }
 
 void check_json_sizes(const Json& value, const std::string& origin) { check_sizes_at(value, origin, "$"); }
 
@@ -122,7 +126,7 @@ Json parse_json_document(std::string_view text, const std::string& origin) {
     check_json_depth(text, origin);
     // Non-throwing parse: a discarded value means a syntax error; re-parse only to get the
     // parser's message with its byte position.
-    Json doc = Json::parse(text, DuplicateKeyCheck(origin), /*allow_exceptions=*/false);
+    Json doc = Json::parse(text, refuse_duplicate_keys(origin), /*allow_exceptions=*/false);
     if (doc.is_discarded()) {
         std::string detail = "malformed JSON";
         try {

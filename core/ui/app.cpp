@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/json_reader.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
 #include "imgui.h"
 #include "imgui_internal.h"  // the view window's content extent (draw_view)
@@ -100,12 +101,13 @@ void draw_scenario_editor(AppState& state) {
     // is edited like any other.
     ImGui::InputTextMultiline("##scenario_json", &vs.scenario_text, ImVec2(-1, em(18)));
     if (ImGui::Button("Apply")) {
-        const nlohmann::json j = nlohmann::json::parse(vs.scenario_text, nullptr, false);
-        if (j.is_discarded()) {
-            state.error = "scenario (editor): not valid JSON";
-        } else {
-            set_scenario(state, j);
+        // The same reader as a scenario file: the error names the byte or the JSON path, and a
+        // key typed twice is refused instead of the second silently winning.
+        try {
+            set_scenario(state, parse_json_document(vs.scenario_text, "scenario (editor)"));
             if (state.error.empty()) state.scenario_changed = true;
+        } catch (const InputError& e) {
+            state.error = e.what();
         }
     }
     ImGui::SameLine();

@@ -133,6 +133,13 @@ void HostStage::begin_video() {
         throw BenchError(BenchError::Kind::failed, "host stage '" + std::string(to_string(kind_)) + "': cannot create " + path_ + ": " +
                                                        std::strerror(errno) + "; " + std::to_string(frames_written_.load()) +
                                                        " frames were written in this run before the failure, the run stopped");
+    // The file is only ever written through fd_, so its name goes at once: the data lands on
+    // disk as before (the page cache, or the device with O_DIRECT), and the kernel frees it
+    // when the descriptor closes, also when a signal ends the process before any cleanup code
+    // runs (issue 34, D3: SIGINT left 113 MB in --output-dir). unlink(2): "If the name was the
+    // last link to a file but any processes still have the file open, the file will remain in
+    // existence until the last file descriptor referring to it is closed."
+    ::unlink(path_.c_str());
 }
 
 void HostStage::end_video() {

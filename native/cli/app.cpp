@@ -38,6 +38,24 @@ constexpr Registrar kRegistrars[] = {
     register_gui,
 };
 
+// Control characters written as escapes ("\r", "\x1b"): a bad-input message echoes what the
+// user gave, and a raw CR would print the rest of the message over its start, an escape
+// sequence would reach the terminal, a newline would split the one-line message.
+std::string printable(const std::string& text) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte != 0x7f) out += c;
+        else if (c == '\n') out += "\\n";
+        else if (c == '\r') out += "\\r";
+        else if (c == '\t') out += "\\t";
+        else out += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 15];
+    }
+    return out;
+}
+
 int fail(std::string& err, int code, const std::string& message) {
     err += "gpuplan: error: " + message + "\n";
     return code;
@@ -154,7 +172,7 @@ int run_gpuplan(const std::vector<std::string>& args, std::string& out, std::str
     try {
         return run(args, out, err);
     } catch (const InputError& e) {
-        return fail(err, kExitBadInput, e.what());
+        return fail(err, kExitBadInput, printable(e.what()));
     } catch (const CommandFailure& e) {  // a command's own exit code (bench: 3 no GPU, 4 run failed)
         out += e.output();
         return fail(err, e.exit_code(), e.what());

@@ -307,6 +307,7 @@ docs/benchmarks.md (run, list) and docs/decode-pipeline.md (decode).)");
     app->add_option("--inject-fault", o->inject_fault, "[hang:]STAGE:N: the Nth compute or copy call, or the writer's Nth chunk, fails (or hangs); "
                                                       "e.g. copy:3, hang:copy:3, writer:2 (docs/decode-pipeline.md)")
         ->type_name("SPEC")
+        ->check(non_empty_rule("[hang:]STAGE:N, such as copy:3"))
         ->group(faults);
     app->footer(std::string(R"(Modes run in order A, B, C, D; each: buffers allocated, warm-up videos, timed videos, buffers freed.
 Without a GPU, --backend cuda stops with "no usable GPU here" (exit 3): use --backend cpu.

@@ -210,8 +210,11 @@ BenchSuiteCommands register_bench_suite(CLI::App& bench) {
     CLI::App* run = bench.add_subcommand("run", "Host<->device copies, device memory (STREAM), GPU peer-to-peer and NCCL collectives, each verified "
                                                  "before it reports (docs/benchmarks.md)");
     f->app = run;
-    run->add_option("CASE", f->cases, "Case keys or groups (host, dmem, p2p, nccl) to run; none: all (see `gpuplan bench list`)");
-    run->add_option("--cases", f->cases_flag, "The same as a comma list: h2d_pinned,dmem_triad")->type_name("LIST");
+    run->add_option("CASE", f->cases, "Case keys or groups (host, dmem, p2p, nccl) to run; none: all (see `gpuplan bench list`)")
+        ->check(non_empty_rule("a case key or group (see `gpuplan bench list`)"));
+    run->add_option("--cases", f->cases_flag, "The same as a comma list: h2d_pinned,dmem_triad")
+        ->type_name("LIST")
+        ->check(non_empty_rule("case keys, such as h2d_pinned,dmem_triad (leave the flag out to run every case)"));
     run->add_option("--backend", f->backend, "auto (cuda when a GPU answers, else cpu), cuda, or cpu (memcpy and threads on host memory)")
         ->capture_default_str()
         ->check(choice_rule({"auto", "cuda", "cpu"}))
@@ -242,6 +245,7 @@ BenchSuiteCommands register_bench_suite(CLI::App& bench) {
                     "STAGE:N on either backend: the Nth allocation (alloc:N), run (copy:N) or verification read (verify:N) fails, or the Nth run hangs "
                     "until its timeout (hang:copy:N)")
         ->type_name("[hang:]STAGE:N")
+        ->check(non_empty_rule("[hang:]STAGE:N, such as copy:2"))
         ->group("Fault injection (tests)");
     run->footer(R"(Cases run in table order; a case that cannot run here is WAIVED with the reason, never failed.
 Without a GPU, --backend auto measures host memory with the cpu backend (and says so).

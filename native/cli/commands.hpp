@@ -172,5 +172,7 @@ CLI::Validator whole_in(double lo, double hi);
 CLI::Validator timeout_seconds_rule();
 // One of `allowed` (lower case; the text is lower-cased when it matches).
 CLI::Validator choice_rule(std::vector<std::string> allowed);
+// Any text but the empty one: `--cases ''` is a mistake, not "every case" (issue 34).
+CLI::Validator non_empty_rule(std::string expected);
 
 }  // namespace gpuplan::cli

@@ -158,6 +158,10 @@ std::string read_input_file(const std::string& path, const std::string& where, s
         if (text.size() > max_bytes) throw InputError(where, "'" + path + "' of more than " + mib, limit);
     }
     if (in.bad()) throw InputError(where + ": cannot read '" + path + "': read error");
+    // A UTF-8 byte order mark (Excel's "CSV UTF-8", Notepad) is not part of the text: read with
+    // it, a CSV's first header showed as "timestamp" and was refused as another word (RFC 8259
+    // §8.1 lets a JSON reader ignore it too).
+    if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
     return text;
 }
 

@@ -76,6 +76,9 @@ CLI::Validator choice_rule(std::vector<std::string> allowed) {
         list);
 }
 
+CLI::Validator non_empty_rule(std::string expected) {
+    return CLI::Validator([expected](std::string& text) -> std::string { return text.empty() ? "got an empty value; expected " + expected : ""; }, "");
+}
 
 // ---- gpuplan models ---------------------------------------------------------------------------
 

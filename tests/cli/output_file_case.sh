@@ -85,3 +85,16 @@ wait $runner
 "$gpuplan" "${BD[@]}" --out "$work/no-such-folder/x.json" > "$work/msg" 2>&1 && fail "a folder that does not exist was accepted"
 grep -q "no-such-folder" "$work/msg" || fail "the refusal does not name the folder: $(cat "$work/msg")"
 echo "5. interrupted and refused runs leave no file; a missing folder is named"
+
+# 6. The staging file of --host-stage write is gone when a signal ends the run (D3): nothing is
+#    left in --output-dir, while the run was writing there.
+mkdir "$work/stage"
+"$gpuplan" bench decode --backend cpu --frames-per-chunk 2 --height 18 --width 32 --compute-ms 50 --warmup 0 --videos 20 --chunks 8 --mode B \
+    --host-stage write --output-dir "$work/stage" > /dev/null 2>&1 &
+runner=$!
+sleep 1
+kill -TERM $runner
+wait $runner
+left=$(ls -A "$work/stage")
+[ -z "$left" ] || fail "a run ended by SIGTERM left $left in --output-dir"
+echo "6. a signalled run leaves no staging file"

@@ -96,3 +96,8 @@ TEST_CASE("a number too large for a double is a JSON error, not a crash", "[url]
     CHECK(decode_error(base64url_encode("{\"hours\":8761e308}")) ==
           "scenario (URL): got the number '8761e308' in the decoded text; expected a number a double can hold (magnitude below 1.8e308)");
 }
+
+TEST_CASE("a link whose scenario gives a key twice is refused with the key's path", "[url]") {
+    const std::string param = base64url_encode(R"({"schema": "gpuplan.scenario/1", "price": {"instance": "p5.48xlarge", "hours": 730, "hours": 1}})");
+    CHECK(decode_error(param).find("$.price.hours: got the key \"hours\" given twice in one object") != std::string::npos);
+}

@@ -119,6 +119,12 @@ TEST_CASE("usage formats bad input: the place, the value and what was expected")
                       Catch::Contains("$.MetricDataResults[0].Timestamps[1]") && Catch::Contains("ISO 8601"));
     CHECK_THROWS_WITH(parse_usage(R"({"MetricDataResults": [{"Id": "a", "Label": "gpus", "Timestamps": ["2026-01-05T00:00:00Z", "2026-01-05T01:00:00Z"], "Values": [1, -2]}]})", "n.json"),
                       Catch::Contains("Values[1]") && Catch::Contains(">= 0"));
+    // A key given twice (the second "Values" would silently replace the first) is refused with its path.
+    CHECK_THROWS_WITH(parse_usage(R"({"MetricDataResults": [{"Id": "a", "Label": "gpus", "Timestamps": ["2026-01-05T00:00:00Z", "2026-01-05T01:00:00Z"], "Values": [1, 2], "Values": [9, 9]}]})", "twice.json"),
+                      Catch::Contains("twice.json: $.MetricDataResults[0].Values") && Catch::Contains("given twice"));
+    // A timestamp on a day that does not exist is refused, not moved to March (calendar.hpp).
+    CHECK_THROWS_WITH(parse_usage(R"({"MetricDataResults": [{"Id": "a", "Label": "gpus", "Timestamps": ["2026-02-28T00:00:00Z", "2026-02-31T00:00:00Z"], "Values": [1, 2]}]})", "feb.json"),
+                      Catch::Contains("$.MetricDataResults[0].Timestamps[1]"));
     // Cost Explorer: a unit other than Hrs is a mix of usage types.
     CHECK_THROWS_WITH(parse_usage(R"({"ResultsByTime": [{"TimePeriod": {"Start": "2026-01-05", "End": "2026-01-06"}, "Total": {"UsageQuantity": {"Amount": "3", "Unit": "N/A"}}}]})", "na.json"),
                       Catch::Contains("$.ResultsByTime[0].Total.UsageQuantity.Unit") && Catch::Contains("Running Hours"));
