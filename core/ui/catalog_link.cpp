@@ -14,7 +14,7 @@
 namespace gpuplan::ui {
 namespace {
 
-constexpr const char* kFlag = "--catalog-table";
+constexpr const char* kCatalogFlag = "--catalog-table";
 
 // Keys by CatalogColumn, in the enum's order.
 constexpr const char* kColumnKeys[] = {"compare", "instance", "family", "accelerator", "accelerators", "on-demand",
@@ -49,7 +49,7 @@ std::string decode(std::string_view text, const std::string& part) {
         }
         const auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
         if (k + 2 >= text.size() || !hex(text[k + 1]) || !hex(text[k + 2]))
-            throw InputError(kFlag, "'" + part + "'", "a value whose % escapes are two hexadecimal digits (%20 for a space)");
+            throw InputError(kCatalogFlag, "'" + part + "'", "a value whose % escapes are two hexadecimal digits (%20 for a space)");
         out += static_cast<char>(std::strtol(std::string(text.substr(k + 1, 2)).c_str(), nullptr, 16));
         k += 2;
     }
@@ -111,7 +111,7 @@ void apply_catalog_table_link(CatalogTableState& state, std::string_view text) {
         const std::size_t eq = part.find('=');
         const std::string key = part.substr(0, eq);
         const std::string raw = eq == std::string::npos ? "" : part.substr(eq + 1);
-        const auto bad = [&](const std::string& expected) { throw InputError(kFlag, "'" + part + "'", expected); };
+        const auto bad = [&](const std::string& expected) { throw InputError(kCatalogFlag, "'" + part + "'", expected); };
         if (key == "search") {
             const std::string value = decode(raw, part);
             if (value.size() >= sizeof next.filter) bad("a search of at most " + std::to_string(sizeof next.filter - 1) + " characters");

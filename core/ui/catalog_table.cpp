@@ -164,7 +164,7 @@ void rebuild_rows(const Catalog& catalog, CatalogTableState& state, const ImGuiT
 
 // Hourly prices keep 4 decimals, as in the price list (g6e.xlarge is $1.861, not $1.86);
 // everything else shows as few digits as it needs, so fractional GPU slices (0.125) stay exact.
-std::string format_number(double value, Column column) {
+std::string format_cell_number(double value, Column column) {
     char buffer[32];
     const bool price = column == Column::on_demand_usd_per_hour || column == Column::spot_usd_per_hour ||
                        metric_key(column) != nullptr;
@@ -179,7 +179,7 @@ void draw_cell(const Instance& row, Column column, const std::string& region, co
         return;
     }
     if (cell.known()) {
-        const std::string text = cell.text ? *cell.text : format_number(*cell.number, column);
+        const std::string text = cell.text ? *cell.text : format_cell_number(*cell.number, column);
         if (cell.number) {  // right-align numbers so magnitudes line up
             const float slack = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text.c_str()).x;
             if (slack > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + slack);

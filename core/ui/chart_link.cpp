@@ -9,7 +9,7 @@
 
 namespace gpuplan::ui {
 namespace {
-constexpr const char* kFlag = "--chart-ranges";
+constexpr const char* kChartFlag = "--chart-ranges";
 }  // namespace
 
 std::string chart_ranges_link(const ChartRanges& ranges) {
@@ -25,7 +25,7 @@ void apply_chart_ranges_link(ChartRanges& ranges, std::string_view text) {
         const std::size_t eq = part.find('=');
         const std::string key = part.substr(0, eq);
         const std::optional<double> number = eq == std::string::npos ? std::nullopt : decimal_number(part.substr(eq + 1));
-        const auto bad = [&](const std::string& expected) { throw InputError(kFlag, "'" + part + "'", expected); };
+        const auto bad = [&](const std::string& expected) { throw InputError(kChartFlag, "'" + part + "'", expected); };
         if (key == "costs-months") {
             if (!number || *number != std::floor(*number) || *number < ChartRanges::kMinCostsMonths || *number > ChartRanges::kMaxCostsMonths)
                 bad("costs-months=N, N a whole number of months from " + std::to_string(ChartRanges::kMinCostsMonths) + " to " +

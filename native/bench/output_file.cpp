@@ -34,6 +34,7 @@ bool write_all(int fd, std::string_view bytes) {
     while (!bytes.empty()) {
         const ssize_t n = ::write(fd, bytes.data(), bytes.size());
         if (n < 0 && errno == EINTR) continue;
+        if (n == 0) errno = ENOSPC;  // write(2) wrote nothing and set no errno: the device is full
         if (n <= 0) return false;
         bytes.remove_prefix(static_cast<std::size_t>(n));
     }

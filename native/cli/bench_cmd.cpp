@@ -14,12 +14,12 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
 #include <fmt/format.h>
 
+#include "bench_exit_codes.hpp"
 #include "bench_results.hpp"
 #include "bench_suite_cmd.hpp"
 #include "commands.hpp"
@@ -30,9 +30,6 @@
 namespace gpuplan::cli {
 
 namespace {
-
-constexpr int kExitNoGpu = 3;
-constexpr int kExitRunFailed = 4;
 
 constexpr std::string_view kBenchExitCodes =
     "Exit codes: 0 ok (WAIVED cases included); 1 internal error; 2 bad input (a flag out of range,\n"

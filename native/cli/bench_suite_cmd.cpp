@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "bench_exit_codes.hpp"
 #include "bench_suite_cmd.hpp"
 #include "bench_suite_view.hpp"
 #include "gpuplan/measurements/calibration.hpp"
@@ -29,9 +30,6 @@
 namespace gpuplan::cli {
 
 namespace {
-
-constexpr int kExitNoGpu = 3;
-constexpr int kExitRunFailed = 4;
 
 struct SuiteFlags {
     std::vector<std::string> cases, cases_flag;

@@ -39,7 +39,7 @@ double parse_bytes(const std::string& text) {
     return v * scale;
 }
 
-const std::vector<std::pair<std::string, std::string>> kFlagOf = {
+const std::vector<std::pair<std::string, std::string>> kCollectiveFlagOf = {
     {"instance", "--instance"}, {"nodes", "--nodes"}, {"bytes", "--bytes"}, {"gpus_per_node", "--gpus-per-node"}};
 
 std::string run_collective(const CollectiveOptions& o, const Catalog& catalog) {
@@ -60,7 +60,7 @@ std::string run_collective(const CollectiveOptions& o, const Catalog& catalog) {
     try {
         e = estimate_collective(catalog, q);
     } catch (const InputError& error) {
-        rethrow_for_flag(error, kFlagOf);
+        rethrow_for_flag(error, kCollectiveFlagOf);
     }
     if (o.format == Format::json) return dump_json(to_json(e));
     const NamedFigures named = {{"seconds", figure_json(e.seconds)},

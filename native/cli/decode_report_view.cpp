@@ -1,5 +1,6 @@
 // decode_report_view.cpp — the text of a decode-pipeline report (decode_report_view.hpp).
 #include "decode_report_view.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,10 +11,8 @@ namespace gpuplan::cli {
 
 namespace {
 
-double val(const Figure& f) { return f.value.value_or(NAN); }
-std::string n(double x) { return format_number(x); }
 std::string sig(double x, int digits) { return x == 0 ? std::string("0") : fmt::format("{:.{}g}", x, digits); }
-std::string secs(double s) { return decimals(s, std::fabs(s) < 1 ? 4 : 3); }
+std::string seconds_text(double s) { return decimals(s, std::fabs(s) < 1 ? 4 : 3); }
 std::string ms(double v) { return decimals(v, std::fabs(v) < 10 ? 3 : 2); }
 // "+1.25%", "-0.38 points"; a difference that rounds to zero shows as "0.00%" (no sign).
 std::string signed_percent(double fraction) {
@@ -91,22 +90,22 @@ std::string decode_report_text(const DecodeReport& r, const Catalog& catalog, st
     const auto row = [&](std::string label, const Figure& s, const Figure& a, std::string (*f)(double)) {
         t.rows.push_back({text_cell(std::move(label)), {f(val(s)), full_precision(val(s))}, {f(val(a)), full_precision(val(a))}});
     };
-    row("seconds per video", sim.sync.decode_seconds, sim.async.decode_seconds, secs);
+    row("seconds per video", sim.sync.decode_seconds, sim.async.decode_seconds, seconds_text);
     row("ms per chunk", sim.sync.ms_per_chunk, sim.async.ms_per_chunk, ms);
     row("kernel utilisation", sim.sync.kernel_utilization, sim.async.kernel_utilization, percent);
     if (sim.sync.rtf && sim.async.rtf) row("RTF (decode s / video s)", *sim.sync.rtf, *sim.async.rtf, [](double x) { return decimals(x, 4); });
     t.rows.push_back({text_cell("where the time goes (s):"), text_cell(""), text_cell("")});
-    row("  decode work, uncontended", sim.sync.compute_work_seconds, sim.async.compute_work_seconds, secs);
-    row("  decode slowed by contention", sim.sync.contention_seconds, sim.async.contention_seconds, secs);
-    row("  GPU idle between decodes", sim.sync.stall_seconds, sim.async.stall_seconds, secs);
-    row("  after the last decode", sim.sync.tail_seconds, sim.async.tail_seconds, secs);
-    row("copy engine busy (s)", sim.sync.copy_busy_seconds, sim.async.copy_busy_seconds, secs);
-    row("host stage busy (s)", sim.sync.host_busy_seconds, sim.async.host_busy_seconds, secs);
+    row("  decode work, uncontended", sim.sync.compute_work_seconds, sim.async.compute_work_seconds, seconds_text);
+    row("  decode slowed by contention", sim.sync.contention_seconds, sim.async.contention_seconds, seconds_text);
+    row("  GPU idle between decodes", sim.sync.stall_seconds, sim.async.stall_seconds, seconds_text);
+    row("  after the last decode", sim.sync.tail_seconds, sim.async.tail_seconds, seconds_text);
+    row("copy engine busy (s)", sim.sync.copy_busy_seconds, sim.async.copy_busy_seconds, seconds_text);
+    row("host stage busy (s)", sim.sync.host_busy_seconds, sim.async.host_busy_seconds, seconds_text);
     row("decode slowdown (busy / work - 1)", sim.sync.compute_slowdown, sim.async.compute_slowdown, percent);
     out += render_text_table(t);
     out += "\nasynchronous: " + percent(val(sim.async_time_saving)) + " less time per video than synchronous";
     if (sim.async_first_order_seconds.value)
-        out += " (first-order check: " + secs(val(sim.async_first_order_seconds)) + " s asynchronous)";
+        out += " (first-order check: " + seconds_text(val(sim.async_first_order_seconds)) + " s asynchronous)";
     out += ".\n";
 
     if (r.fit && r.measured) {
@@ -115,9 +114,9 @@ std::string decode_report_text(const DecodeReport& r, const Catalog& catalog, st
         out += "\nfit to " + m.source + ":\n";
         Table ft;
         ft.columns = {{"measurement", "figure", false}, {"measured", "measured"}, {"simulated", "simulated"}, {"difference", "difference"}};
-        ft.rows.push_back({text_cell("sync seconds per video"), text_cell(secs(m.sync_seconds.value)), text_cell(secs(val(sim.sync.decode_seconds))),
+        ft.rows.push_back({text_cell("sync seconds per video"), text_cell(seconds_text(m.sync_seconds.value)), text_cell(seconds_text(val(sim.sync.decode_seconds))),
                            text_cell(signed_percent(val(f.sync_seconds_error)))});
-        ft.rows.push_back({text_cell("async seconds per video"), text_cell(secs(m.async_seconds.value)), text_cell(secs(val(sim.async.decode_seconds))),
+        ft.rows.push_back({text_cell("async seconds per video"), text_cell(seconds_text(m.async_seconds.value)), text_cell(seconds_text(val(sim.async.decode_seconds))),
                            text_cell(signed_percent(val(f.async_seconds_error)))});
         ft.rows.push_back({text_cell("sync kernel utilisation"), text_cell(percent(m.sync_utilization.value)),
                            text_cell(percent(val(sim.sync.kernel_utilization))), text_cell(signed_points(val(f.sync_utilization_error_points)))});
@@ -128,7 +127,7 @@ std::string decode_report_text(const DecodeReport& r, const Catalog& catalog, st
                sig(val(f.contention), 5) + " (D2H " + ms(val(sim.d2h_ms)) + " ms kept from the link)\n";
         out += std::string("within 1% (times) and 1 point (utilisations): ") + (f.within_tolerance ? "yes" : "no") + "\n";
         const double free_s = val(f.contention_free_async_seconds);
-        out += "without contention the same stages give " + secs(free_s) + " s asynchronously (" +
+        out += "without contention the same stages give " + seconds_text(free_s) + " s asynchronously (" +
                percent(1 - free_s / m.sync_seconds.value) + " faster than measured sync; measured " + percent(1 - m.async_seconds.value / m.sync_seconds.value) +
                ").\n";
     }
@@ -138,7 +137,7 @@ std::string decode_report_text(const DecodeReport& r, const Catalog& catalog, st
         bt.columns = {{"case", "case", false}, {"buffers", "buffers"}, {"measured s", "measured"}, {"simulated s", "simulated"}, {"difference", "diff"},
                       {"measured util", "mu"}, {"simulated util", "su"}};
         for (const auto& c : r.bench_checks)
-            bt.rows.push_back({text_cell(c.case_name), text_cell(n(c.buffers)), text_cell(secs(c.measured_seconds)), text_cell(secs(c.simulated_seconds)),
+            bt.rows.push_back({text_cell(c.case_name), text_cell(n(c.buffers)), text_cell(seconds_text(c.measured_seconds)), text_cell(seconds_text(c.simulated_seconds)),
                                text_cell(signed_percent(c.simulated_seconds / c.measured_seconds - 1)),
                                text_cell(c.measured_utilization ? percent(*c.measured_utilization) : std::string(kUnknown)),
                                text_cell(percent(c.simulated_utilization))});
@@ -147,7 +146,7 @@ std::string decode_report_text(const DecodeReport& r, const Catalog& catalog, st
 
     if (r.cost && r.video_seconds) {
         const DecodeCost& c = *r.cost;
-        out += "\ncost per hour of video (video " + secs(val(*r.video_seconds)) + " s: " + r.video_seconds->formula + " = " + r.video_seconds->worked +
+        out += "\ncost per hour of video (video " + seconds_text(val(*r.video_seconds)) + " s: " + r.video_seconds->formula + " = " + r.video_seconds->worked +
                "), from the simulated times:\n";
         Table ct;
         ct.columns = {{"purchase option", "option", false}, {"$/h", "usd_per_hour"}, {"sync $/video-h", "sync"}, {"async $/video-h", "async"},

@@ -5,6 +5,7 @@
 // (core/gpuplan/workload/fit.hpp) → a table, the verdict and the figures. Every size is
 // printed in GB (10^9 bytes) and GiB (2^30 bytes), each labelled.
 #include <memory>
+#include "gpuplan/formula_text.hpp"
 
 #include <fmt/format.h>
 
@@ -14,9 +15,6 @@
 namespace gpuplan::cli {
 
 namespace {
-
-std::string n(double x) { return format_number(x); }
-double val(const Figure& f) { return f.value.value_or(NAN); }
 
 struct FitOptions {
     std::string model, instance, mode, recompute = "none", dtype = "bf16", kv_dtype = "bf16";
@@ -36,7 +34,7 @@ const std::vector<const char*> kTrainingOnly = {"--zero",      "--dp",        "-
 const std::vector<const char*> kInferenceOnly = {"--dtype", "--kv-dtype", "--batch", "--context"};
 
 // Core request fields named as the flags that set them (longest first: prefixes match).
-const std::vector<std::pair<std::string, std::string>> kFlagOf = {
+const std::vector<std::pair<std::string, std::string>> kFitFlagOf = {
     {"data_parallel x tensor_parallel x pipeline_parallel", "--dp / --tp / --pp"},
     {"tensor_parallel x pipeline_parallel", "--tp / --pp"},
     {"tensor_parallel", "--tp"},
@@ -109,7 +107,7 @@ std::string run_training(const FitOptions& o, const ModelSpec& model, const GpuP
     try {
         fit = check_training_fit(training_request(r, pool), pool);
     } catch (const InputError& e) {
-        rethrow_for_flag(e, kFlagOf);
+        rethrow_for_flag(e, kFitFlagOf);
     }
     const TrainingMemoryRequest& q = fit.request;
     const TrainingMemory& m = fit.memory;
@@ -177,7 +175,7 @@ std::string run_inference(const FitOptions& o, const ModelSpec& model, const Gpu
     try {
         fit = check_inference_fit(r, pool);
     } catch (const InputError& e) {
-        rethrow_for_flag(e, kFlagOf);
+        rethrow_for_flag(e, kFitFlagOf);
     }
     const InferenceMemory& m = fit.memory;
     const double tp = fit.request.tensor_parallel;

@@ -6,6 +6,7 @@
 // a table and notes. A request that does not fit in the GPUs' memory is refused (exit 2) with
 // the reason: see `gpuplan fit`.
 #include <memory>
+#include "gpuplan/formula_text.hpp"
 
 #include <fmt/format.h>
 
@@ -16,7 +17,6 @@ namespace gpuplan::cli {
 
 namespace {
 
-std::string n(double x) { return format_number(x); }
 double val_or0(const Figure& f) { return f.value.value_or(0); }
 
 std::string two(double x) { return decimals(x, 2); }
@@ -40,7 +40,7 @@ struct InferOptions {
 };
 
 // Core request fields named as the flags that set them.
-const std::vector<std::pair<std::string, std::string>> kFlagOf = {
+const std::vector<std::pair<std::string, std::string>> kInferFlagOf = {
     {"tensor_parallel", "--tp"}, {"prompt_tokens", "--prompt-tokens"}, {"instance", "--instance"}, {"region", "--region"}};
 
 // --concurrency N|max: N requests in flight, or as many as fit (nullopt).
@@ -86,7 +86,7 @@ std::string run_infer(const Catalog& catalog, const InferOptions& o) {
     try {
         e = estimate_inference(catalog, q);
     } catch (const InputError& error) {
-        rethrow_for_flag(error, kFlagOf);
+        rethrow_for_flag(error, kInferFlagOf);
     }
     const GpuPool& pool = e.pool;
     const double tp = e.tensor_parallel, prompt = e.prompt_tokens;

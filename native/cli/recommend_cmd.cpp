@@ -6,6 +6,7 @@
 // that fits, and prints the frontier of total cost versus total hours. Both print the picks
 // with their working and why the rest were dropped.
 #include <cmath>
+#include "gpuplan/formula_text.hpp"
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -68,7 +69,6 @@ void check_common(const Catalog& catalog, const RecommendOptions& o) {
     }
     (void)price_kinds(o);  // each --purchase name is checked here, before any sweep
 }
-
 
 std::string run_inference(const Catalog& catalog, const RecommendOptions& o, const ModelSpec* model) {
     InferenceRecommendRequest q = default_inference_request(*model);
@@ -137,8 +137,6 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
 }
 
 // ---- --training -------------------------------------------------------------------------------
-
-std::string n(double x) { return format_number(x); }
 
 std::string run_training(const Catalog& catalog, const RecommendOptions& o, const ModelSpec* model) {
     if (!o.given("--tokens")) throw InputError("--tokens: required with --training (the token budget to train on, e.g. --tokens 1e11)");

@@ -2,16 +2,13 @@
 // (recommend_training_view.hpp): the request line, the Pareto frontier, the nearest misses when
 // nothing fits, what was dropped and why, and with --explain each pick's working.
 #include "recommend_training_view.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include <fmt/format.h>
 
 #include "gpuplan/text.hpp"
 
 namespace gpuplan::cli {
-
-namespace {
-std::string n(double x) { return format_number(x); }
-}  // namespace
 
 // The `gpuplan train` command line that shows one candidate's step in full.
 std::string train_command(const TrainingRecommendRequest& q, const TrainingCandidate& c) {

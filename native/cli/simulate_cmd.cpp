@@ -8,6 +8,7 @@
 // of video for every purchase option of the instance and the saving per 1,000 video hours;
 // with --gantt, an ASCII Gantt chart of the first chunks.
 #include <algorithm>
+#include "gpuplan/formula_text.hpp"
 #include <cmath>
 #include <memory>
 
@@ -21,8 +22,6 @@
 namespace gpuplan::cli {
 
 namespace {
-
-std::string n(double x) { return format_number(x); }
 
 struct SimulateOptions {
     std::string scenario, instance, region = "us-east-1", bench_file;
@@ -38,7 +37,7 @@ struct SimulateOptions {
 };
 
 // Core fields ("decode.chunks") named as the flags that set them.
-const std::vector<std::pair<std::string, std::string>> kFlagOf = {
+const std::vector<std::pair<std::string, std::string>> kSimulateFlagOf = {
     {"decode.chunks", "--chunks"},
     {"decode.frames_per_chunk", "--frames-per-chunk"},
     {"decode.height", "--height"},
@@ -105,7 +104,7 @@ std::string run_simulate_decode(const Catalog& catalog, const SimulateOptions& o
         try {
             report = evaluate_decode(catalog, request_from_flags(o, catalog));
         } catch (const InputError& e) {
-            rethrow_for_flag(e, kFlagOf);
+            rethrow_for_flag(e, kSimulateFlagOf);
         }
     }
     if (o.format == Format::json) return dump_json(to_json(report));

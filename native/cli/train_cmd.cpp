@@ -9,6 +9,7 @@
 // Every bandwidth and the compute efficiency can be replaced by a measured figure; the output
 // says which figures are measured, which come from datasheets and which rest on defaults.
 #include <algorithm>
+#include "gpuplan/formula_text.hpp"
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -26,8 +27,6 @@ namespace gpuplan::cli {
 
 namespace {
 
-std::string n(double x) { return format_number(x); }
-
 struct TrainOptions {
     std::string model, instance, region = "us-east-1", purchase = "on_demand", recompute = "none", calibration, topology, transport = "auto", precision = "bf16";
     std::vector<std::string> models_files;
@@ -39,9 +38,8 @@ struct TrainOptions {
     bool given(const char* flag) const { return app->count(flag) > 0; }
 };
 
-
 // Core request fields ("layout.tensor") named as the flags that set them.
-const std::vector<std::pair<std::string, std::string>> kFlagOf = {
+const std::vector<std::pair<std::string, std::string>> kTrainFlagOf = {
     {"layout.data x layout.tensor x layout.pipeline", "--dp / --tp / --pp"},
     {"layout.data", "--dp"},
     {"layout.tensor", "--tp"},
@@ -152,7 +150,7 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
     try {
         plan = plan_training(catalog, pr);
     } catch (const InputError& e) {
-        rethrow_for_flag(e, kFlagOf);
+        rethrow_for_flag(e, kTrainFlagOf);
     }
     const TrainingFit& fit = plan.fit;
     const TrainingMemoryRequest& mq = fit.request;

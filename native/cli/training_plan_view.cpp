@@ -1,5 +1,6 @@
 // training_plan_view.cpp — a training plan as `gpuplan train` prints it (training_plan_view.hpp).
 #include "training_plan_view.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include <cmath>
 
@@ -9,13 +10,11 @@ namespace gpuplan::cli {
 
 namespace {
 
-std::string n(double x) { return format_number(x); }
-double val(const Figure& f) { return f.value.value_or(NAN); }
 std::string star(const Figure& f) { return f.rests_on_assumption() ? "*" : ""; }
 std::string two(double x) { return decimals(x, 2); }
 std::string whole(double x) { return decimals(x, 0); }
 // Seconds with 4 significant digits, trailing zeros kept ("0.3070"); 0 as "0".
-std::string secs(double s) { return s == 0 ? std::string("0") : fmt::format("{:#.4g}", s); }
+std::string step_seconds_text(double s) { return s == 0 ? std::string("0") : fmt::format("{:#.4g}", s); }
 std::string hours_text(double h) { return decimals(h, h < 10 ? 4 : 2) + " h" + (h > 48 ? " (" + decimals(h / 24, 1) + " days)" : std::string()); }
 
 // Where a figure's number came from, in words: measured, datasheet (catalog), default, given.
@@ -101,7 +100,7 @@ std::string training_plan_text(const TrainingPlan& plan, const TrainingTimeReque
             st.rows.push_back({text_cell(std::move(label)), text_cell(missing_with_reason(f.unknown_reason)), none_cell()});
             return;
         }
-        st.rows.push_back({text_cell(std::move(label)), {secs(*f.value) + (s && *f.value != 0 ? "*" : ""), full_precision(*f.value)}, share});
+        st.rows.push_back({text_cell(std::move(label)), {step_seconds_text(*f.value) + (s && *f.value != 0 ? "*" : ""), full_precision(*f.value)}, share});
     };
     step_row("compute (" + n(gpus) + " x " + pool.accelerator_name + " at " + percent(t.compute_efficiency.value) + " of dense peak)", t.compute_seconds);
     step_row("exposed data-parallel communication (ZeRO " + std::to_string(L.zero_stage) + ")", t.data_parallel_exposed_seconds);

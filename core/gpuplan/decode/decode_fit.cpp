@@ -1,5 +1,6 @@
 // decode_fit.cpp — closed form for the synchronous stages, bisection for the contention.
 #include "gpuplan/decode/decode_fit.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include <cmath>
 
@@ -9,17 +10,11 @@ namespace gpuplan {
 
 namespace {
 
-std::string n(double x) { return format_number(x); }
-
 void check(const Param& p, const char* field, bool fraction) {
     const bool ok = std::isfinite(p.value) && p.value > 0 && (!fraction || p.value <= 1) && p.value < 1e12;
     if (!ok)
         throw InputError(std::string("fit.") + field, std::isfinite(p.value) ? n(p.value) : std::string(std::isnan(p.value) ? "nan" : "inf"),
                          fraction ? "a kernel utilisation above 0 and at most 1 (0.82 = 82%)" : "a finite number of seconds per video > 0");
-}
-
-Figure fig(std::string name, double v, std::string unit, std::string formula, std::string worked, std::vector<FigureInput> inputs) {
-    return {std::move(name), v, std::move(unit), std::move(formula), std::move(worked), std::move(inputs), ""};
 }
 
 }  // namespace
@@ -58,10 +53,10 @@ DecodeFit fit_decode(const DecodeSimRequest& base, const DecodeMeasurement& m) {
                              " ms = " + n(per_chunk - compute) + " ms of stall per chunk is less than the " + n(d2h) +
                              " ms copy the link gives (give a measured --link-gb-per-s, or check the measurements)");
     const FigureInput d2h_in{"d2h_ms", d2h, "ms", InputOrigin::derived, "chunk_bytes / link + latency", false};
-    out.compute_ms = fig("fitted_compute_ms", compute, "ms", "sync_utilization x sync_seconds x 1000 / chunks",
+    out.compute_ms = make_figure("fitted_compute_ms", compute, "ms", "sync_utilization x sync_seconds x 1000 / chunks",
                          n(m.sync_utilization.value) + " x " + n(m.sync_seconds.value) + " x 1000 / " + n(chunks) + " = " + n(compute),
                          {input("sync_utilization", "fraction", m.sync_utilization), input("sync_seconds", "s", m.sync_seconds), input("chunks", "", r.chunks)});
-    out.host_ms = fig("fitted_host_ms", host, "ms", "sync_seconds x 1000 / chunks - fitted_compute_ms - d2h_ms",
+    out.host_ms = make_figure("fitted_host_ms", host, "ms", "sync_seconds x 1000 / chunks - fitted_compute_ms - d2h_ms",
                       n(m.sync_seconds.value) + " x 1000 / " + n(chunks) + " - " + n(compute) + " - " + n(d2h) + " = " + n(host),
                       {input("sync_seconds", "s", m.sync_seconds), input("chunks", "", r.chunks), out.compute_ms.as_input(), d2h_in});
     r.compute_ms = {compute, InputOrigin::derived, fitted_to + ": sync utilisation x sync time / chunks"};
@@ -95,13 +90,13 @@ DecodeFit fit_decode(const DecodeSimRequest& base, const DecodeMeasurement& m) {
         c = std::fabs(async_at(lo).decode_seconds - target) <= std::fabs(async_at(hi).decode_seconds - target) ? lo : hi;
     }
     r.contention = {c, InputOrigin::derived, fitted_to + ": bisection so the simulated asynchronous time matches"};
-    out.contention = fig("fitted_contention", c, "", "c such that the simulated async_decode_seconds = measured async_seconds (bisection on [0, 1000])",
+    out.contention = make_figure("fitted_contention", c, "", "c such that the simulated async_decode_seconds = measured async_seconds (bisection on [0, 1000])",
                          "c = " + n(c) + " after " + std::to_string(halvings) + " halvings: simulated " + n(async_at(c).decode_seconds) + " s vs measured " +
                              n(target) + " s",
                          {input("async_seconds", "s", m.async_seconds), out.compute_ms.as_input(), out.host_ms.as_input(), d2h_in,
                           input("buffers", "", r.buffers), input("chunks", "", r.chunks)});
     out.contention_free_async_seconds =
-        fig("contention_free_async_seconds", free_run.decode_seconds, "s", "async_decode_seconds simulated with the fitted stages and contention 0",
+        make_figure("contention_free_async_seconds", free_run.decode_seconds, "s", "async_decode_seconds simulated with the fitted stages and contention 0",
             "simulated with c = 0: " + n(free_run.decode_seconds) + " s (measured " + n(target) + " s)",
             {out.compute_ms.as_input(), out.host_ms.as_input(), d2h_in, input("buffers", "", r.buffers)});
 
@@ -111,13 +106,13 @@ DecodeFit fit_decode(const DecodeSimRequest& base, const DecodeMeasurement& m) {
     const double us = *sim.sync.kernel_utilization.value, ua = *sim.async.kernel_utilization.value;
     const auto rel = [&](const char* name, double simulated, const Param& measured, const Figure& sim_fig) {
         const double e = (simulated - measured.value) / measured.value;
-        return fig(name, e, "fraction", "(simulated - measured) / measured",
+        return make_figure(name, e, "fraction", "(simulated - measured) / measured",
                    "(" + n(simulated) + " - " + n(measured.value) + ") / " + n(measured.value) + " = " + n(e),
                    {sim_fig.as_input(), input("measured", "s", measured)});
     };
     const auto points = [&](const char* name, double simulated, const Param& measured, const Figure& sim_fig) {
         const double e = (simulated - measured.value) * 100;
-        return fig(name, e, "percentage points", "(simulated - measured) x 100",
+        return make_figure(name, e, "percentage points", "(simulated - measured) x 100",
                    "(" + n(simulated) + " - " + n(measured.value) + ") x 100 = " + n(e), {sim_fig.as_input(), input("measured", "fraction", measured)});
     };
     out.sync_seconds_error = rel("fit_sync_seconds_error", ts, m.sync_seconds, sim.sync.decode_seconds);

@@ -1,6 +1,7 @@
 // decode_plan.cpp — resolving a decode request (defaults, link, fit), evaluating it, pricing
 // the video hour, and the scenario section's JSON in and out.
 #include "gpuplan/decode/decode_plan.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/topology/topology.hpp"
@@ -9,12 +10,7 @@ namespace gpuplan {
 
 namespace {
 
-std::string n(double x) { return format_number(x); }
 Param user_param(double v) { return {v, InputOrigin::user, ""}; }
-
-Figure fig(std::string name, double v, std::string unit, std::string formula, std::string worked, std::vector<FigureInput> inputs) {
-    return {std::move(name), v, std::move(unit), std::move(formula), std::move(worked), std::move(inputs), ""};
-}
 
 // Everything evaluate needs, checked: defaults filled in, link and fit inputs chosen.
 struct Resolved {
@@ -158,27 +154,27 @@ DecodeCost make_cost(std::string basis, const FigureInput& sync_seconds, const F
     c.basis = std::move(basis);
     const double vs = *video.value;
     const double rs = sync_seconds.value / vs, ra = async_seconds.value / vs;
-    c.rtf_sync = fig("rtf_sync", rs, "decode s / video s", "sync_decode_seconds / video_seconds", n(sync_seconds.value) + " / " + n(vs) + " = " + n(rs),
+    c.rtf_sync = make_figure("rtf_sync", rs, "decode s / video s", "sync_decode_seconds / video_seconds", n(sync_seconds.value) + " / " + n(vs) + " = " + n(rs),
                      {sync_seconds, video.as_input()});
-    c.rtf_async = fig("rtf_async", ra, "decode s / video s", "async_decode_seconds / video_seconds", n(async_seconds.value) + " / " + n(vs) + " = " + n(ra),
+    c.rtf_async = make_figure("rtf_async", ra, "decode s / video s", "async_decode_seconds / video_seconds", n(async_seconds.value) + " / " + n(vs) + " = " + n(ra),
                       {async_seconds, video.as_input()});
-    c.gpu_hours_per_1000_video_hours_sync = fig("gpu_hours_per_1000_video_hours_sync", 1000 * rs, "GPU-h", "1000 x rtf_sync",
+    c.gpu_hours_per_1000_video_hours_sync = make_figure("gpu_hours_per_1000_video_hours_sync", 1000 * rs, "GPU-h", "1000 x rtf_sync",
                                                 "1000 x " + n(rs) + " = " + n(1000 * rs), {c.rtf_sync.as_input()});
-    c.gpu_hours_per_1000_video_hours_async = fig("gpu_hours_per_1000_video_hours_async", 1000 * ra, "GPU-h", "1000 x rtf_async",
+    c.gpu_hours_per_1000_video_hours_async = make_figure("gpu_hours_per_1000_video_hours_async", 1000 * ra, "GPU-h", "1000 x rtf_async",
                                                  "1000 x " + n(ra) + " = " + n(1000 * ra), {c.rtf_async.as_input()});
     for (const PriceRow& p : prices) {
         DecodeCostOption o;
         o.key = p.key, o.label = p.label, o.available = p.available, o.unavailable_reason = p.reason;
         if (p.available) {
             const double u = p.price.value;
-            o.usd_per_hour = fig("usd_per_hour", u, "USD/h", p.key == "given" ? "given" : "effective_usd_per_hour of " + p.key, n(u), {p.price});
-            o.sync_usd_per_video_hour = fig("sync_usd_per_video_hour", u * rs, "USD/video-hour", "usd_per_hour x rtf_sync",
+            o.usd_per_hour = make_figure("usd_per_hour", u, "USD/h", p.key == "given" ? "given" : "effective_usd_per_hour of " + p.key, n(u), {p.price});
+            o.sync_usd_per_video_hour = make_figure("sync_usd_per_video_hour", u * rs, "USD/video-hour", "usd_per_hour x rtf_sync",
                                             n(u) + " x " + n(rs) + " = " + n(u * rs), {p.price, c.rtf_sync.as_input()});
-            o.async_usd_per_video_hour = fig("async_usd_per_video_hour", u * ra, "USD/video-hour", "usd_per_hour x rtf_async",
+            o.async_usd_per_video_hour = make_figure("async_usd_per_video_hour", u * ra, "USD/video-hour", "usd_per_hour x rtf_async",
                                              n(u) + " x " + n(ra) + " = " + n(u * ra), {p.price, c.rtf_async.as_input()});
             const double hs = 1000 * rs, ha = 1000 * ra, saving = (hs - ha) * u;
             o.saving_usd_per_1000_video_hours =
-                fig("saving_usd_per_1000_video_hours", saving, "USD", "(gpu_hours_per_1000_video_hours_sync - gpu_hours_per_1000_video_hours_async) x usd_per_hour",
+                make_figure("saving_usd_per_1000_video_hours", saving, "USD", "(gpu_hours_per_1000_video_hours_sync - gpu_hours_per_1000_video_hours_async) x usd_per_hour",
                     "(" + n(hs) + " - " + n(ha) + ") x " + n(u) + " = " + n(saving),
                     {c.gpu_hours_per_1000_video_hours_sync.as_input(), c.gpu_hours_per_1000_video_hours_async.as_input(), p.price});
         }
@@ -226,7 +222,7 @@ nlohmann::json cost_json(const DecodeCost& c) {
             {"options", options}};
 }
 
-bool same_video(const DecodeBenchParams& a, const DecodeBenchParams& b) {
+bool same_video_and_settings(const DecodeBenchParams& a, const DecodeBenchParams& b) {
     return a.chunks == b.chunks && a.frames_per_chunk == b.frames_per_chunk && a.height == b.height && a.width == b.width &&
            a.channels == b.channels && a.dtype_bytes == b.dtype_bytes && a.compute_ms == b.compute_ms && a.host_stage == b.host_stage;
 }
@@ -250,7 +246,7 @@ DecodeReport evaluate_decode(const Catalog& catalog, const DecodeRequest& q) {
         out.measured = rs.measurement;
     }
     if (rs.video_seconds) {
-        out.video_seconds = fig("video_seconds", rs.video_seconds->value, "s", "given", n(rs.video_seconds->value),
+        out.video_seconds = make_figure("video_seconds", rs.video_seconds->value, "s", "given", n(rs.video_seconds->value),
                                 {input("video_seconds", "s", *rs.video_seconds)});
         s.video_seconds = *rs.video_seconds;
     }
@@ -260,7 +256,7 @@ DecodeReport evaluate_decode(const Catalog& catalog, const DecodeRequest& q) {
         const FigureInput sync_in = rs.measurement ? input("sync_seconds", "s", rs.measurement->sync_seconds) : sim.sync.decode_seconds.as_input();
         const double v = sync_in.value / rs.sync_rtf->value;
         const std::string basis = rs.measurement ? "measured sync_seconds" : "sync_decode_seconds";
-        out.video_seconds = fig("video_seconds", v, "s", basis + " / sync_rtf", n(sync_in.value) + " / " + n(rs.sync_rtf->value) + " = " + n(v),
+        out.video_seconds = make_figure("video_seconds", v, "s", basis + " / sync_rtf", n(sync_in.value) + " / " + n(rs.sync_rtf->value) + " = " + n(v),
                                 {sync_in, input("sync_rtf", "decode s / video s", *rs.sync_rtf)});
         s.video_seconds = Param{v, InputOrigin::derived, basis + " / sync_rtf"};
         sim = simulate_decode(s);
@@ -281,7 +277,7 @@ DecodeReport evaluate_decode(const Catalog& catalog, const DecodeRequest& q) {
     if (rs.calibration && q.bench) {
         // Every decode record of the same video, beside the fitted simulation with its buffers.
         for (const auto& rec : q.bench->decode) {
-            if (!same_video(rec.params, rs.calibration->async->params)) {
+            if (!same_video_and_settings(rec.params, rs.calibration->async->params)) {
                 out.notes.push_back(rec.path + " (" + rec.case_name + ") decodes another video or kernel target: not compared");
                 continue;
             }

@@ -1,5 +1,6 @@
 // decode_sim.cpp — the event loop for both decode pipelines and the figures it yields.
 #include "gpuplan/decode/decode_sim.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include <cassert>
 #include <cmath>
@@ -11,7 +12,6 @@ namespace gpuplan {
 
 namespace {
 
-std::string n(double x) { return format_number(x); }
 Param assumed(double v, std::string source) { return {v, InputOrigin::assumption, std::move(source)}; }
 
 // ---- validation -------------------------------------------------------------------------------
@@ -123,10 +123,6 @@ std::size_t gate_of(const DecodeSimRequest& r) { return static_cast<std::size_t>
 
 // ---- figures --------------------------------------------------------------------------------
 
-Figure fig(std::string name, double v, std::string unit, std::string formula, std::string worked, std::vector<FigureInput> inputs) {
-    return {std::move(name), v, std::move(unit), std::move(formula), std::move(worked), std::move(inputs), ""};
-}
-
 PipelineRun make_run(const DecodeSimRequest& r, DecodePipeline p, const Trace& tr, const Figure& d2h) {
     const std::string pre = std::string(to_string(p)) + "_";
     const bool sync = p == DecodePipeline::sync;
@@ -144,11 +140,11 @@ PipelineRun make_run(const DecodeSimRequest& r, DecodePipeline p, const Trace& t
     }
     const double wall_s = tr.wall_ms / 1e3;
     if (sync) {
-        run.decode_seconds = fig(pre + "decode_seconds", wall_s, "s", "chunks x (compute_ms + d2h_ms + host_ms) / 1000 (one stream, host stage inline)",
+        run.decode_seconds = make_figure(pre + "decode_seconds", wall_s, "s", "chunks x (compute_ms + d2h_ms + host_ms) / 1000 (one stream, host stage inline)",
                                  n(chunks) + " x (" + n(r.compute_ms.value) + " + " + n(*d2h.value) + " + " + n(r.host_ms.value) + ") / 1000 = " + n(wall_s),
                                  sim_inputs);
     } else {
-        run.decode_seconds = fig(pre + "decode_seconds", wall_s, "s",
+        run.decode_seconds = make_figure(pre + "decode_seconds", wall_s, "s",
                                  "end of the last host stage in the event simulation: compute and copy streams, N buffer pairs, one writer; "
                                  "decode slowed to 1/(1 + contention) while a copy or host stage overlaps it",
                                  "simulated " + n(chunks) + " chunks (compute " + n(r.compute_ms.value) + " ms, D2H " + n(*d2h.value) + " ms, host " +
@@ -157,40 +153,40 @@ PipelineRun make_run(const DecodeSimRequest& r, DecodePipeline p, const Trace& t
                                  sim_inputs);
     }
     const double per_chunk = tr.wall_ms / chunks;
-    run.ms_per_chunk = fig(pre + "ms_per_chunk", per_chunk, "ms", pre + "decode_seconds x 1000 / chunks",
+    run.ms_per_chunk = make_figure(pre + "ms_per_chunk", per_chunk, "ms", pre + "decode_seconds x 1000 / chunks",
                            n(wall_s) + " x 1000 / " + n(chunks) + " = " + n(per_chunk), {run.decode_seconds.as_input(), input("chunks", "", r.chunks)});
     const double busy_s = tr.compute_busy_ms / 1e3;
-    run.compute_busy_seconds = fig(pre + "compute_busy_seconds", busy_s, "s", "sum over chunks of the decode interval (end - start), slowed parts included",
+    run.compute_busy_seconds = make_figure(pre + "compute_busy_seconds", busy_s, "s", "sum over chunks of the decode interval (end - start), slowed parts included",
                                    "simulated: " + n(tr.compute_busy_ms) + " ms = " + n(busy_s) + " s", sim_inputs);
     const double util = busy_s / wall_s;
-    run.kernel_utilization = fig(pre + "kernel_utilization", util, "fraction", pre + "compute_busy_seconds / " + pre + "decode_seconds",
+    run.kernel_utilization = make_figure(pre + "kernel_utilization", util, "fraction", pre + "compute_busy_seconds / " + pre + "decode_seconds",
                                  n(busy_s) + " / " + n(wall_s) + " = " + n(util), {run.compute_busy_seconds.as_input(), run.decode_seconds.as_input()});
     const double work_s = chunks * r.compute_ms.value / 1e3;
-    run.compute_work_seconds = fig(pre + "compute_work_seconds", work_s, "s", "chunks x compute_ms / 1000 (decode work at the uncontended rate)",
+    run.compute_work_seconds = make_figure(pre + "compute_work_seconds", work_s, "s", "chunks x compute_ms / 1000 (decode work at the uncontended rate)",
                                    n(chunks) + " x " + n(r.compute_ms.value) + " / 1000 = " + n(work_s),
                                    {input("chunks", "", r.chunks), input("compute_ms", "ms", r.compute_ms)});
     double slowed_s = busy_s - work_s;
     if (std::fabs(slowed_s) <= 1e-9 * work_s) slowed_s = 0;  // summing intervals vs chunks x compute: rounding only
-    run.contention_seconds = fig(pre + "contention_seconds", slowed_s, "s", pre + "compute_busy_seconds - " + pre + "compute_work_seconds",
+    run.contention_seconds = make_figure(pre + "contention_seconds", slowed_s, "s", pre + "compute_busy_seconds - " + pre + "compute_work_seconds",
                                  n(busy_s) + " - " + n(work_s) + " = " + n(slowed_s), {run.compute_busy_seconds.as_input(), run.compute_work_seconds.as_input()});
     const double slowdown = slowed_s / work_s;
-    run.compute_slowdown = fig(pre + "compute_slowdown", slowdown, "fraction", pre + "contention_seconds / " + pre + "compute_work_seconds",
+    run.compute_slowdown = make_figure(pre + "compute_slowdown", slowdown, "fraction", pre + "contention_seconds / " + pre + "compute_work_seconds",
                                n(slowed_s) + " / " + n(work_s) + " = " + n(slowdown), {run.contention_seconds.as_input(), run.compute_work_seconds.as_input()});
     const double last_decode_end_ms = tr.timeline.compute.back().end_ms;
     const double stall_s = (last_decode_end_ms - tr.compute_busy_ms) / 1e3;
-    run.stall_seconds = fig(pre + "stall_seconds", stall_s, "s", "(end of the last decode - compute busy time) / 1000: GPU idle between decodes",
+    run.stall_seconds = make_figure(pre + "stall_seconds", stall_s, "s", "(end of the last decode - compute busy time) / 1000: GPU idle between decodes",
                             "(" + n(last_decode_end_ms) + " - " + n(tr.compute_busy_ms) + ") / 1000 = " + n(stall_s), {run.compute_busy_seconds.as_input()});
     const double tail_s = (tr.wall_ms - last_decode_end_ms) / 1e3;
-    run.tail_seconds = fig(pre + "tail_seconds", tail_s, "s", "(end of the last host stage - end of the last decode) / 1000",
+    run.tail_seconds = make_figure(pre + "tail_seconds", tail_s, "s", "(end of the last host stage - end of the last decode) / 1000",
                            "(" + n(tr.wall_ms) + " - " + n(last_decode_end_ms) + ") / 1000 = " + n(tail_s), {run.decode_seconds.as_input()});
-    run.copy_busy_seconds = fig(pre + "copy_busy_seconds", tr.copy_busy_ms / 1e3, "s", "chunks x d2h_ms / 1000",
+    run.copy_busy_seconds = make_figure(pre + "copy_busy_seconds", tr.copy_busy_ms / 1e3, "s", "chunks x d2h_ms / 1000",
                                 n(chunks) + " x " + n(*d2h.value) + " / 1000 = " + n(tr.copy_busy_ms / 1e3), {input("chunks", "", r.chunks), d2h.as_input()});
-    run.host_busy_seconds = fig(pre + "host_busy_seconds", tr.host_busy_ms / 1e3, "s", "chunks x host_ms / 1000",
+    run.host_busy_seconds = make_figure(pre + "host_busy_seconds", tr.host_busy_ms / 1e3, "s", "chunks x host_ms / 1000",
                                 n(chunks) + " x " + n(r.host_ms.value) + " / 1000 = " + n(tr.host_busy_ms / 1e3),
                                 {input("chunks", "", r.chunks), input("host_ms", "ms", r.host_ms)});
     if (r.video_seconds) {
         const double rtf = wall_s / r.video_seconds->value;
-        run.rtf = fig(pre + "rtf", rtf, "decode s / video s", pre + "decode_seconds / video_seconds",
+        run.rtf = make_figure(pre + "rtf", rtf, "decode s / video s", pre + "decode_seconds / video_seconds",
                       n(wall_s) + " / " + n(r.video_seconds->value) + " = " + n(rtf), {run.decode_seconds.as_input(), input("video_seconds", "s", *r.video_seconds)});
     }
     return run;
@@ -265,20 +261,20 @@ DecodeSimResult simulate_decode(const DecodeSimRequest& r) {
     validate(r);
     DecodeSimResult out;
     const double fb = frame_bytes_of(r), cb = chunk_bytes_of(r), d2h = decode_d2h_ms(r);
-    out.frame_bytes = fig("frame_bytes", fb, "bytes", "height x width x channels x dtype_bytes",
+    out.frame_bytes = make_figure("frame_bytes", fb, "bytes", "height x width x channels x dtype_bytes",
                           n(r.height.value) + " x " + n(r.width.value) + " x " + n(r.channels.value) + " x " + n(r.dtype_bytes.value) + " = " + n(fb),
                           {input("height", "px", r.height), input("width", "px", r.width), input("channels", "", r.channels),
                            input("dtype_bytes", "bytes", r.dtype_bytes)});
-    out.chunk_bytes = fig("chunk_bytes", cb, "bytes", "frame_bytes x frames_per_chunk", n(fb) + " x " + n(r.frames_per_chunk.value) + " = " + n(cb),
+    out.chunk_bytes = make_figure("chunk_bytes", cb, "bytes", "frame_bytes x frames_per_chunk", n(fb) + " x " + n(r.frames_per_chunk.value) + " = " + n(cb),
                           {out.frame_bytes.as_input(), input("frames_per_chunk", "", r.frames_per_chunk)});
-    out.d2h_ms = fig("d2h_ms", d2h, "ms", "chunk_bytes / (link_gb_per_s x 1e9) x 1000 + link_latency_us / 1000",
+    out.d2h_ms = make_figure("d2h_ms", d2h, "ms", "chunk_bytes / (link_gb_per_s x 1e9) x 1000 + link_latency_us / 1000",
                      n(cb) + " / (" + n(r.link_gb_per_s.value) + " x 1e9) x 1000 + " + n(r.link_latency_us.value) + " / 1000 = " + n(d2h),
                      {out.chunk_bytes.as_input(), input("link_gb_per_s", "GB/s", r.link_gb_per_s), input("link_latency_us", "us", r.link_latency_us)});
     const Stages s = stages_of(r);
     out.sync = make_run(r, DecodePipeline::sync, run_events(s, 1), out.d2h_ms);
     out.async = make_run(r, DecodePipeline::async, run_events(s, gate_of(r)), out.d2h_ms);
     const double a = *out.async.decode_seconds.value, b = *out.sync.decode_seconds.value;
-    out.async_time_saving = fig("async_time_saving", 1 - a / b, "fraction", "1 - async_decode_seconds / sync_decode_seconds",
+    out.async_time_saving = make_figure("async_time_saving", 1 - a / b, "fraction", "1 - async_decode_seconds / sync_decode_seconds",
                                 "1 - " + n(a) + " / " + n(b) + " = " + n(1 - a / b), {out.async.decode_seconds.as_input(), out.sync.decode_seconds.as_input()});
     // The closed form the simulation must agree with when the decode is the bottleneck.
     const double stall = d2h + r.host_ms.value, c = r.contention.value, chunks = r.chunks.value;

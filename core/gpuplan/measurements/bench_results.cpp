@@ -16,7 +16,7 @@ std::optional<std::string> nullable_string(ObjectReader& r, const char* key) {
     return v.get<std::string>();
 }
 
-double whole(ObjectReader& r, const char* key) {
+double required_whole(ObjectReader& r, const char* key) {
     const double v = r.number(key, NumberRule::positive);
     if (std::floor(v) != v) throw InputError(r.child_path(key), json_preview(r.value(key)), "a whole number >= 1");
     return v;
@@ -42,11 +42,11 @@ BenchFingerprint read_fingerprint(ObjectReader& root) {
 DecodeBenchParams read_params(ObjectReader& rec, const std::string& case_name) {
     ObjectReader r = rec.object("params");
     DecodeBenchParams p;
-    p.chunks = whole(r, "chunks");
-    p.frames_per_chunk = whole(r, "frames_per_chunk");
-    p.height = whole(r, "height");
-    p.width = whole(r, "width");
-    p.channels = whole(r, "channels");
+    p.chunks = required_whole(r, "chunks");
+    p.frames_per_chunk = required_whole(r, "frames_per_chunk");
+    p.height = required_whole(r, "height");
+    p.width = required_whole(r, "width");
+    p.channels = required_whole(r, "channels");
     p.dtype_bytes = r.number("dtype_bytes", NumberRule::positive);
     if (const Json* v = r.optional_value("compute_ms"); v && !v->is_null())
         p.compute_ms = read_number(*v, r.child_path("compute_ms"), NumberRule::non_negative);
@@ -154,7 +154,7 @@ BenchFigure read_figure(ObjectReader& r, const std::string& case_name) {
     return f;
 }
 
-bool same_video(const DecodeBenchParams& a, const DecodeBenchParams& b) {
+bool same_video_shape(const DecodeBenchParams& a, const DecodeBenchParams& b) {
     return a.chunks == b.chunks && a.frames_per_chunk == b.frames_per_chunk && a.height == b.height && a.width == b.width &&
            a.channels == b.channels && a.dtype_bytes == b.dtype_bytes;
 }
@@ -316,7 +316,7 @@ DecodeBenchCalibration decode_calibration(const BenchResults& b) {
                          "decode.ring) to fit");
     require_usable(*c.sync);
     require_usable(*c.async);
-    if (!same_video(c.sync->params, c.async->params))
+    if (!same_video_shape(c.sync->params, c.async->params))
         throw InputError(c.async->path + ".params", "a different video than " + c.sync->path,
                          "the same chunks, frames per chunk, height, width, channels and dtype_bytes as the synchronous record");
     if (c.sync->case_name == "decode.sync_pageable")

@@ -1,5 +1,6 @@
 // calibration.cpp — see calibration.hpp.
 #include "gpuplan/measurements/calibration.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include <algorithm>
 
@@ -29,8 +30,6 @@ const BenchFigure* largest(const BenchResults& b, const std::string& case_name, 
             if (best == nullptr || bytes_of(f) > bytes_of(*best)) best = &f;
     return best;
 }
-
-std::string n(double v) { return format_number(v); }
 
 }  // namespace
 

@@ -49,8 +49,8 @@ Figure mean_hours_between_interruptions(InterruptionBucket bucket, const std::st
     fig.name = "mean_hours_between_interruptions";
     fig.unit = "h";
     fig.value = m;
-    fig.formula = "730 / -ln(1 - monthly_interruption_rate): interruptions as a Poisson process (assumed) at the bucket's rate";
-    fig.worked = "730 / -ln(1 - " + format_number(f.value) + ") = " + format_number(m);
+    fig.formula = format_number(kHoursPerMonth) + " / -ln(1 - monthly_interruption_rate): interruptions as a Poisson process (assumed) at the bucket's rate";
+    fig.worked = format_number(kHoursPerMonth) + " / -ln(1 - " + format_number(f.value) + ") = " + format_number(m);
     fig.inputs = {input("monthly_interruption_rate", "fraction per month", {f.value, f.origin, f.source + "; bucket " + std::string(label(bucket)) + " from " + source}),
                   input("hours_per_month", "h", {kHoursPerMonth, InputOrigin::derived, "8760 h / 12"})};
     return fig;

@@ -32,7 +32,7 @@ const std::vector<std::pair<std::string, std::string>> kKeyOf = {
     throw InputError(r.path() + ": " + error.what());
 }
 
-std::optional<double> whole(ObjectReader& r, const char* key) {
+std::optional<double> optional_whole(ObjectReader& r, const char* key) {
     if (!r.has(key)) return std::nullopt;
     return static_cast<double>(r.integer(key, 1));
 }
@@ -79,7 +79,7 @@ std::optional<FitSection> parse_fit_section(ObjectReader& root, const Catalog& c
         s.instance = r.string("instance");
         if (!catalog.find_instance(s.instance))
             throw InputError(r.child_path("instance"), "\"" + s.instance + "\"", "an instance type in the catalog (see `gpuplan catalog`)");
-        s.nodes = whole(r, "nodes").value_or(1);
+        s.nodes = optional_whole(r, "nodes").value_or(1);
         if (r.has("gpus") || r.has("gpu_memory_gib")) throw InputError(r.child_path("gpus"), "GPUs beside an instance", "one of \"instance\" or \"gpus\"");
     } else {
         if (!r.has("gpus") || !r.has("gpu_memory_gib")) throw InputError(r.path(), "neither an instance nor GPUs", "\"instance\", or \"gpus\" and \"gpu_memory_gib\"");
@@ -93,20 +93,20 @@ std::optional<FitSection> parse_fit_section(ObjectReader& root, const Catalog& c
         q.model = &model;
         q.dtype = dtype_key(r, "dtype", q.dtype);
         q.kv_dtype = dtype_key(r, "kv_dtype", q.kv_dtype);
-        q.batch = whole(r, "batch").value_or(q.batch);
-        q.context = whole(r, "context").value_or(q.context);
-        q.tensor_parallel = whole(r, "tensor");
+        q.batch = optional_whole(r, "batch").value_or(q.batch);
+        q.context = optional_whole(r, "context").value_or(q.context);
+        q.tensor_parallel = optional_whole(r, "tensor");
         q.overhead_gib = overhead;
     } else {
         TrainingFitRequest& q = s.training;
         q.model = &model;
-        q.data_parallel = whole(r, "data");
-        q.tensor_parallel = whole(r, "tensor").value_or(1);
-        q.pipeline_parallel = whole(r, "pipeline").value_or(1);
+        q.data_parallel = optional_whole(r, "data");
+        q.tensor_parallel = optional_whole(r, "tensor").value_or(1);
+        q.pipeline_parallel = optional_whole(r, "pipeline").value_or(1);
         if (r.has("zero_stage")) q.zero_stage = static_cast<int>(r.integer("zero_stage", 0));
         if (q.zero_stage > 3) throw InputError(r.child_path("zero_stage"), std::to_string(q.zero_stage), "0, 1, 2 or 3");
-        q.micro_batch = whole(r, "micro_batch").value_or(q.micro_batch);
-        q.sequence = whole(r, "sequence").value_or(q.sequence);
+        q.micro_batch = optional_whole(r, "micro_batch").value_or(q.micro_batch);
+        q.sequence = optional_whole(r, "sequence").value_or(q.sequence);
         if (auto text = r.optional_string("recompute")) q.recompute = recompute_named(*text, r.child_path("recompute"));
         q.offload_optimizer = flag(r, "offload_optimizer");
         q.offload_parameters = flag(r, "offload_parameters");
@@ -151,13 +151,13 @@ std::optional<InferenceEstimateRequest> parse_infer_section(ObjectReader& root, 
     q.region = region;
     s.dtype = dtype_key(r, "dtype", s.dtype);
     s.kv_dtype = dtype_key(r, "kv_dtype", s.kv_dtype);
-    s.batch = whole(r, "batch").value_or(s.batch);
-    s.context = whole(r, "context").value_or(s.context);
-    s.tensor_parallel = whole(r, "tensor");
+    s.batch = optional_whole(r, "batch").value_or(s.batch);
+    s.context = optional_whole(r, "context").value_or(s.context);
+    s.tensor_parallel = optional_whole(r, "tensor");
     s.overhead_gib = r.optional_number("runtime_overhead_gib", NumberRule::non_negative);
-    q.prompt_tokens = whole(r, "prompt_tokens");
+    q.prompt_tokens = optional_whole(r, "prompt_tokens");
     // Serving under load: output_tokens per request, concurrency a number of clients or "max".
-    q.output_tokens = whole(r, "output_tokens");
+    q.output_tokens = optional_whole(r, "output_tokens");
     if (const Json* c = r.optional_value("concurrency")) {
         if (!q.output_tokens) throw InputError(r.child_path("concurrency"), json_preview(*c), "no concurrency without output_tokens (serving under load needs both)");
         if (!(c->is_string() && c->get<std::string>() == "max")) {
@@ -216,9 +216,9 @@ std::optional<CollectiveRequest> parse_collective_section(ObjectReader& root, co
     if (!kind) throw InputError(r.child_path("op"), "\"" + op + "\"", "all-reduce, all-gather, reduce-scatter or all-to-all");
     q.op = *kind;
     q.instance = r.string("instance");
-    q.nodes = whole(r, "nodes").value_or(1);
+    q.nodes = optional_whole(r, "nodes").value_or(1);
     q.bytes = r.number("bytes", NumberRule::positive);
-    q.gpus_per_node = whole(r, "gpus_per_node");
+    q.gpus_per_node = optional_whole(r, "gpus_per_node");
     r.finish();
     try {
         (void)estimate_collective(catalog, q);

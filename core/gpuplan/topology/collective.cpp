@@ -1,5 +1,6 @@
 // collective.cpp — a bare collective and its nccl-tests bandwidths (collective.hpp).
 #include "gpuplan/topology/collective.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include <cmath>
 
@@ -7,10 +8,6 @@
 #include "gpuplan/text.hpp"
 
 namespace gpuplan {
-
-namespace {
-std::string n(double x) { return format_number(x); }
-}  // namespace
 
 std::optional<Collective> parse_collective(std::string_view text) {
     for (Collective c : {Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter, Collective::all_to_all})

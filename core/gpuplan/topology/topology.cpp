@@ -1,4 +1,5 @@
 #include "gpuplan/topology/topology.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +10,6 @@
 namespace gpuplan {
 
 namespace {
-std::string n(double x) { return format_number(x); }
 
 // A derived bandwidth's origin: an assumption if any factor is one, catalog if all are
 // catalog facts, otherwise derived (a user's factor went in).
@@ -104,7 +104,6 @@ std::string_view link_words(LinkClass c) {
 }
 
 bool Link::measured() const { return gb_per_s.origin == InputOrigin::measured; }
-
 
 double pcie_gb_per_s_per_lane(double generation) {
     // Per direction, after line encoding (PCI-SIG): gen3 8 GT/s x 128/130 / 8 bits, gen4 16 GT/s,

@@ -1,5 +1,6 @@
 // training_plan.cpp — fit, step time, cost and sources of one training job (training_plan.hpp).
 #include "gpuplan/topology/training_plan.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
@@ -8,8 +9,6 @@
 namespace gpuplan {
 
 namespace {
-
-std::string n(double x) { return format_number(x); }
 
 // The numbers a step time rests on: the dense peak, the compute efficiency, the links the
 // layout uses (and those it does not, said so), GPU memory and the price.

@@ -1,4 +1,5 @@
 #include "gpuplan/topology/training_time.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +11,6 @@
 namespace gpuplan {
 
 namespace {
-std::string n(double x) { return format_number(x); }
 Param assume(double v, std::string why) { return {v, InputOrigin::assumption, std::move(why)}; }
 
 Figure zero(std::string name, std::string why) { return make_figure(std::move(name), 0, "s", why, "0", {}); }

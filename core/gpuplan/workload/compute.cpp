@@ -1,12 +1,9 @@
 #include "gpuplan/workload/compute.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include <cmath>
 
 namespace gpuplan {
-
-namespace {
-std::string n(double x) { return format_number(x); }
-}  // namespace
 
 Param default_compute_efficiency() {
     return {0.40, InputOrigin::assumption,

@@ -1,5 +1,6 @@
 // fit.cpp — memory fit for inference and training on a pool of GPUs (fit.hpp).
 #include "gpuplan/workload/fit.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,8 +14,6 @@ namespace gpuplan {
 
 namespace {
 
-std::string n(double x) { return format_number(x); }
-double val(const Figure& f) { return f.value.value_or(NAN); }
 std::string star(const Figure& f) { return f.rests_on_assumption() ? "*" : ""; }
 
 std::vector<double> divisors(double count) {

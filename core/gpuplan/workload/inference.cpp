@@ -1,5 +1,6 @@
 // inference.cpp — decode throughput, TTFT and cost per 1M tokens (inference.hpp).
 #include "gpuplan/workload/inference.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,9 +20,6 @@ namespace {
 
 // Fitted on the calibration case V-I1 (default_decode_step_overhead).
 constexpr double kDecodeStepOverheadSeconds = 0.0032;
-
-std::string n(double x) { return format_number(x); }
-double val(const Figure& f) { return f.value.value_or(NAN); }
 
 // 2 all-reduces per layer of `tokens` x hidden x 2 bytes over `tp` GPUs of `topo` (none: no
 // tensor parallel).

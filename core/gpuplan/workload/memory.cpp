@@ -1,14 +1,11 @@
 #include "gpuplan/workload/memory.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include <cmath>
 
 #include "gpuplan/input_error.hpp"
 
 namespace gpuplan {
-
-namespace {
-std::string n(double x) { return format_number(x); }
-}  // namespace
 
 std::string_view to_string(Recompute r) {
     switch (r) {

@@ -1,5 +1,6 @@
 // model.cpp — parameter counts from architecture, and the model document loader.
 #include "gpuplan/workload/model.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include <cmath>
 #include <set>
@@ -7,10 +8,6 @@
 #include "gpuplan/json_reader.hpp"
 
 namespace gpuplan {
-
-namespace {
-std::string n(double x) { return format_number(x); }
-}  // namespace
 
 ParameterCount count_parameters(const ModelSpec& m) {
     ParameterCount c;

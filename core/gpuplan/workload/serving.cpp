@@ -1,5 +1,6 @@
 // serving.cpp — the closed-loop continuous-batching model (serving.hpp).
 #include "gpuplan/workload/serving.hpp"
+#include "gpuplan/formula_text.hpp"
 
 #include <cmath>
 
@@ -8,8 +9,6 @@
 namespace gpuplan {
 
 namespace {
-
-std::string n(double x) { return format_number(x); }
 
 struct Point {
     double rho, itl, ttft;

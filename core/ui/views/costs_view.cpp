@@ -32,7 +32,7 @@ void draw_price_controls(AppState& state) {
 }
 
 // One option's row: its label in words (listed, not offered, assumed) and its figures.
-void draw_option_row(const Quote& q) {
+void draw_cost_option_row(const Quote& q) {
     ImGui::TableSetColumnIndex(0);
     // Each option in words: listed (a published price, its source on hover), not offered (a
     // source shows AWS does not sell it here), or assumed (priced at a default discount).
@@ -81,7 +81,7 @@ void draw_options_table(const std::vector<Quote>& options) {
     for (std::size_t k = 0; k < options.size(); ++k) {
         ImGui::TableNextRow();
         ImGui::PushID(static_cast<int>(k));
-        draw_option_row(options[k]);
+        draw_cost_option_row(options[k]);
         ImGui::PopID();
     }
     ImGui::EndTable();

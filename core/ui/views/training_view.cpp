@@ -104,7 +104,7 @@ void draw_step(const AppState& state, const TrainingPlan& plan) {
 }
 
 // One purchase option's row: its label, then its price, cost, attributable cost and term use.
-void draw_option_row(const Quote& q) {
+void draw_training_option_row(const Quote& q) {
     ImGui::TableSetColumnIndex(0);
     ImGui::TextUnformatted(q.label.c_str());
     if (!q.available) {
@@ -145,7 +145,7 @@ void draw_options(const TrainingPlan& plan) {
     for (std::size_t k = 0; k < options.size(); ++k) {
         ImGui::TableNextRow();
         ImGui::PushID(static_cast<int>(k));
-        draw_option_row(options[k]);
+        draw_training_option_row(options[k]);
         ImGui::PopID();
     }
     ImGui::EndTable();
