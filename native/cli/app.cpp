@@ -11,6 +11,7 @@
 #include "app.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <memory>
 #include <new>
 #include <sstream>
@@ -59,6 +60,17 @@ std::string printable(const std::string& text) {
 int fail(std::string& err, int code, const std::string& message) {
     err += "gpuplan: error: " + message + "\n";
     return code;
+}
+
+// gpuplan's only one-dash option is -h, and CLI11 reads "-hours 5" as -h -o -u -r -s: help,
+// exit 0, the typo unseen (issue 34). A one-dash word starting with a letter is refused with
+// the two-dash spelling; "-1" and "-" (a negative number, stdin) are values and pass.
+void refuse_one_dash_long_options(const std::vector<std::string>& args) {
+    for (const std::string& a : args) {
+        if (a == "--") return;  // what follows is positional
+        if (a.size() > 2 && a[0] == '-' && std::isalpha(static_cast<unsigned char>(a[1])))
+            throw InputError(a, "a one-dash long option", "-" + a + " (two dashes; -h alone is help)");
+    }
 }
 
 // The first argument that is neither an option nor the value of the global --catalog.
@@ -125,6 +137,7 @@ int run(const std::vector<std::string>& args, std::string& out, std::string& err
 
     try {
         // CLI11 takes a vector in reverse order (it pops arguments from the back).
+        refuse_one_dash_long_options(args);
         std::vector<std::string> reversed(args.rbegin(), args.rend());
         app.parse(reversed);
     } catch (const CLI::ParseError& e) {

@@ -1,6 +1,7 @@
 // collective_cmd.cpp — `gpuplan collective`: one bare collective on N nodes of an instance
 // type, predicted as nccl-tests would print it (core/gpuplan/topology/collective.hpp):
 // time, algorithm bandwidth and bus bandwidth, and which link is the bottleneck.
+#include <cmath>
 #include <memory>
 
 #include <fmt/format.h>
@@ -23,7 +24,7 @@ struct CollectiveOptions {
 
 // "1G", "512M", "8K" or a plain number of bytes (powers of 1024, as nccl-tests' -b/-e take them).
 double parse_bytes(const std::string& text) {
-    const std::string expected = "a size in bytes > 0: a number, or with K, M or G (powers of 1024, as nccl-tests' -b and -e)";
+    const std::string expected = "a whole number of bytes > 0: a number, or with K, M or G (powers of 1024, as nccl-tests' -b and -e)";
     if (text.empty()) throw InputError("--bytes", "''", expected);
     double scale = 1;
     std::string digits = text;
@@ -35,7 +36,9 @@ double parse_bytes(const std::string& text) {
     }
     char* end = nullptr;
     const double v = std::strtod(digits.c_str(), &end);
-    if (digits.empty() || *end != '\0' || !std::isfinite(v) || !(v > 0) || v * scale > 1e15) throw InputError("--bytes", "'" + text + "'", expected);
+    // A buffer holds whole bytes: 1.5K is 1536, 1.5 is no size (issue 34).
+    if (digits.empty() || *end != '\0' || !std::isfinite(v) || !(v > 0) || v * scale > 1e15 || std::floor(v * scale) != v * scale)
+        throw InputError("--bytes", "'" + text + "'", expected);
     return v * scale;
 }
 

@@ -101,6 +101,12 @@ std::pair<PurchaseOption, Param> option_price(const std::string& flag, const std
     if (p.empty() || p.size() > 2 || p[0].empty()) throw InputError(flag, "'" + spec + "'", kPriceSyntax);
     const std::optional<PurchaseOption> option = purchase_option_named(p[0]);
     if (!option) throw InputError(flag, "'" + spec + "'", "OPTION one of " + purchase_option_keys());
+    // --commit is the level billed every hour of a term; spot or on-demand there would be billed
+    // as if committed (issue 34). --burst may be either: a committed burst tier is billed so.
+    if (flag == "--commit" && !is_commitment(option->kind))
+        throw InputError(flag, "'" + spec + "'",
+                         "a commitment (reserved or a Savings Plan with its term, e.g. reserved-3y:0.96); " + key(*option) +
+                             " is bought as used: give it to --burst");
     if (p.size() == 1) {
         if (!at.instance) throw InputError(flag, "'" + spec + "'", std::string(kPriceSyntax) + " (OPTION alone takes its price from --instance)");
         return {*option, catalog_gpu_price(at, *option, flag)};

@@ -1,6 +1,7 @@
 // spot_fleet_cmd.cpp — `gpuplan spot-fleet`: a weighted spot fleet over instance types and zones.
 //
 // Flags → SpotFleetRequest → plan_spot_fleet (core, pricing/spot_fleet.hpp) → table or JSON.
+#include <cmath>
 #include <memory>
 
 #include <fmt/format.h>
@@ -30,8 +31,8 @@ SpotFleetType parse_type(const std::string& spec) {
     const std::string w = spec.substr(colon + 1);
     char* end = nullptr;
     t.weight = std::strtod(w.c_str(), &end);
-    if (w.empty() || *end != '\0' || !(t.weight > 0))
-        throw InputError("--type", "'" + spec + "'", "TYPE or TYPE:WEIGHT with a weight above 0, e.g. g6e.12xlarge:4 (units one instance gives)");
+    if (w.empty() || *end != '\0' || !(t.weight > 0) || !std::isfinite(t.weight))  // inf: "instances -0", $0.00
+        throw InputError("--type", "'" + spec + "'", "TYPE or TYPE:WEIGHT with a finite weight above 0, e.g. g6e.12xlarge:4 (units one instance gives)");
     return t;
 }
 

@@ -145,6 +145,37 @@ TEST_CASE("usage formats bad input: the place, the value and what was expected")
     CHECK_THROWS_WITH(parse_usage("JobID|Start|End|AllocTRES\n1|2026-01-05T00:00:00|2026-01-05T01:00:00|cpu=4\n", "c.txt"), Catch::Contains("no job with GPUs"));
 }
 
+TEST_CASE("usage formats: a file that is not the whole history is refused, never read as if it were (issue 34)") {
+    const std::string two_hours = R"("Timestamps": ["2026-01-05T00:00:00Z", "2026-01-05T01:00:00Z"], "Values": [4, 6])";
+    // The same two hours are read when nothing says they are partial...
+    CHECK(parse_usage(R"({"MetricDataResults": [{"Id": "a", "Label": "gpus", )" + two_hours + R"(, "StatusCode": "Complete"}]})", "ok.json").samples.size() == 2);
+    // ...and refused when CloudWatch says more pages exist, or that it stopped early.
+    CHECK_THROWS_WITH(parse_usage(R"({"MetricDataResults": [{"Id": "a", "Label": "gpus", )" + two_hours + R"(}], "NextToken": "abc"})", "page.json"),
+                      Catch::Contains("page.json: $.NextToken: got a token for a next page") && Catch::Contains("without --max-items"));
+    CHECK_THROWS_WITH(parse_usage(R"({"MetricDataResults": [{"Id": "a", "Label": "gpus", )" + two_hours + R"(, "StatusCode": "PartialData"}]})", "part.json"),
+                      Catch::Contains("part.json: $.MetricDataResults[0].StatusCode: got \"PartialData\"; expected \"Complete\""));
+    // CloudWatch writes numbers; "4" as text means another tool wrote the file.
+    CHECK_THROWS_WITH(parse_usage(R"({"MetricDataResults": [{"Id": "a", "Label": "gpus", "Timestamps": ["2026-01-05T00:00:00Z"], "Values": ["4"]}]})", "s.json"),
+                      Catch::Contains("s.json: $.MetricDataResults[0].Values[0]: got \"4\"; expected a number"));
+    // A Percent metric (GPU utilization) is no count of GPUs.
+    CHECK_THROWS_WITH(parse_usage(R"({"Label": "GPUUtilization", "Datapoints": [{"Timestamp": "2026-01-05T00:00:00Z", "Average": 87.5, "Unit": "Percent"}]})", "pct.json", UsageUnit::gpus),
+                      Catch::Contains("pct.json: $.Datapoints[0].Unit: got \"Percent\"; expected Count or None"));
+    // Cost Explorer: one page of several, and two periods that overlap (the same hours twice).
+    const std::string day = R"({"TimePeriod": {"Start": "2026-01-05", "End": "2026-01-06"}, "Total": {"UsageQuantity": {"Amount": "48", "Unit": "Hrs"}}})";
+    CHECK(parse_usage(R"({"ResultsByTime": [)" + day + "]}", "ce.json").samples.front().in_use == 2);  // 48 instance-hours / 24 h
+    CHECK_THROWS_WITH(parse_usage(R"({"ResultsByTime": [)" + day + R"(], "NextPageToken": "xyz"})", "cep.json"),
+                      Catch::Contains("cep.json: $.NextPageToken: got a token for a next page"));
+    const std::string noon = R"({"TimePeriod": {"Start": "2026-01-05T12:00:00Z", "End": "2026-01-06T12:00:00Z"}, "Total": {"UsageQuantity": {"Amount": "24", "Unit": "Hrs"}}})";
+    CHECK_THROWS_WITH(parse_usage(R"({"ResultsByTime": [)" + day + ", " + noon + "]}", "overlap.json"),
+                      Catch::Contains("overlap.json: $.ResultsByTime[1].TimePeriod.Start: got a start 12 h before the previous period ends"));
+    // Slurm: a GPU job whose count is malformed is refused with its line, not dropped as a CPU job.
+    const std::string header = "JobID|Start|End|AllocTRES\n";
+    CHECK(parse_usage(header + "1|2026-01-05T00:00:00|2026-01-05T04:00:00|cpu=8,gres/gpu=4,gres/gpumem=80G\n", "g.txt").samples.front().in_use == 4);
+    for (const char* bad : {"gres/gpu=four", "gres/gpu=", "gres/gpu", "gres/gpu:a100=1.5", "gres/gpu=-2"})
+        CHECK_THROWS_WITH(parse_usage(header + "1|2026-01-05T00:00:00|2026-01-05T04:00:00|cpu=8," + bad + "\n", "bad.txt"),
+                          Catch::Contains("bad.txt: line 2, AllocTRES: got \"" + std::string(bad) + "\"; expected gres/gpu=N"));
+}
+
 TEST_CASE("synthetic usage: the formula at chosen hours, the same on every run, and a CSV that reads back") {
     SyntheticUsageRequest q;
     q.days = 14;

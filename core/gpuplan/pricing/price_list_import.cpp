@@ -54,7 +54,7 @@ struct SavingsPlan {
 
 // One rate of a Savings Plans term that the catalog can use (Linux, shared tenancy, EC2).
 struct PlanRate {
-    std::string usage_type, operation, service, region, instance, rate_code, price;
+    std::string usage_type, operation, service, region, instance, rate_code, price, currency;
 };
 
 struct PlanTerm {
@@ -146,6 +146,7 @@ public:
                 else if (k == "rateCode") plan_rate_.rate_code = value;
             }
             if (depth_ == 7 && keys_[4] == "rates" && keys_[6] == "discountedRate" && keys_[7] == "price") plan_rate_.price = value;
+            if (depth_ == 7 && keys_[4] == "rates" && keys_[6] == "discountedRate" && keys_[7] == "currency") plan_rate_.currency = value;
         } else if (section_ == Section::terms && term_product_) {
             if (depth_ == 6 && keys_[5] == "termAttributes") {
                 if (keys_[6] == "LeaseContractLength") term_.lease = value;
@@ -345,7 +346,13 @@ private:
         for (const PlanRate& r : plan_term_.rates) {
             const std::string region = r.region.empty() ? file_region_ : r.region;
             if (!regions_.count(region)) continue;  // a Local Zone or a region gpuplan does not know
-            const double price = usd(r.price, kAbsurdUsdPerHour, false, file_ + ": SKU " + plan_term_.plan_sku + ": rate " + r.rate_code + ": discountedRate.price");
+            const std::string where = file_ + ": SKU " + plan_term_.plan_sku + ": rate " + r.rate_code + ": discountedRate.";
+            // AWS writes every Savings Plans rate with its currency; one in EUR (the plans sold
+            // by AWS EMEA) read as USD would be a wrong price, not a converted one (issue 34).
+            if (!r.currency.empty() && r.currency != "USD")
+                throw InputError(where + "currency", "\"" + r.currency.substr(0, 40) + "\"",
+                                 "\"USD\": gpuplan's prices are in US dollars and it converts no currency (download the USD offer file)");
+            const double price = usd(r.price, kAbsurdUsdPerHour, false, where + "price");
             ImportedPrice row;
             row.instance = r.instance;
             row.region = region;

@@ -167,6 +167,20 @@ double json_number(const nlohmann::json& v, const std::string& where, const std:
     throw InputError(where, shortened(v.dump()), what);
 }
 
+// CloudWatch writes values as JSON numbers; text there means another tool wrote the file.
+double cloudwatch_number(const nlohmann::json& v, const std::string& where) {
+    if (!v.is_number()) throw InputError(where, shortened(v.dump()), "a number (CloudWatch writes values as JSON numbers)");
+    return v.get<double>();
+}
+
+// A file that is one page of several would be read as the whole history (issue 34): the AWS
+// CLI leaves a page token in its output when --max-items or --no-paginate cut it short.
+void refuse_next_page(const nlohmann::json& doc, const char* token_key, const std::string& origin) {
+    const nlohmann::json& token = member(doc, token_key);
+    if (token.is_string() && !token.get<std::string>().empty())
+        throw InputError(origin + ": $." + token_key, "a token for a next page", "the whole history in one file: run the aws command without --max-items or --no-paginate (the AWS CLI then fetches every page)");
+}
+
 double json_time(const nlohmann::json& v, const std::string& where) {
     if (v.is_string())
         if (auto t = parse_unix_seconds(v.get<std::string>())) return *t;
@@ -204,6 +218,7 @@ UsageHistory parse_cloudwatch_data(const nlohmann::json& doc, const std::string&
         throw InputError(origin + ": $.MetricDataResults", results.is_array() ? std::to_string(results.size()) + " results (" + ids + ")" : "not an array",
                          "exactly one metric (query one, or set ReturnData false on the others)");
     }
+    refuse_next_page(doc, "NextToken", origin);
     const auto& r = results[0];
     const std::string base = origin + ": $.MetricDataResults[0]";
     UsagePointsMeta meta;
@@ -216,11 +231,12 @@ UsageHistory parse_cloudwatch_data(const nlohmann::json& doc, const std::string&
     if (!ts.is_array() || !vs.is_array() || ts.size() != vs.size())
         throw InputError(base, "Timestamps and Values of " + (ts.is_array() && vs.is_array() ? std::to_string(ts.size()) + " and " + std::to_string(vs.size()) : std::string("another shape")),
                          "two arrays of the same length");
-    if (member_string(r, "StatusCode", "Complete") != "Complete")
-        meta.notes.push_back("CloudWatch marks this result " + member_string(r, "StatusCode", "") + ": later pages (NextToken) are not in the file");
+    // PartialData: CloudWatch stopped before the end of the range; InternalError, Forbidden: no data.
+    if (const std::string status = member_string(r, "StatusCode", "Complete"); status != "Complete")
+        throw InputError(base + ".StatusCode", "\"" + shortened(status) + "\"", "\"Complete\": every datapoint of the range (PartialData means later pages are missing)");
     std::vector<UsagePoint> points;
     for (std::size_t k = 0; k < ts.size(); ++k) {
-        const double v = json_number(vs[k], meta.where(k), "a number");
+        const double v = cloudwatch_number(vs[k], meta.where(k));
         if (v < 0) throw InputError(meta.where(k), format_number(v), "a count >= 0");
         points.push_back({json_time(ts[k], base + ".Timestamps[" + std::to_string(k) + "]"), v, k});
     }
@@ -247,7 +263,10 @@ UsageHistory parse_cloudwatch_statistics(const nlohmann::json& doc, const std::s
     std::vector<UsagePoint> points;
     for (std::size_t k = 0; k < dps.size(); ++k) {
         if (!dps[k].is_object() || !dps[k].contains(statistic)) throw InputError(meta.where(k), shortened(dps[k].dump()), "a datapoint with " + statistic);
-        const double v = json_number(member(dps[k], statistic.c_str()), meta.where(k) + "." + statistic, "a number");
+        // A Percent metric (GPU utilization) is no count of GPUs or instances.
+        if (const std::string u = member_string(dps[k], "Unit", "Count"); u != "Count" && u != "None")
+            throw InputError(meta.where(k) + ".Unit", "\"" + shortened(u) + "\"", "Count or None: a metric that counts GPUs or instances in use");
+        const double v = cloudwatch_number(member(dps[k], statistic.c_str()), meta.where(k) + "." + statistic);
         if (v < 0) throw InputError(meta.where(k), format_number(v), "a count >= 0");
         points.push_back({json_time(member(dps[k], "Timestamp"), meta.where(k) + ".Timestamp"), v, k});
     }
@@ -259,6 +278,7 @@ UsageHistory parse_cost_explorer(const nlohmann::json& doc, const std::string& o
     require_unit(unit, UsageUnit::instances, origin, "Cost Explorer's usage quantity is instance-hours");
     const auto& periods = member(doc, "ResultsByTime");
     if (!periods.is_array() || periods.empty()) throw InputError(origin + ": $.ResultsByTime", periods.is_array() ? "none" : "not an array", "one result per period");
+    refuse_next_page(doc, "NextPageToken", origin);
     UsagePointsMeta meta;
     meta.origin = origin;
     meta.format = std::string(format_name(UsageFormat::cost_explorer));
@@ -272,6 +292,10 @@ UsageHistory parse_cost_explorer(const nlohmann::json& doc, const std::string& o
         const std::string at = meta.where(k);
         const double start = json_time(member(member(p, "TimePeriod"), "Start"), at + ".TimePeriod.Start"), end = json_time(member(member(p, "TimePeriod"), "End"), at + ".TimePeriod.End");
         if (!(end > start)) throw InputError(at + ".TimePeriod", "an end at or before its start", "a period that ends after it starts");
+        // Overlapping periods would count the same hours twice (two exports pasted together).
+        if (k > 0 && start < previous_end)
+            throw InputError(at + ".TimePeriod.Start", "a start " + format_number((previous_end - start) / 3600) + " h before the previous period ends",
+                             "periods in time order that do not overlap");
         if (k > 0 && start != previous_end)
             meta.notes.push_back("period " + std::to_string(k) + " starts " + format_number((start - previous_end) / 3600) + " h after the previous one ends: the previous count is taken as held");
         previous_end = end;
@@ -303,20 +327,23 @@ UsageHistory parse_cost_explorer(const nlohmann::json& doc, const std::string& o
 }
 
 // GPUs of one AllocTRES ("billing=8,cpu=8,gres/gpu=4,mem=64G,node=1"): gres/gpu, else the sum
-// of typed ones (gres/gpu:a100=4).
-std::optional<double> gres_gpus(std::string_view tres) {
+// of typed ones (gres/gpu:a100=4); nullopt for a job without GPUs. A gres/gpu item whose count
+// is not a whole number is refused at `where`: dropping it as a CPU job lost a 4-hour GPU job
+// from the history (issue 34).
+std::optional<double> gres_gpus(std::string_view tres, const std::string& where) {
     double typed = 0;
     bool any = false;
     for (std::string_view item : split(tres, ',')) {
         const std::size_t eq = item.find('=');
-        if (eq == std::string_view::npos) continue;
         const std::string_view key = item.substr(0, eq);
-        const auto n = decimal_number(item.substr(eq + 1));
-        if (key == "gres/gpu" && n) return *n;
-        if (key.substr(0, 9) == "gres/gpu:" && n) {
-            typed += *n;
-            any = true;
-        }
+        const bool untyped = key == "gres/gpu", typed_key = key.substr(0, 9) == "gres/gpu:";
+        if (!untyped && !typed_key) continue;
+        const auto n = eq == std::string_view::npos ? std::nullopt : decimal_number(item.substr(eq + 1));
+        if (!n || *n < 0 || std::floor(*n) != *n)
+            throw InputError(where, "\"" + shortened(item) + "\"", "gres/gpu=N or gres/gpu:TYPE=N with N a whole number of GPUs, e.g. gres/gpu=4");
+        if (untyped) return *n;
+        typed += *n;
+        any = true;
     }
     return any ? std::optional<double>(typed) : std::nullopt;
 }
@@ -359,7 +386,7 @@ UsageHistory parse_sacct(std::string_view text, const std::string& origin, std::
         std::optional<double> end = running ? std::optional<double>(*start) : parse_unix_seconds(e);
         if (!end) throw InputError(where(line_no) + ", End", "\"" + shortened(e) + "\"", "a time such as 2026-01-05T15:00:00, or Unknown for a running job");
         if (*end < *start) throw InputError(where(line_no) + ", End", std::string(e), "an end at or after the start " + std::string(s));
-        const auto gpus = gres_gpus(get("AllocTRES"));
+        const auto gpus = gres_gpus(get("AllocTRES"), where(line_no) + ", AllocTRES");
         if (!gpus || *gpus <= 0) {
             ++without_gpus;
             return true;

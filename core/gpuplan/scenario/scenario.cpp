@@ -140,6 +140,10 @@ std::optional<FleetRequest> parse_fleet(ObjectReader& root, const Catalog& catal
         u.average_gpus = p.number("average_gpus", NumberRule::non_negative);
         u.peak_gpus = p.number("peak_gpus", NumberRule::positive);
         u.commit_option = purchase_option(p, "commit_option", u.commit_option);
+        if (!is_commitment(u.commit_option.kind))  // billed every hour: only a reservation or a Savings Plan
+            throw InputError(p.child_path("commit_option"), "\"" + key(u.commit_option) + "\"",
+                             "a commitment (reserved or a Savings Plan with its term, e.g. \"reserved-3y\"); burst_option takes " +
+                                 key(u.commit_option));
         u.commit_usd_per_gpu_hour = user_param(p.number("commit_usd_per_gpu_hour", NumberRule::positive));
         u.burst_option = purchase_option(p, "burst_option", u.burst_option);
         u.burst_usd_per_gpu_hour = p.has("burst_usd_per_gpu_hour") ? user_param(p.number("burst_usd_per_gpu_hour", NumberRule::positive))
