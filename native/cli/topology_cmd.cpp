@@ -67,9 +67,10 @@ std::string run_topology_import(const TopologyOptions& o, const Catalog& catalog
         Table m;
         m.columns.push_back({"", "gpu", false});
         for (const TopoNode* g : gpus) m.columns.push_back({g->index ? "GPU " + std::to_string(*g->index) : g->name, g->name});
+        const PathIndex index(t);
         for (const TopoNode* a : gpus) {
             std::vector<Cell> row = {text_cell(a->index ? "GPU " + std::to_string(*a->index) : a->name)};
-            for (const TopoNode* b : gpus) row.push_back(text_cell(a == b ? "-" : path_cell(t.path(a->name, b->name))));
+            for (const TopoNode* b : gpus) row.push_back(text_cell(a == b ? "-" : path_cell(index.find(a->name, b->name))));
             m.rows.push_back(row);
         }
         out += "GPU to GPU (GB/s per direction as " + std::string(t.format == TopologyFormat::nccl_log ? "NCCL computed it" : "nvidia-smi names it") +

@@ -361,3 +361,23 @@ TEST_CASE("topology text that is not UTF-8 still serialises (bytes replaced, nev
     smi.replace(smi.find("PHB"), 3, "\xc3\x28X");
     CHECK_THROWS_WITH(import_topology(smi, "bad.txt"), Catch::Contains("\"?(X\""));
 }
+
+TEST_CASE("PathIndex answers as MachineTopology::path: the first path from -> to, also for paths appended later (issue 34 H1)") {
+    MachineTopology t;
+    t.paths.push_back({"GPU0", "GPU1", "NVL", std::nullopt, 240.0, std::nullopt, false});
+    t.paths.push_back({"GPU1", "GPU0", "PIX", std::nullopt, 24.0, std::nullopt, false});
+    t.paths.push_back({"GPU0", "GPU1", "SYS", std::nullopt, 10.0, std::nullopt, false});  // the same pair again
+    PathIndex index(t);
+    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{{"GPU0", "GPU1"}, {"GPU1", "GPU0"}, {"GPU0", "NIC0"}, {"GPU1", "GPU1"}})
+        CHECK(index.find(from, to) == t.path(from, to));
+    CHECK(index.find("GPU0", "GPU1")->type == "NVL");
+    // A path appended while the index is in use (as the NCCL reader works out missing ones),
+    // even when the vector moves its items.
+    for (int k = 0; k < 100; ++k) {
+        t.paths.push_back({"GPU" + std::to_string(k + 2), "CPU0", "PHB", std::nullopt, std::nullopt, std::nullopt, true});
+        index.add_last();
+    }
+    REQUIRE(index.find("GPU50", "CPU0") != nullptr);
+    CHECK(index.find("GPU50", "CPU0") == t.path("GPU50", "CPU0"));
+    CHECK(index.find("GPU1", "GPU0") == &t.paths[1]);
+}

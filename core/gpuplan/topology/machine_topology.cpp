@@ -47,6 +47,26 @@ const TopoPath* MachineTopology::path(std::string_view from, std::string_view to
 }
 
 namespace {
+std::string path_key(std::string_view from, std::string_view to) { return std::string(from) + '\n' + std::string(to); }
+}  // namespace
+
+PathIndex::PathIndex(const MachineTopology& topology) : topology_(&topology) {
+    positions_.reserve(topology.paths.size());
+    for (std::size_t k = 0; k < topology.paths.size(); ++k)
+        positions_.emplace(path_key(topology.paths[k].from, topology.paths[k].to), k);  // emplace keeps the first
+}
+
+void PathIndex::add_last() {
+    const std::size_t k = topology_->paths.size() - 1;
+    positions_.emplace(path_key(topology_->paths[k].from, topology_->paths[k].to), k);
+}
+
+const TopoPath* PathIndex::find(std::string_view from, std::string_view to) const {
+    const auto it = positions_.find(path_key(from, to));
+    return it == positions_.end() ? nullptr : &topology_->paths[it->second];
+}
+
+namespace {
 
 std::string gpu_label(const TopoNode& n) { return n.index ? "GPU " + std::to_string(*n.index) : n.name; }
 
@@ -89,9 +109,9 @@ std::vector<const TopoNode*> nics_of(const MachineTopology& t) {
 }
 
 // NICs near a GPU: NCCL's tree puts both under one CPU; nvidia-smi's matrix says PIX/PXB/PHB/NODE.
-bool near(const MachineTopology& t, const TopoNode& gpu, const TopoNode& nic) {
-    if (const TopoPath* p = t.path(gpu.name, nic.name)) return p->type != "SYS";
-    if (const TopoPath* p = t.path(nic.name, gpu.name)) return p->type != "SYS";
+bool near(const PathIndex& t, const TopoNode& gpu, const TopoNode& nic) {
+    if (const TopoPath* p = t.find(gpu.name, nic.name)) return p->type != "SYS";
+    if (const TopoPath* p = t.find(nic.name, gpu.name)) return p->type != "SYS";
     return !gpu.cpu.empty() && gpu.cpu == nic.cpu;
 }
 
@@ -107,11 +127,12 @@ TopologySummary summarize(const MachineTopology& t) {
     s.nvswitches = static_cast<int>(t.of_kind(TopoNodeKind::nvswitch).size());
     s.pci_switches = static_cast<int>(t.of_kind(TopoNodeKind::pci_switch).size());
 
+    const PathIndex index(t);
     std::map<std::string, int> pair_types;  // "over NVLink (NVL) at 240 GB/s" -> pairs
     for (std::size_t i = 0; i < gpus.size(); ++i)
         for (std::size_t j = i + 1; j < gpus.size(); ++j) {
-            const TopoPath* p = t.path(gpus[i]->name, gpus[j]->name);
-            if (!p) p = t.path(gpus[j]->name, gpus[i]->name);
+            const TopoPath* p = index.find(gpus[i]->name, gpus[j]->name);
+            if (!p) p = index.find(gpus[j]->name, gpus[i]->name);
             if (!p) continue;
             const GpuPair pair{gpu_label(*gpus[i]), gpu_label(*gpus[j]), *p};
             if (!s.slowest_pair || slower(*p, s.slowest_pair->path)) s.slowest_pair = pair;
@@ -119,7 +140,7 @@ TopologySummary summarize(const MachineTopology& t) {
             ++pair_types[path_words(*p) + path_rate(*p)];
         }
     for (const TopoNode* g : gpus)
-        if (const TopoPath* p = g->cpu.empty() ? nullptr : t.path(g->name, g->cpu); p && p->gb_per_s)
+        if (const TopoPath* p = g->cpu.empty() ? nullptr : index.find(g->name, g->cpu); p && p->gb_per_s)
             s.gpu_to_cpu_gb_per_s = std::min(s.gpu_to_cpu_gb_per_s.value_or(*p->gb_per_s), *p->gb_per_s);
     for (const TopoLink& l : t.links) {
         const TopoNode* to = t.find(l.to);
@@ -142,7 +163,7 @@ TopologySummary summarize(const MachineTopology& t) {
         std::map<std::size_t, std::vector<std::string>> by_near;  // NICs near -> GPUs
         for (const TopoNode* g : gpus) {
             std::size_t n = 0;
-            for (const TopoNode* nic : nics) n += near(t, *g, *nic);
+            for (const TopoNode* nic : nics) n += near(index, *g, *nic);
             by_near[n].push_back(gpu_label(*g));
         }
         for (const auto& [n, who] : by_near)

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -76,7 +77,21 @@ struct MachineTopology {
 
     const TopoNode* find(std::string_view name) const;
     std::vector<const TopoNode*> of_kind(TopoNodeKind kind) const;  // GPUs by index, others in order
-    const TopoPath* path(std::string_view from, std::string_view to) const;
+    const TopoPath* path(std::string_view from, std::string_view to) const;  // the first; a linear search
+};
+
+// path() in O(1), for loops over GPU pairs: MachineTopology::path's linear search inside an n²
+// loop made importing a 600-GPU nvidia-smi matrix take minutes (issue 34, H1). Built over a
+// topology whose paths only grow while it is used; add_last() indexes a path just appended.
+class PathIndex {
+public:
+    explicit PathIndex(const MachineTopology& topology);
+    const TopoPath* find(std::string_view from, std::string_view to) const;  // the first from -> to
+    void add_last();  // after topology.paths.push_back(...)
+
+private:
+    const MachineTopology* topology_;
+    std::unordered_map<std::string, std::size_t> positions_;  // "from\nto" -> position in paths
 };
 
 // Throws InputError naming `origin` (and the line) when the text has neither an NCCL topology

@@ -274,9 +274,10 @@ void derive_missing_paths(MachineTopology& t) {
             if (l.type == "SYS" && ((l.from == a && l.to == b) || (l.from == b && l.to == a))) return l.gb_per_s;
         return std::nullopt;
     };
+    PathIndex index(t);
     for (const TopoNode* a : gpus) {
         for (const TopoNode* b : gpus) {
-            if (a == b || t.path(a->name, b->name)) continue;
+            if (a == b || index.find(a->name, b->name)) continue;
             TopoPath p{a->name, b->name, "", std::nullopt, std::nullopt, std::nullopt, true};
             const auto ua = uplink_gb_per_s(t, a->name), ub = uplink_gb_per_s(t, b->name);
             const auto pcie = ua && ub ? std::optional<double>(std::min(*ua, *ub)) : std::nullopt;
@@ -295,10 +296,12 @@ void derive_missing_paths(MachineTopology& t) {
                 p.gb_per_s = pcie && s ? std::optional<double>(std::min(*pcie, *s)) : std::nullopt;
             }
             t.paths.push_back(p);
+            index.add_last();
             ++derived;
         }
-        if (!a->cpu.empty() && !t.path(a->name, a->cpu)) {
+        if (!a->cpu.empty() && !index.find(a->name, a->cpu)) {
             t.paths.push_back({a->name, a->cpu, "PHB", std::nullopt, uplink_gb_per_s(t, a->name), std::nullopt, true});
+            index.add_last();
             ++derived;
         }
     }

@@ -145,6 +145,7 @@ void draw_pair_matrix(const MachineTopology& topo) {
     for (const TopoNode* g : gpus) labels.push_back(node_label(*g));
     for (const std::string& l : labels) ImGui::TableSetupColumn(l.c_str());
     ImGui::TableHeadersRow();
+    const PathIndex index(topo);
     for (std::size_t a = 0; a < gpus.size(); ++a) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
@@ -152,7 +153,7 @@ void draw_pair_matrix(const MachineTopology& topo) {
         for (std::size_t k = 0; k < gpus.size(); ++k) {
             ImGui::TableSetColumnIndex(static_cast<int>(k) + 1);
             if (a == k) ImGui::TextDisabled("-");
-            else if (const TopoPath* p = topo.path(gpus[a]->name, gpus[k]->name)) draw_pair_cell(*p, fastest);
+            else if (const TopoPath* p = index.find(gpus[a]->name, gpus[k]->name)) draw_pair_cell(*p, fastest);
             else ImGui::TextDisabled("?");
         }
     }
