@@ -8,7 +8,7 @@
 # and under node, native/wasm figure parity, CLI golden tests, the catalog against the
 # reference sheets, and the Playwright test of the page in headless Chromium. Then one clang
 # build with ASan + UBSan + libFuzzer instrumentation (asan preset) runs the same suite and the
-# fuzz targets (FUZZ_SECONDS per target, default 60). The bench preset is built on its own
+# fuzz targets (FUZZ_SECONDS per target, default 30). The bench preset is built on its own
 # (scripts/check_bench_build.sh) between the two. The summary counts every run.
 # Build logs go to build/logs/; a failing step prints its log's tail. Each step prints its
 # seconds, and the last lines list them all (CI keeps the whole run under 35 minutes).
@@ -59,9 +59,9 @@ run_ctest() {  # run_ctest LOG CTEST-ARG...: a ctest run whose results join the 
 run_ctest ctest.log --preset dev -j 2
 
 # The same suite, and the libFuzzer targets, in one clang build with ASan + UBSan (no CUDA,
-# no wasm/browser tests): each fuzz corpus as a regression test and FUZZ_SECONDS (default 60)
+# no wasm/browser tests): each fuzz corpus as a regression test and FUZZ_SECONDS (default 30)
 # of fuzzing per target (docs/reliability.md).
-step configure-asan cmake --preset asan "${unity[@]}" -DGPUPLAN_FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+step configure-asan cmake --preset asan "${unity[@]}" -DGPUPLAN_FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
 step build-asan cmake --build --preset asan -j 2
 run_ctest ctest-asan.log --preset asan -j 2
 cat build/asan/fuzz-stats/*.txt 2>/dev/null || true  # "fuzz NAME: N execs in S s, corpus A -> B inputs"
