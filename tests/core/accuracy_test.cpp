@@ -23,8 +23,8 @@ using namespace gpuplan;
 using Catch::Matchers::Contains;
 
 namespace {
-const Catalog& catalog() { return test::builtin_catalog(); }
-const ModelSpec& model(const char* name) { return test::preset(name); }
+using test::catalog;
+using test::model;
 std::string error_of(const std::function<void()>& f) {
     try {
         f();

@@ -14,9 +14,9 @@
 using namespace gpuplan;
 
 namespace {
-const Catalog& catalog() { return test::builtin_catalog(); }
-const ModelSpec& model(const char* name) { return test::preset(name); }
-double dp2(double x) { return std::round(x * 100) / 100; }
+using test::catalog;
+using test::model;
+using test::dp2;
 std::vector<std::string> changes(const std::vector<FitAlternative>& alternatives) {
     std::vector<std::string> out;
     for (const auto& a : alternatives) out.push_back(a.change);

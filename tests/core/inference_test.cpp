@@ -13,8 +13,8 @@
 using namespace gpuplan;
 
 namespace {
-const Catalog& catalog() { return test::builtin_catalog(); }
-const ModelSpec& model(const char* name) { return test::preset(name); }
+using test::catalog;
+using test::model;
 InferenceEstimateRequest w3(double batch, double context) {
     InferenceEstimateRequest q;
     q.serving.model = &model("llama-3-8b");

@@ -14,18 +14,16 @@
 #include "gpuplan/decode/decode_sim.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
 #include "gpuplan/topology/topology.hpp"
+#include "fixtures.hpp"
 
 using namespace gpuplan;
 
 namespace {
 
-Param p(double v) { return {v, InputOrigin::user, ""}; }
-double cents(double usd) { return std::round(usd * 100.0) / 100.0; }
-
-const Catalog& catalog() {
-    static const Catalog c = load_builtin_catalog();
-    return c;
-}
+using test::p;
+using test::catalog;
+using test::cents;
+using test::eval_builtin;
 
 // The InputError's `where` for a call that must throw one ("" if it does not throw).
 std::string where_of(const std::function<void()>& f) {
@@ -84,12 +82,6 @@ DecodeMeasurement case_measurement() { return {p(21.99), p(20.17), p(0.82), p(0.
 double secs(const PipelineRun& r) { return *r.decode_seconds.value; }
 double util(const PipelineRun& r) { return *r.kernel_utilization.value; }
 
-nlohmann::json eval_builtin(const std::string& file) {
-    for (const auto& doc : builtin_scenario_documents())
-        if (doc.origin == "assets/scenarios/" + file) return evaluate_scenario(parse_scenario(doc.text, doc.origin, catalog()), catalog());
-    FAIL("no built-in scenario " << file);
-    return {};
-}
 
 }  // namespace
 

@@ -12,12 +12,13 @@
 #include "gpuplan/pricing/spot_checkpoint.hpp"
 #include "gpuplan/pricing/unit_cost.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
+#include "fixtures.hpp"
 
 using namespace gpuplan;
 
 namespace {
-Param p(double v) { return {v, InputOrigin::user, ""}; }
-double cents(double usd) { return std::round(usd * 100.0) / 100.0; }
+using test::p;
+using test::cents;
 
 // Every purchase option of a built-in catalog type in us-east-1.
 std::vector<Quote> catalog_quotes(const std::string& instance, double hours, double count = 1) {
@@ -38,13 +39,7 @@ double dp4(double x) { return std::round(x * 1e4) / 1e4; }
 
 const nlohmann::json& figure(const nlohmann::json& section, const char* name) { return section.at("figures").at(name); }
 
-nlohmann::json eval_builtin(const std::string& file) {
-    static const Catalog catalog = load_builtin_catalog();
-    for (const auto& doc : builtin_scenario_documents())
-        if (doc.origin == "assets/scenarios/" + file) return evaluate_scenario(parse_scenario(doc.text, doc.origin, catalog), catalog);
-    FAIL("no built-in scenario " << file);
-    return {};
-}
+using test::eval_builtin;
 PurchaseOption option(const char* key) {
     const auto o = purchase_option_named(key);
     REQUIRE(o);

@@ -11,14 +11,12 @@
 #include "gpuplan/recommend/picks.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
 #include "gpuplan/recommend/recommend.hpp"
+#include "fixtures.hpp"
 
 using namespace gpuplan;
 
 namespace {
-const Catalog& catalog() {
-    static const Catalog c = load_builtin_catalog();
-    return c;
-}
+using test::catalog;
 }  // namespace
 
 TEST_CASE("pareto frontier of a small set", "[recommend]") {

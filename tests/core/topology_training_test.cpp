@@ -10,30 +10,21 @@
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/topology/topology.hpp"
 #include "gpuplan/topology/training_time.hpp"
+#include "fixtures.hpp"
 
 using namespace gpuplan;
 using Catch::Matchers::Contains;
 
 namespace {
-const Catalog& catalog() {
-    static const Catalog c = load_builtin_catalog();
-    return c;
-}
+using test::catalog;
 const Instance& instance(const char* name) {
     const Instance* i = catalog().find_instance(name);
     REQUIRE(i);
     return *i;
 }
-const ModelSpec& model(const char* name) {
-    const ModelSpec* m = find_model(builtin_models(), name);
-    REQUIRE(m);
-    return *m;
-}
-double sig4(double x) {
-    const double scale = std::pow(10.0, 3 - std::floor(std::log10(std::fabs(x))));
-    return std::round(x * scale) / scale;
-}
-Param p(double v) { return {v, InputOrigin::user, ""}; }
+using test::model;
+using test::p;
+using test::sig4;
 bool has_class(const NodeTopology& t, LinkClass c) {
     for (const auto& l : t.links)
         if (l.cls == c) return true;

@@ -10,21 +10,15 @@
 #include "gpuplan/workload/compute.hpp"
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/workload/model.hpp"
+#include "fixtures.hpp"
 
 using namespace gpuplan;
 
 namespace {
-const ModelSpec& model(const char* name) {
-    const ModelSpec* m = find_model(builtin_models(), name);
-    REQUIRE(m);
-    return *m;
-}
-double sig4(double x) {  // round to 4 significant digits
-    const double scale = std::pow(10.0, 3 - std::floor(std::log10(std::fabs(x))));
-    return std::round(x * scale) / scale;
-}
-double dp2(double x) { return std::round(x * 100) / 100; }
-Param p(double v) { return {v, InputOrigin::user, ""}; }
+using test::model;
+using test::sig4;
+using test::dp2;
+using test::p;
 }  // namespace
 
 TEST_CASE("parameter counts come out of the architecture", "[workload][params]") {

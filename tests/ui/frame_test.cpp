@@ -22,7 +22,7 @@ using namespace gpuplan::ui;
 
 namespace {
 
-const Catalog& catalog() { return test::builtin_catalog(); }
+using test::catalog;
 
 AppState make_state(const nlohmann::json& scenario) {
     AppState s;

@@ -19,6 +19,7 @@ inline const Catalog& builtin_catalog() {
     static const Catalog c = load_builtin_catalog();
     return c;
 }
+inline const Catalog& catalog() { return builtin_catalog(); }  // the short name the view tests use
 
 // The built-in example scenario whose file name contains `file_part` (e.g. "t1-train").
 inline nlohmann::json builtin_scenario(const std::string& file_part) {

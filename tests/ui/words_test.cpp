@@ -21,7 +21,7 @@ using namespace gpuplan::ui;
 
 namespace {
 
-const Catalog& catalog() { return test::builtin_catalog(); }
+using test::catalog;
 
 // ImGui's log (LogToClipboard) records every text drawn while it is on; its "clipboard" is
 // this string.
