@@ -5,13 +5,15 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
 namespace gpuplan {
 
-// A parser callback for nlohmann::json::parse that throws InputError("ORIGIN: $.path", "the key
-// \"k\" given twice in one object", ...) at the second occurrence.
-nlohmann::json::parser_callback_t refuse_duplicate_keys(const std::string& origin);
+// nlohmann::json::parse(text, nullptr, false), but a key given twice in one object throws
+// InputError("ORIGIN: $.path", "the key \"k\" given twice in one object", ...). Malformed
+// text gives a discarded value, as the non-throwing parse does. Linear in the text.
+nlohmann::json parse_json_refusing_duplicate_keys(std::string_view text, const std::string& origin);
 
 }  // namespace gpuplan

@@ -62,37 +62,72 @@ void check_sizes_at(const Json& value, const std::string& origin, const std::str
     }
 }
 
-// Refuses a key given twice in one object. JSON (RFC 8259 §4) leaves duplicates undefined and
-// nlohmann keeps the last, so `"hours": 730, "hours": 1` would silently price 1 hour. Runs as
-// the parser's callback, which sees every key in order; the frames track where it is, so the
-// refusal names the JSON path.
-class DuplicateKeyCheck {
+// Builds the document and refuses a key given twice in one object. JSON (RFC 8259 §4) leaves
+// duplicates undefined and nlohmann keeps the last, so `"hours": 730, "hours": 1` would silently
+// price 1 hour. A SAX handler: every event goes to nlohmann's own DOM builder, and the frames
+// track where the parser is, so the refusal names the JSON path. (Not nlohmann's parser
+// callback: after each object it searches the enclosing array for discarded values, so an
+// array of 100,000 objects took minutes - issue 34, P1.)
+class DomRefusingDuplicateKeys {
 public:
-    explicit DuplicateKeyCheck(std::string origin) : origin_(std::move(origin)) {}
+    DomRefusingDuplicateKeys(Json& result, std::string origin) : dom_(result, /*allow_exceptions=*/false), origin_(std::move(origin)) {}
+    bool errored() const { return dom_.is_errored(); }
 
-    bool operator()(int /*depth*/, Json::parse_event_t event, Json& parsed) {
-        using Event = Json::parse_event_t;
-        switch (event) {
-        case Event::object_start:
-        case Event::array_start:
-        case Event::value:
-            if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
-            if (event != Event::value) frames_.push_back({event == Event::object_start, {}, {}, -1});
-            break;
-        case Event::key: {
-            Frame& f = frames_.back();
-            f.key = parsed.get<std::string>();
-            if (!f.keys.insert(f.key).second)
-                throw InputError(origin_ + ": " + path(), "the key \"" + f.key + "\" given twice in one object",
-                                 "each key once (the second would silently replace the first)");
-            break;
-        }
-        case Event::object_end:
-        case Event::array_end:
-            if (!frames_.empty()) frames_.pop_back();
-            break;
-        }
-        return true;
+    bool null() {
+        value();
+        return dom_.null();
+    }
+    bool boolean(bool v) {
+        value();
+        return dom_.boolean(v);
+    }
+    bool number_integer(Json::number_integer_t v) {
+        value();
+        return dom_.number_integer(v);
+    }
+    bool number_unsigned(Json::number_unsigned_t v) {
+        value();
+        return dom_.number_unsigned(v);
+    }
+    bool number_float(Json::number_float_t v, const Json::string_t& text) {
+        value();
+        return dom_.number_float(v, text);
+    }
+    bool string(Json::string_t& v) {
+        value();
+        return dom_.string(v);
+    }
+    bool binary(Json::binary_t& v) {
+        value();
+        return dom_.binary(v);
+    }
+    bool start_object(std::size_t n) {
+        open(true);
+        return dom_.start_object(n);
+    }
+    bool start_array(std::size_t n) {
+        open(false);
+        return dom_.start_array(n);
+    }
+    bool end_object() {
+        close();
+        return dom_.end_object();
+    }
+    bool end_array() {
+        close();
+        return dom_.end_array();
+    }
+    bool key(Json::string_t& k) {
+        Frame& f = frames_.back();
+        f.key = k;
+        if (!f.keys.insert(k).second)
+            throw InputError(origin_ + ": " + path(), "the key \"" + k + "\" given twice in one object",
+                             "each key once (the second would silently replace the first)");
+        return dom_.key(k);
+    }
+    template <class Exception>
+    bool parse_error(std::size_t position, const std::string& token, const Exception& e) {
+        return dom_.parse_error(position, token, e);
     }
 
 private:
@@ -102,18 +137,35 @@ private:
         std::string key;             // an object's current key
         long index = -1;             // an array's current item
     };
+    void value() {
+        if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    }
+    void open(bool object) {
+        value();
+        frames_.push_back({object, {}, {}, -1});
+    }
+    void close() {
+        if (!frames_.empty()) frames_.pop_back();
+    }
     std::string path() const {
         std::string p = "$";
         for (const Frame& f : frames_) p = f.object ? p + "." + f.key : index_path(p, static_cast<std::size_t>(f.index));
         return p;
     }
+
+    nlohmann::detail::json_sax_dom_parser<Json> dom_;
     std::string origin_;
     std::vector<Frame> frames_;
 };
 
 }  // namespace
 
-Json::parser_callback_t refuse_duplicate_keys(const std::string& origin) { return DuplicateKeyCheck(origin); }
+Json parse_json_refusing_duplicate_keys(std::string_view text, const std::string& origin) {
+    Json result;
+    DomRefusingDuplicateKeys handler(result, origin);
+    const bool ok = Json::sax_parse(text, &handler, nlohmann::detail::input_format_t::json, /*strict=*/true);
+    return ok && !handler.errored() ? result : Json(Json::value_t::discarded);
+}
 
 void check_json_sizes(const Json& value, const std::string& origin) { check_sizes_at(value, origin, "$"); }
 
@@ -126,7 +178,7 @@ Json parse_json_document(std::string_view text, const std::string& origin) {
     check_json_depth(text, origin);
     // Non-throwing parse: a discarded value means a syntax error; re-parse only to get the
     // parser's message with its byte position.
-    Json doc = Json::parse(text, refuse_duplicate_keys(origin), /*allow_exceptions=*/false);
+    Json doc = parse_json_refusing_duplicate_keys(text, origin);
     if (doc.is_discarded()) {
         std::string detail = "malformed JSON";
         try {

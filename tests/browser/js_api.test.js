@@ -47,6 +47,8 @@ h.runTest('browser.js_api', async () => {
       const catalog = api.catalog();
       out.counts = { instances: catalog.instances.length, accelerators: catalog.accelerators.length };
       try { api.evaluate({ schema: 'gpuplan.scenario/1', fleet: { hours: -1 } }); out.bad = 'no error'; } catch (e) { out.bad = e.message; }
+      // One byte over the core's 16 MiB: refused in the core's words (before the copy into wasm).
+      try { api.evaluate(' '.repeat(16 * 1024 * 1024 + 1), 'big.json'); out.big = 'no error'; } catch (e) { out.big = e.message; }
       const first = Object.keys(texts)[0];
       out.results_object = api.evaluate(JSON.parse(texts[first]), origin[first]);  // object input too
       return out;
@@ -61,6 +63,8 @@ h.runTest('browser.js_api', async () => {
     for (const list of ['instances', 'accelerators'])
       if (got.counts[list] !== catalogCounts[list]) throw new Error(`catalog(): ${got.counts[list]} ${list}, the catalog file has ${catalogCounts[list]}`);
     if (!/fleet\.hours/.test(got.bad)) throw new Error(`a bad scenario should throw naming fleet.hours, got: ${got.bad}`);
+    const bigWant = 'big.json: got 16777217 bytes; expected at most 16777216 bytes (16 MiB)';
+    if (got.big !== bigWant) throw new Error(`an oversized scenario should throw "${bigWant}", got: ${got.big}`);
 
     // explain(): pick the first figure of the first result and check its formula and worked line.
     const [figurePath, figure] = firstFigure(expected[files[0]], '$');

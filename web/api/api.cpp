@@ -8,6 +8,7 @@
 // and the JS side turns the second into `throw new Error(message)`.
 #include <emscripten.h>
 
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -161,6 +162,11 @@ EMSCRIPTEN_KEEPALIVE char* gpuplan_api_explain(const char* result_text, const ch
 }
 
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_api_version() { return GPUPLAN_VERSION; }
+
+// The largest argument the calls take (kMaxInputBytes, as for a file): api_post.js refuses a
+// longer one before copying it into wasm memory (issue 34, P1: a 200 MiB string was copied,
+// then refused).
+EMSCRIPTEN_KEEPALIVE std::size_t gpuplan_api_max_input_bytes() { return gpuplan::kMaxInputBytes; }
 
 EMSCRIPTEN_KEEPALIVE void gpuplan_api_free(char* text) { std::free(text); }
 

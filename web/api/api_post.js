@@ -7,7 +7,14 @@
   const scriptUrl = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : undefined;
 
   // Calls an exported C function that returns a malloc'd JSON envelope {ok, value|error}.
-  function call(module, name, args) {
+  // names[k] says what args[k] is in an error ("scenario", "result", "path"). An argument over
+  // the core's limit is refused here, in the core's words, before it is copied into wasm memory.
+  function call(module, name, args, names) {
+    const limit = module._gpuplan_api_max_input_bytes();
+    args.forEach((text, k) => {
+      const size = module.lengthBytesUTF8(text);
+      if (size > limit) throw new Error(names[k] + ': got ' + size + ' bytes; expected at most ' + limit + ' bytes (16 MiB)');
+    });
     const pointers = args.map((text) => {
       const bytes = module.lengthBytesUTF8(text) + 1;
       const pointer = module._malloc(bytes);
@@ -41,15 +48,15 @@
       // origin: how errors and provenance name the scenario (`gpuplan eval FILE` uses FILE).
       evaluate(scenario, origin) {
         if (origin !== undefined && typeof origin !== 'string') throw new Error('gpuplan: origin must be a string');
-        return call(module, 'gpuplan_api_evaluate', [asText(scenario, 'scenario'), origin || 'scenario']);
+        return call(module, 'gpuplan_api_evaluate', [asText(scenario, 'scenario'), origin || 'scenario'], [origin || 'scenario', 'origin']);
       },
       catalog() {
-        if (catalogCache === null) catalogCache = call(module, 'gpuplan_api_catalog', []);
+        if (catalogCache === null) catalogCache = call(module, 'gpuplan_api_catalog', [], []);
         return JSON.parse(JSON.stringify(catalogCache));  // a copy: callers may edit theirs
       },
       explain(result, path) {
         if (typeof path !== 'string') throw new Error('gpuplan: path must be a string like "$.fleet.figures.total_cost_usd"');
-        return call(module, 'gpuplan_api_explain', [asText(result, 'result'), path]);
+        return call(module, 'gpuplan_api_explain', [asText(result, 'result'), path], ['result', 'path']);
       },
     });
   }

@@ -25,8 +25,14 @@ std::vector<FleetTier> tiers_from_profile(const UsageProfile& p) {
     return tiers;
 }
 
+std::string max_fleet_tiers_text() {
+    return "at most " + std::to_string(kMaxFleetTiers) + " tiers (one per purchase option and price: merge tiers bought the same way)";
+}
+
 FleetResult evaluate_fleet(const FleetRequest& request) {
     if (request.tiers.empty()) throw InputError("fleet.tiers", "no tiers", "at least one tier of GPUs");
+    if (request.tiers.size() > kMaxFleetTiers)
+        throw InputError("fleet.tiers", std::to_string(request.tiers.size()) + " tiers", max_fleet_tiers_text());
     FleetResult r;
     const double hours = request.hours;
     const FigureInput in_hours = input("hours", "h", {hours, InputOrigin::user, ""});

@@ -439,7 +439,7 @@ UsageHistory parse_usage(std::string_view text, const std::string& origin, std::
     std::size_t first = 0;
     while (first < text.size() && std::isspace(static_cast<unsigned char>(text[first]))) ++first;
     if (first < text.size() && text[first] == '{') {
-        const nlohmann::json doc = nlohmann::json::parse(text, refuse_duplicate_keys(origin), false);
+        const nlohmann::json doc = parse_json_refusing_duplicate_keys(text, origin);
         if (doc.is_discarded()) throw InputError(origin, "text that starts like JSON but does not parse", "a complete JSON document (an AWS CLI output) or a CSV");
         if (doc.contains("MetricDataResults")) return parse_cloudwatch_data(doc, origin, unit);
         if (doc.contains("Datapoints")) return parse_cloudwatch_statistics(doc, origin, unit);

@@ -154,6 +154,8 @@ std::optional<FleetRequest> parse_fleet(ObjectReader& root, const Catalog& catal
         return f;
     }
     const Json& tiers = r.array("tiers");
+    if (tiers.size() > kMaxFleetTiers)  // refused before reading them (issue 34, P1)
+        throw InputError(r.child_path("tiers"), std::to_string(tiers.size()) + " tiers", max_fleet_tiers_text());
     for (std::size_t k = 0; k < tiers.size(); ++k) {
         ObjectReader t(tiers[k], index_path(r.child_path("tiers"), k));
         FleetTier tier;

@@ -99,7 +99,7 @@ nlohmann::json decode_scenario_param(std::string_view param) {
     if (param.empty()) throw InputError(kOrigin, "an empty value", "a scenario as " + kExpectedText);
     const std::string text = base64url_decode(param);
     check_json_depth(text, kOrigin);
-    nlohmann::json doc = nlohmann::json::parse(text, refuse_duplicate_keys(kOrigin), /*allow_exceptions=*/false);
+    nlohmann::json doc = parse_json_refusing_duplicate_keys(text, kOrigin);
     if (doc.is_discarded()) {
         std::string where = "a JSON error";
         std::string detail = "malformed JSON";
