@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cmath>
-#include "gpuplan/formula_text.hpp"
 #include <string>
 
 #include "gpuplan/explain.hpp"
