@@ -1,6 +1,8 @@
 #include "gpuplan/json_reader.hpp"
 #include "gpuplan/json_duplicate_keys.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 #include <utility>
@@ -256,6 +258,15 @@ std::string ObjectReader::string(const char* key) {
     if (!v.is_string() || v.get_ref<const std::string&>().empty())
         throw InputError(child_path(key), json_preview(v), "a non-empty string");
     return v.get<std::string>();
+}
+
+std::string ObjectReader::name(const char* key) {
+    std::string text = string(key);
+    const auto control = [](unsigned char c) { return c < 0x20 || c == 0x7f; };
+    const bool spaced = std::isspace(static_cast<unsigned char>(text.front())) || std::isspace(static_cast<unsigned char>(text.back()));
+    if (spaced || std::any_of(text.begin(), text.end(), [&](char c) { return control(static_cast<unsigned char>(c)); }))
+        throw InputError(child_path(key), json_preview(value(key)), "a name with no space at either end and no control character (tab, newline, ...)");
+    return text;
 }
 
 std::vector<std::string> ObjectReader::optional_string_list(const char* key) {

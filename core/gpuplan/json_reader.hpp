@@ -69,6 +69,10 @@ public:
     // Required values: a missing key is an error.
     const Json& value(const char* key);
     std::string string(const char* key);
+    // A name others are matched against (an instance type, a region, a model): a non-empty string
+    // with no space at either end and no control character, so "p5.48xlarge\n" cannot become a
+    // second type beside "p5.48xlarge" (issue 34).
+    std::string name(const char* key);
     double number(const char* key, NumberRule rule);
     std::int64_t integer(const char* key, std::int64_t min_value);
     bool boolean(const char* key);

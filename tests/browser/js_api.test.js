@@ -49,7 +49,21 @@ h.runTest('browser.js_api', async () => {
       try { api.evaluate({ schema: 'gpuplan.scenario/1', fleet: { hours: -1 } }); out.bad = 'no error'; } catch (e) { out.bad = e.message; }
       // One byte over the core's 16 MiB: refused in the core's words (before the copy into wasm).
       try { api.evaluate(' '.repeat(16 * 1024 * 1024 + 1), 'big.json'); out.big = 'no error'; } catch (e) { out.big = e.message; }
+      // Inputs the copy into wasm used to change or cut (issue 34): each refused in the
+      // "FIELD: got ...; expected ..." form, never a raw TypeError or nlohmann text.
       const first = Object.keys(texts)[0];
+      const refusal = (f) => { try { f(); return 'no error'; } catch (e) { return e.message; } };
+      const cyclic = { schema: 'gpuplan.scenario/1' };
+      cyclic.self = cyclic;
+      out.refused = {
+        nul: refusal(() => api.evaluate(texts[first] + '\u0000{"fleet": 1}', 'nul.json')),
+        surrogate: refusal(() => api.evaluate('{"schema": "gpuplan.scenario/1", "name": "a\uD800b"}', 'lone.json')),
+        bigint: refusal(() => api.evaluate({ schema: 'gpuplan.scenario/1', fleet: { hours: 10n } })),
+        cyclic: refusal(() => api.evaluate(cyclic)),
+        number: refusal(() => api.evaluate(5)),
+        result_text: refusal(() => api.explain('{"price": ', '$.price')),
+        pointer: refusal(() => api.explain('{"a": {"b": 1}}', '/a~2b')),
+      };
       out.results_object = api.evaluate(JSON.parse(texts[first]), origin[first]);  // object input too
       return out;
     }, [texts, origin]);
@@ -65,6 +79,19 @@ h.runTest('browser.js_api', async () => {
     if (!/fleet\.hours/.test(got.bad)) throw new Error(`a bad scenario should throw naming fleet.hours, got: ${got.bad}`);
     const bigWant = 'big.json: got 16777217 bytes; expected at most 16777216 bytes (16 MiB)';
     if (got.big !== bigWant) throw new Error(`an oversized scenario should throw "${bigWant}", got: ${got.big}`);
+
+    const refusedWant = {
+      nul: /^nul\.json: got a NUL character at position \d+; expected text without NUL characters$/,
+      surrogate: /^lone\.json: got a lone UTF-16 surrogate \(U\+D800\) at position 43; expected valid Unicode text/,
+      bigint: /^scenario: got a BigInt value; expected plain JSON/,
+      cyclic: /^scenario: got an object that contains itself; expected plain JSON/,
+      number: /^scenario: got a number; expected an object or a JSON string$/,
+      result_text: /^result: .*got .*expected/,
+      pointer: /^path: got '\/a~2b'; expected a JSON path .* ~1 for \//,
+    };
+    for (const [what, want] of Object.entries(refusedWant))
+      if (!want.test(got.refused[what])) throw new Error(`${what}: expected a refusal matching ${want}, got: ${got.refused[what]}`);
+    if (/json\.exception|TypeError/.test(Object.values(got.refused).join(' '))) throw new Error(`raw engine text in: ${JSON.stringify(got.refused)}`);
 
     // explain(): pick the first figure of the first result and check its formula and worked line.
     const [figurePath, figure] = firstFigure(expected[files[0]], '$');

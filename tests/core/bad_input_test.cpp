@@ -88,6 +88,13 @@ TEST_CASE("catalog: each kind of bad input is named", "[bad-input][catalog]") {
     CHECK_THAT(catalog_error(user_doc(replace(v, "\"accelerator_count\": 1", "\"accelerator_count\": 4"))),
                Contains("$.instances[0].interconnect") && Contains("a link between"));
     CHECK_THAT(catalog_error(user_doc(replace(v, "\"family\": \"x1\"", "\"family\": \"x2\""))), Contains("$.instances[0].family"));
+    // A name with a newline or a space at an end was a second type beside the first (issue 34).
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"name\": \"x1.big\"", "\"name\": \"x1.big\\n\""))),
+               Contains("$.instances[0].name: got \"x1.big\\n\"") && Contains("no space at either end and no control character"));
+    CHECK_THAT(catalog_error(user_doc(replace(v, "\"name\": \"x1.big\"", "\"name\": \" x1.big\""))), Contains("$.instances[0].name"));
+    CHECK_THAT(catalog_error(R"({"schema": "gpuplan.catalog/1", "prices": [{"instance": "p5.48xlarge\t", "region": "us-east-1",
+        "option": "on_demand", "usd_per_hour": 1, "as_of": "2026-07-20", "source": "KARP-PRICE"}]})"),
+               Contains("$.prices[0].instance: got \"p5.48xlarge\\t\""));
     CHECK_THAT(catalog_error(user_doc(replace(v, "\"region\": \"us-east-1\"", "\"region\": \"US East\""))),
                Contains("prices[0].region") && Contains("us-east-1"));
     CHECK_THAT(catalog_error(user_doc(replace(v, "\"as_of\": \"2026-07-20\"", "\"as_of\": \"July\""))), Contains("prices[0].as_of"));

@@ -59,3 +59,26 @@ TEST_CASE("bench results: a suite record's fields come back typed") {
     CHECK(h2d.ok_at_least > h2d.broken_below);
     CHECK(h2d.stats.reps_per_sample >= 1);
 }
+
+TEST_CASE("bench results: an unknown key in the fingerprint, a GPU or the run is refused with its path (issue 34)") {
+    // Before, these objects were read without a check of their keys: a typo such as
+    // "complet": false left the run complete and was never named.
+    const Json doc = Json::parse(fixture("bench_run_p5_fixture.json"));
+    struct Typo {
+        Json::json_pointer where;
+        std::string key, path;
+    };
+    for (const Typo& t : {Typo{Json::json_pointer("/run"), "complet", "$.run.complet"},
+                          Typo{Json::json_pointer("/fingerprint"), "instance_typ", "$.fingerprint.instance_typ"},
+                          Typo{Json::json_pointer("/fingerprint/gpus/0"), "memory_gb", "$.fingerprint.gpus[0].memory_gb"}}) {
+        CAPTURE(t.path);
+        Json bad = doc;
+        bad[t.where][t.key] = false;
+        CHECK_THROWS_WITH(read_bench_results(bad, "$"), Catch::Contains(t.path + ": got an unknown key") && Catch::Contains("one of:"));
+    }
+    // The keys the writers write are all read: the fixture and its known keys pass.
+    Json known = doc;
+    known["run"]["failed_case"] = "d2h_pinned";
+    known["fingerprint"]["launcher"] = {{"ranks", 2}};
+    CHECK_NOTHROW(read_bench_results(known, "$"));
+}

@@ -404,8 +404,12 @@ TEST_CASE("Decode bench results: errors are named", "[pipeline][bench][bad-input
           "b.json: $.records[0].stats.kernel_active_fraction");
     CHECK(bench_where([](nlohmann::json& j) { j["records"][1]["params"]["height"] = 1080; }) == "b.json: $.records[1].params");
     CHECK(bench_where([](nlohmann::json& j) { j["records"].erase(0); }) == "b.json: $.records");
-    // Descriptive extras are accepted where documented: params and fingerprint.
+    // Descriptive extras are accepted where documented: a record's params.
     CHECK(bench_where([](nlohmann::json& j) { j["records"][0]["params"]["numa_node"] = 0; }).empty());
-    CHECK(bench_where([](nlohmann::json& j) { j["fingerprint"]["pcie"] = "gen5 x16"; }).empty());
+    // The fingerprint and the run take the writers' keys only (issue 34): a key no writer writes
+    // is refused with its path.
+    CHECK(bench_where([](nlohmann::json& j) { j["fingerprint"]["pcie_gen"] = "gen5 x16"; }) == "b.json: $.fingerprint.pcie_gen");
+    CHECK(bench_where([](nlohmann::json& j) { j["run"] = {{"complet", false}}; }) == "b.json: $.run.complet");
+    CHECK(bench_where([](nlohmann::json& j) { j["fingerprint"]["gpus"][0]["memory_gb"] = 80; }) == "b.json: $.fingerprint.gpus[0].memory_gb");
     CHECK(where_of([] { (void)parse_bench_results("{", "b.json"); }).find("b.json") != std::string::npos);
 }

@@ -299,6 +299,33 @@ TEST_CASE("topology bad input: a clear message, partial imports marked, never a 
         smi.replace(at, 3, "QPX");
         CHECK_THROWS_WITH(import_topology(smi, "bad.txt"), Catch::Contains("bad.txt: line") && Catch::Contains("\"QPX\"") && Catch::Contains("PIX"));
     }
+    SECTION("an NVLink count that is not one: NV-1, NV0 (issue 34)") {
+        for (const char* code : {"NV-1", "NV0"}) {
+            std::string smi = input("smi-a100sxm-nv12-10nic-tabs.txt");
+            const auto at = smi.find("NV12");
+            REQUIRE(at != std::string::npos);
+            smi.replace(at, 4, code);
+            CHECK_THROWS_WITH(import_topology(smi, "nv.txt"), Catch::Contains("nv.txt: line 2") && Catch::Contains(std::string("\"") + code + "\"") &&
+                                                                 Catch::Contains("1 or more"));
+        }
+    }
+    SECTION("a bandwidth that is not above 0: refused with its line, never dropped or kept (issue 34)") {
+        const std::string p4d = input("nccl-p4d.24xlarge.log");
+        struct Bad {
+            std::string from, to, shown;
+        };
+        for (const Bad& b : {Bad{"NVL[240.0]", "NVL[nan]", "\"nan\""}, Bad{"NVL[240.0]", "NVL[-5.0]", "\"-5.0\""},
+                             Bad{"NVL[240.0]", "NVL[0]", "\"0\""}, Bad{"(2/240.0/NVL) GPU/0-201c0", "(2/0.0/NVL) GPU/0-201c0", "\"0.0\""},
+                             Bad{"(1/24.0/PHB)", "(1/inf/PHB)", "\"inf\""}}) {
+            std::string log = p4d;
+            const auto at = log.find(b.from);
+            REQUIRE(at != std::string::npos);
+            log.replace(at, b.from.size(), b.to);
+            const std::size_t line = 1 + static_cast<std::size_t>(std::count(log.begin(), log.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+            CHECK_THROWS_WITH(import_topology(log, "bw.log"),
+                              Catch::Contains("bw.log: line " + std::to_string(line) + ": ") && Catch::Contains(b.shown) && Catch::Contains("above 0"));
+        }
+    }
     SECTION("a matrix whose header names a row it does not have: partial") {
         std::string smi = input("smi-2x5090-phb-gpunumaid-tabs.txt");
         const auto row = smi.find("\nGPU1");

@@ -183,7 +183,12 @@ TEST_CASE("model documents: bad architectures are named", "[workload][bad-input]
         std::string s = ok;
         return s.replace(s.find(from), from.size(), to);
     };
-    CHECK_THAT(error(with("\"layers\": 2", "\"layers\": 0")), Contains("$.models[0].layers") && Contains(">= 1"));
+    CHECK_THAT(error(with("\"layers\": 2", "\"layers\": 0")), Contains("$.models[0].layers") && Contains("from 1 to 10,000"));
+    // Sizes no model has (issue 34: these were read, and figures overflowed or became inf).
+    CHECK_THAT(error(with("\"layers\": 2", "\"layers\": 1e15")), Contains("$.models[0].layers: got 1") && Contains("from 1 to 10,000"));
+    CHECK_THAT(error(with("\"hidden\": 64", "\"hidden\": 1e300")), Contains("$.models[0].hidden") && Contains("from 1 to 10,000,000"));
+    CHECK_THAT(error(with("\"vocab\": 100", "\"vocab\": 1e9")), Contains("$.models[0].vocab") && Contains("to 100,000,000"));
+    CHECK(error(with("\"layers\": 2", "\"layers\": 10000")) == "(no error)");
     CHECK_THAT(error(with("\"kv_heads\": 2", "\"kv_heads\": 8")), Contains("$.models[0].kv_heads") && Contains("at most heads"));
     CHECK_THAT(error(with("\"kv_heads\": 2", "\"kv_heads\": 3")), Contains("kv_heads") && Contains("divisor of heads"));
     CHECK_THAT(error(with("\"head_dim\": 16", "\"head_dim\": 24")), Contains("$.models[0].head_dim") && Contains("divisor of hidden"));

@@ -61,6 +61,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const InputError&) {
         return 0;  // refused with a message
     }
+    fuzz::require_no_duplicate_keys(text);
+    // Issue 34: the fingerprint, its GPUs and the run take only the writers' keys. The accepted
+    // document with one unknown key added to each of them must be refused, naming it.
+    const nlohmann::json accepted = nlohmann::json::parse(text);
+    for (const auto* where : {"/fingerprint", "/fingerprint/gpus/0", "/run"}) {
+        const nlohmann::json::json_pointer pointer(where);
+        if (!accepted.contains(pointer) || !accepted.at(pointer).is_object()) continue;
+        nlohmann::json typo = accepted;
+        typo[pointer]["fuzz_unknown_key"] = true;
+        try {
+            (void)parse_bench_results(typo.dump(), "fuzz.json");
+            fuzz::finding("an unknown key was accepted", where);
+        } catch (const InputError& e) {
+            if (std::string(e.what()).find("fuzz_unknown_key") == std::string::npos) fuzz::finding("the refusal does not name the unknown key", e.what());
+        }
+    }
     const std::string rewritten = nlohmann::json::parse(text).dump(2);
     try {
         if (summary(parse_bench_results(rewritten, "fuzz.json")) != first) fuzz::finding("bench results and their re-serialised form differ", first);

@@ -18,7 +18,21 @@ using namespace gpuplan;
 
 namespace {
 
+// Issue 34's strictness on what was accepted: clean names (no "p5.48xlarge\n" beside
+// "p5.48xlarge") and dates the calendar has.
+void require_strict(const Catalog& catalog) {
+    for (const Instance& instance : catalog.instances) {
+        fuzz::require_clean_name(instance.name, "instance name");
+        for (const Price& p : instance.prices) {
+            fuzz::require_clean_name(p.region, instance.name + " price region");
+            fuzz::require_calendar_date(p.as_of, instance.name + " price as_of");
+        }
+    }
+    for (const Accelerator& a : catalog.accelerators) fuzz::require_clean_name(a.name, "accelerator name");
+}
+
 std::string derived_figures(const Catalog& catalog) {
+    require_strict(catalog);
     nlohmann::json all = nlohmann::json::object();
     for (const Instance& instance : catalog.instances) {
         std::vector<std::string> regions{"us-east-1"};
@@ -43,6 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const InputError&) {
         return 0;  // refused with a message
     }
+    fuzz::require_no_duplicate_keys(text);
     const std::string rewritten = nlohmann::json::parse(text).dump();
     try {
         if (derived_figures(load_with(rewritten)) != first) fuzz::finding("catalog and its re-serialised form differ", text);

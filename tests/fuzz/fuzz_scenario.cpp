@@ -37,6 +37,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const InputError&) {
         return 0;  // refused with a message: the expected answer to bad input
     }
+    // Issue 34's strictness on what was accepted: no key given twice, at most 100 fleet tiers.
+    fuzz::require_no_duplicate_keys(text);
+    if (const nlohmann::json parsed = nlohmann::json::parse(text); parsed.contains("fleet") && parsed["fleet"].is_object() &&
+                                                                  parsed["fleet"].contains("tiers") && parsed["fleet"]["tiers"].size() > 100)
+        fuzz::finding("accepted a fleet of more than 100 tiers");
     const std::string first = outcome(scenario, catalog);
 
     // Accepted, so it is JSON: the same document written differently must mean the same.

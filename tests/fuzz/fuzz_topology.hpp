@@ -20,6 +20,14 @@ void check_topology_import(std::string_view text, Parse parse) {
     } catch (const InputError&) {
         return;  // refused with a message: an answer
     }
+    // Issue 34's strictness on what was accepted: every bandwidth above 0 and finite, every
+    // NVLink count at least 1.
+    for (const TopoLink& l : t.links)
+        if (!std::isfinite(l.gb_per_s) || !(l.gb_per_s > 0)) finding("accepted a link whose bandwidth is not above 0", l.from + " -> " + l.to);
+    for (const TopoPath& p : t.paths) {
+        if (p.gb_per_s && (!std::isfinite(*p.gb_per_s) || !(*p.gb_per_s > 0))) finding("accepted a path whose bandwidth is not above 0", p.from + " -> " + p.to);
+        if (p.nvlinks && *p.nvlinks < 1) finding("accepted an NVLink count below 1", p.from + " -> " + p.to);
+    }
     const TopologySummary s = summarize(t);
     const TopologyComparison c = compare_with_catalog(t, catalog, *catalog.find_instance("p4d.24xlarge"));
     const BenchCalibration cal = calibration_from_topology(t);

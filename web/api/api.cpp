@@ -21,6 +21,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/json_reader.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
 
 namespace {
@@ -153,11 +154,21 @@ EMSCRIPTEN_KEEPALIVE char* gpuplan_api_catalog() {
 // explain(result JSON text, path) → the figure's formula, worked line and inputs as text.
 EMSCRIPTEN_KEEPALIVE char* gpuplan_api_explain(const char* result_text, const char* path) {
     return envelope([&] {
-        const json result = json::parse(result_text);
+        // The result is read as the CLI reads a file: a parse error names its line and column,
+        // not nlohmann's exception text (issue 34).
+        const json result = gpuplan::parse_json_document(result_text, "result");
         const std::string where = path;
-        const json::json_pointer pointer = parse_path(where);
-        if (!result.contains(pointer)) throw gpuplan::InputError("path", "'" + where + "'", "a path that exists in the result");
-        return json(explain_text(result.at(pointer), where));
+        const json* figure = nullptr;
+        try {
+            const json::json_pointer pointer = parse_path(where);
+            if (result.contains(pointer)) figure = &result.at(pointer);
+        } catch (const json::exception&) {  // "~2", "/a~", an index with a leading zero: RFC 6901's rules
+            throw gpuplan::InputError("path", "'" + where + "'",
+                                      "a JSON path like $.fleet.figures.total_cost_usd or a JSON pointer like /fleet/figures/total_cost_usd "
+                                      "(~0 for ~, ~1 for /, indexes without leading zeros)");
+        }
+        if (!figure) throw gpuplan::InputError("path", "'" + where + "'", "a path that exists in the result");
+        return json(explain_text(*figure, where));
     });
 }
 

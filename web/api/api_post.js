@@ -12,6 +12,7 @@
   function call(module, name, args, names) {
     const limit = module._gpuplan_api_max_input_bytes();
     args.forEach((text, k) => {
+      checkText(text, names[k]);
       const size = module.lengthBytesUTF8(text);
       if (size > limit) throw new Error(names[k] + ': got ' + size + ' bytes; expected at most ' + limit + ' bytes (16 MiB)');
     });
@@ -35,10 +36,33 @@
     return reply.value;
   }
 
+  // Text the core reads exactly as given (issue 34). A NUL ends the C string the text is copied
+  // into, so JSON after it was silently ignored; a lone UTF-16 surrogate has no UTF-8 form, so
+  // the copy wrote bytes that are not UTF-8 and the string came back changed.
+  function checkText(text, name) {
+    const nul = text.indexOf('\u0000');
+    if (nul >= 0) throw new Error(name + ': got a NUL character at position ' + nul + '; expected text without NUL characters');
+    const lone = text.search(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    if (lone >= 0) {
+      const code = text.charCodeAt(lone).toString(16).toUpperCase();
+      throw new Error(name + ': got a lone UTF-16 surrogate (U+' + code + ') at position ' + lone +
+                      '; expected valid Unicode text (a surrogate only as half of a pair)');
+    }
+  }
+
+  // An object becomes JSON text here; what JSON cannot hold is named in the API's own words,
+  // not as the engine's TypeError.
   function asText(value, what) {
     if (typeof value === 'string') return value;
-    if (value !== null && typeof value === 'object') return JSON.stringify(value);
-    throw new Error('gpuplan: ' + what + ' must be an object or a JSON string, got ' + typeof value);
+    const expected = '; expected an object or a JSON string';
+    if (value === null || typeof value !== 'object') throw new Error(what + ': got ' + (value === null ? 'null' : 'a ' + typeof value) + expected);
+    try {
+      return JSON.stringify(value);
+    } catch (error) {
+      const message = String(error && error.message);
+      const got = /bigint/i.test(message) ? 'a BigInt value' : /circular|cyclic/i.test(message) ? 'an object that contains itself' : 'a value JSON cannot hold';
+      throw new Error(what + ': got ' + got + '; expected plain JSON: objects, arrays, strings, numbers (not BigInt), true, false and null, without cycles');
+    }
   }
 
   function makeApi(module) {

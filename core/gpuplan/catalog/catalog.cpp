@@ -238,7 +238,7 @@ Accelerator parse_accelerator(const Json& j, const std::string& path, const std:
     NullTracker nulls(path);
     Accelerator a;
     a.origin = origin;
-    a.name = r.string("name");
+    a.name = r.name("name");
     a.kind = parse_kind(r);
     a.vendor = r.string("vendor");
     a.architecture = r.string("architecture");
@@ -291,7 +291,7 @@ std::optional<Interconnect> parse_interconnect(ObjectReader& r, NullTracker& nul
 Price parse_price(const Json& j, const std::string& path, std::size_t index, NullTracker& nulls) {
     ObjectReader r(j, path);
     Price p;
-    p.region = r.string("region");
+    p.region = r.name("region");
     if (!looks_like_region(p.region))
         throw InputError(r.child_path("region"), "\"" + p.region + "\"", "an AWS region name such as \"us-east-1\"");
     const std::string option = r.string("option");
@@ -342,7 +342,7 @@ Instance parse_instance(const Json& j, const std::string& path, const std::strin
     NullTracker nulls(path);
     Instance i;
     i.origin = origin;
-    i.name = r.string("name");
+    i.name = r.name("name");
     i.family = r.string("family");
     // The family is the name's prefix ("p5" of "p5.48xlarge"): a mismatch is a typo.
     if (i.name.rfind(i.family + ".", 0) != 0)
@@ -425,7 +425,7 @@ void apply_price_overlay(Catalog& catalog, ObjectReader& root, const std::string
         const std::string path = index_path(list_path, k);
         const Json& entry = (*list)[k];
         ObjectReader r(entry, path);
-        const std::string name = r.string("instance");
+        const std::string name = r.name("instance");
         auto it = std::find_if(catalog.instances.begin(), catalog.instances.end(), [&](const Instance& i) { return i.name == name; });
         if (it == catalog.instances.end())
             throw InputError(r.child_path("instance"), "\"" + name + "\"",
@@ -465,7 +465,7 @@ void apply_price_overlay(Catalog& catalog, ObjectReader& root, const std::string
         CommitmentPrice c;
         c.option = *option;
         c.origin = origin;
-        c.region = r.string("region");
+        c.region = r.name("region");
         if (!looks_like_region(c.region)) throw InputError(r.child_path("region"), "\"" + c.region + "\"", "an AWS region name such as \"us-east-1\"");
         c.upfront_usd = r.number("upfront_usd", NumberRule::non_negative);
         c.usd_per_hour = r.number("usd_per_hour", NumberRule::non_negative);

@@ -19,7 +19,7 @@ bool looks_like_date(const std::string& s) { return date_or_month_days(s).has_va
 namespace {
 
 std::string read_region(ObjectReader& r) {
-    const std::string region = r.string("region");
+    const std::string region = r.name("region");
     if (!looks_like_region(region)) throw InputError(r.child_path("region"), "\"" + region + "\"", "an AWS region name such as \"us-east-1\"");
     return region;
 }
@@ -61,7 +61,7 @@ void apply_not_offered(Catalog& catalog, ObjectReader& root, const std::string& 
     if (!list->is_array()) throw InputError(list_path, json_preview(*list), "an array of {instance, option, region?, as_of, source, note}");
     for (std::size_t k = 0; k < list->size(); ++k) {
         ObjectReader r((*list)[k], index_path(list_path, k));
-        const std::string name = r.string("instance");
+        const std::string name = r.name("instance");
         auto it = std::find_if(catalog.instances.begin(), catalog.instances.end(), [&](const Instance& i) { return i.name == name; });
         if (it == catalog.instances.end())
             throw InputError(r.child_path("instance"), "\"" + name + "\"", "an instance type in the catalog or in an earlier --catalog file");

@@ -22,6 +22,28 @@ double required_whole(ObjectReader& r, const char* key) {
     return v;
 }
 
+// The keys the writers put in a document's fingerprint, its GPUs and its run:
+// native/bench/suite_json.cpp (suite_fingerprint, suite_document: `bench run`),
+// native/bench/bench_results.cpp (results_json: `bench decode`, and the CLI's failure record in
+// native/cli/bench_cmd.cpp) and native/bench/mpi_main.cpp ("launcher"). Their values describe the
+// machine and the run and are kept as written; a key outside these lists is refused, so a typo
+// such as "complet" cannot pass unseen (issue 34). A writer that adds a key adds it here: the
+// bench tests read every writer's document back through this reader.
+constexpr const char* kFingerprintKeys[] = {"backend", "instance_type", "instance_type_source", "gpus", "driver_version", "runtime_version",
+                                            "gpu_query", "nccl_version", "host", "cpu", "numa_nodes", "peer_access_advertised", "launcher"};
+constexpr const char* kGpuKeys[] = {"name", "memory_gib", "compute_capability", "pci_bus_id", "multiprocessors", "pcie", "copy_engines",
+                                    "l2_bytes", "numa_node", "sm_clock_mhz", "memory_clock_mhz", "memory_bus_width_bits"};
+constexpr const char* kRunKeys[] = {"tool", "gpuplan_version", "backend", "depth", "options", "timing_method", "units", "statistics",
+                                    "verdicts", "started_utc", "finished_utc", "complete", "cases_run", "waived", "errors", "notes",
+                                    "failed_case", "decoder", "decoder_calibration"};
+
+// Marks the known keys as read, then refuses any other.
+template <std::size_t N>
+void only_known_keys(ObjectReader& r, const char* const (&known)[N]) {
+    for (const char* key : known) r.optional_value(key);
+    r.finish();
+}
+
 BenchFingerprint read_fingerprint(ObjectReader& root) {
     ObjectReader r = root.object("fingerprint");
     BenchFingerprint f;
@@ -32,10 +54,9 @@ BenchFingerprint read_fingerprint(ObjectReader& root) {
     for (std::size_t k = 0; k < gpus.size(); ++k) {
         ObjectReader g(gpus[k], index_path(r.child_path("gpus"), k));
         f.gpu_names.push_back(g.string("name"));
-        // Other GPU facts (memory, compute capability, bus id) describe the machine: not read here.
+        only_known_keys(g, kGpuKeys);  // memory, compute capability, bus id, ...: machine facts, kept as written
     }
-    // Extra fingerprint keys (driver and runtime versions, host, PCIe, NUMA, ...) are allowed:
-    // finish() is deliberately not called.
+    only_known_keys(r, kFingerprintKeys);
     return f;
 }
 
@@ -212,7 +233,7 @@ BenchResults read_bench_results(const Json& document, const std::string& path) {
                              "one of \"decode.sync_pageable\", \"decode.sync_pinned\", \"decode.async\", \"decode.ring\"");
         b.decode.push_back(read_decode_record(r, case_name));
     }
-    if (root.has("run")) {  // how the run went; only these two keys matter to the planner
+    if (root.has("run")) {  // how the run went; only these two keys matter to the planner, the others are checked by name
         ObjectReader run = root.object("run");
         b.run_document = root.value("run");
         if (const Json* c = run.optional_value("complete")) {
@@ -226,6 +247,7 @@ BenchResults read_bench_results(const Json& document, const std::string& path) {
                 b.run_errors.push_back((*e)[k].get<std::string>());
             }
         }
+        only_known_keys(run, kRunKeys);
     }
     root.finish();
     return b;

@@ -65,6 +65,28 @@ std::string detail(Cursor& c) {
     return d;
 }
 
+// A bandwidth NCCL printed that is not one: thrown by link_line and path_line, which know the
+// text but not the line number; the reader adds the line (issue 34: "NVL[nan]" and "NVL[-5.0]"
+// dropped the link silently, and a path of 0 GB/s was kept and failed later in `train`).
+struct BadBandwidth {
+    std::string text;
+};
+
+// The text up to `end`, read as GB/s: a finite number above 0, or BadBandwidth.
+double bandwidth_until(Cursor& c, char end) {
+    const std::size_t stop = c.s.find(end, c.pos);
+    const std::string_view text = c.s.substr(c.pos, stop == std::string_view::npos ? std::string_view::npos : stop - c.pos);
+    const auto bw = to_double(text);
+    if (!bw || !std::isfinite(*bw) || *bw <= 0) throw BadBandwidth{valid_utf8(text.substr(0, 40))};
+    c.pos += text.size();
+    return *bw;
+}
+
+[[noreturn]] void refuse_bandwidth(const BadBandwidth& b, const std::string& origin, std::size_t line) {
+    throw InputError(where(origin, line), "a bandwidth of \"" + b.text + "\" GB/s",
+                     "a number above 0, as NCCL prints it (\"NVL[240.0]\", \"(2/240.0/NVL)\")");
+}
+
 struct LinkLine {
     std::size_t indent = 0, name_column = 0;
     std::string type, target, detail;
@@ -79,9 +101,8 @@ std::optional<LinkLine> link_line(std::string_view content) {
     if (!c.eat("+ ")) return std::nullopt;
     l.type = std::string(c.take_while(is_alpha));
     if (l.type.empty() || !c.eat("[")) return std::nullopt;
-    const auto bw = to_double(c.take_while(is_number));
-    if (!bw || !c.eat("] - ")) return std::nullopt;
-    l.gb_per_s = *bw;
+    l.gb_per_s = bandwidth_until(c, ']');
+    if (!c.eat("] - ")) return std::nullopt;
     l.name_column = c.pos;
     auto target = node_ref(c);
     if (!target) return std::nullopt;
@@ -111,12 +132,11 @@ std::optional<std::pair<std::string, std::vector<PathEntry>>> path_line(std::str
         e.to = *to;
         const auto hops = to_int(c.take_while(is_number));
         if (!hops || !c.eat("/")) return std::nullopt;
-        const auto bw = to_double(c.take_while(is_number));
-        if (!bw || !c.eat("/")) return std::nullopt;
+        e.gb_per_s = bandwidth_until(c, '/');
+        if (!c.eat("/")) return std::nullopt;
         e.type = std::string(c.take_while(is_alpha));
         if (e.type.empty() || !c.eat(")")) return std::nullopt;
         e.hops = *hops;
-        e.gb_per_s = *bw;
         entries.push_back(e);
     }
     return std::pair{*from, entries};
@@ -163,7 +183,7 @@ struct DumpReader {
             Cursor c{s, at + key.size()};
             if (auto v = to_double(c.take_while(is_number))) *slot = v;
         }
-        if (!t.max_gb_per_s)
+        if (!t.max_gb_per_s || *t.max_gb_per_s <= 0)
             throw InputError(where(origin, l.number), "\"" + valid_utf8(s.substr(0, 120)) + "\"", "NCCL's header \"=== System : maxBw <GB/s> totalBw <GB/s> ===\" (or maxWidth, before NCCL 2.12)");
     }
 
@@ -357,12 +377,21 @@ MachineTopology parse_nccl_topology(std::string_view text, const std::string& or
                     last_dump_line = l->number;
                 }
             } else if (state == State::after_dump) {
-                if (auto p = path_line(l->content)) add_paths(t, p->first, p->second);
+                try {
+                    if (auto p = path_line(l->content)) add_paths(t, p->first, p->second);
+                } catch (const BadBandwidth& b) {
+                    refuse_bandwidth(b, origin, l->number);
+                }
             }
         }
         // Indentation tells the tree's shape when the log kept it.
-        for (const Line* l : dump_lines)
-            if (auto ll = link_line(l->content); ll && ll->indent > 0) reader.indented = true;
+        for (const Line* l : dump_lines) {
+            try {
+                if (auto ll = link_line(l->content); ll && ll->indent > 0) reader.indented = true;
+            } catch (const BadBandwidth& b) {
+                refuse_bandwidth(b, origin, l->number);
+            }
+        }
         for (const Line* l : dump_lines) {
             if (auto ll = link_line(l->content)) {
                 reader.link(*ll);
@@ -425,8 +454,12 @@ std::string topology_excerpt(std::string_view text, const std::string& origin) {
                 stream = l.stream;
             } else if (!stream || l.stream != *stream) {
                 continue;
-            } else if (after_dump && !path_line(l.content)) {
-                continue;
+            } else if (after_dump) {
+                try {
+                    if (!path_line(l.content)) continue;
+                } catch (const BadBandwidth& b) {
+                    refuse_bandwidth(b, origin, l.number);
+                }
             }
             if (is_dump_end(l.content)) after_dump = true;
             out += valid_utf8(l.content) + "\n";

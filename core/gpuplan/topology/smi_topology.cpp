@@ -63,7 +63,11 @@ bool is_device_column(std::string_view name) {
 // The connection codes of nvidia-smi's legend (X = self). SOC is the name older drivers gave SYS.
 constexpr std::string_view kSmiCodes[] = {"X", "SYS", "SOC", "NODE", "PHB", "PXB", "PIX", "NV#"};
 bool known_code(std::string_view code) {
-    if (code.size() > 2 && code.substr(0, 2) == "NV" && to_int(code.substr(2))) return true;
+    // NV# is a count of NVLinks: at least one (issue 34: "NV-1" and "NV0" were read as links).
+    if (code.size() > 2 && code.substr(0, 2) == "NV") {
+        const auto links = to_int(code.substr(2));
+        return links && *links >= 1 && std::isdigit(static_cast<unsigned char>(code[2]));
+    }
     return std::find(std::begin(kSmiCodes), std::end(kSmiCodes), code) != std::end(kSmiCodes);
 }
 
@@ -135,7 +139,7 @@ MachineTopology parse_smi_topology(std::string_view text, const std::string& ori
             const std::string& code = row[j + 1];
             if (!known_code(code))
                 throw InputError(where(origin, k + 1), "connection \"" + valid_utf8(code) + "\" between " + from + " and " + columns[j],
-                                 "one of nvidia-smi's legend codes: X, NV#, PIX, PXB, PHB, NODE, SYS");
+                                 "one of nvidia-smi's legend codes: X, NV# (# a count of NVLinks, 1 or more), PIX, PXB, PHB, NODE, SYS");
             if (code == "X") continue;
             TopoPath p{from, columns[j], code, std::nullopt, std::nullopt, std::nullopt, false};
             if (code.substr(0, 2) == "NV") {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "gpuplan/json_reader.hpp"
+#include "gpuplan/text.hpp"
 
 namespace gpuplan {
 
@@ -100,10 +101,21 @@ std::string_view to_string(MlpKind kind) { return kind == MlpKind::swiglu ? "swi
 
 namespace {
 
-double whole(ObjectReader& r, const char* key, double min_value) {
+// Upper bounds on a model's dimensions: about 100x the largest published model's (Llama 3.1
+// 405B: 126 layers, hidden 16,384, vocabulary 128,256; DeepSeek-V3: 256 routed experts; Gemma:
+// vocabulary 262,144), so any real or planned model fits and every figure derived from them stays
+// a finite double. Before, 1e15 layers or a hidden size of 1e300 were read (issue 34).
+constexpr double kMaxLayers = 10'000;
+constexpr double kMaxWidth = 10'000'000;  // hidden, ffn, expert_ffn, MLA ranks
+constexpr double kMaxHeads = 100'000;     // heads, kv_heads, head dims
+constexpr double kMaxVocab = 100'000'000;
+constexpr double kMaxExperts = 100'000;
+
+double whole(ObjectReader& r, const char* key, double min_value, double max_value) {
     const double v = r.number(key, NumberRule::non_negative);
-    if (std::floor(v) != v || v < min_value)
-        throw InputError(r.child_path(key), json_preview(r.value(key)), "a whole number >= " + format_number(min_value));
+    if (std::floor(v) != v || v < min_value || v > max_value)
+        throw InputError(r.child_path(key), json_preview(r.value(key)),
+                         "a whole number from " + format_number(min_value) + " to " + group_thousands(format_number(max_value)));
     return v;
 }
 
@@ -111,15 +123,15 @@ ModelSpec parse_model(const Json& j, const std::string& path, const std::string&
     ObjectReader r(j, path);
     ModelSpec m;
     m.origin = origin;
-    m.name = r.string("name");
+    m.name = r.name("name");
     m.family = r.string("family");
-    m.layers = whole(r, "layers", 1);
-    m.hidden = whole(r, "hidden", 1);
-    m.heads = whole(r, "heads", 1);
-    m.kv_heads = whole(r, "kv_heads", 1);
-    m.head_dim = whole(r, "head_dim", 1);
-    m.ffn = whole(r, "ffn", 0);
-    m.vocab = whole(r, "vocab", 1);
+    m.layers = whole(r, "layers", 1, kMaxLayers);
+    m.hidden = whole(r, "hidden", 1, kMaxWidth);
+    m.heads = whole(r, "heads", 1, kMaxHeads);
+    m.kv_heads = whole(r, "kv_heads", 1, kMaxHeads);
+    m.head_dim = whole(r, "head_dim", 1, kMaxHeads);
+    m.ffn = whole(r, "ffn", 0, kMaxWidth);
+    m.vocab = whole(r, "vocab", 1, kMaxVocab);
     m.tied_embeddings = r.boolean("tied_embeddings");
     if (r.has("flash_attention")) m.flash_attention = r.boolean("flash_attention");
     else (void)r.optional_value("flash_attention");
@@ -136,11 +148,11 @@ ModelSpec parse_model(const Json& j, const std::string& path, const std::string&
     if (const Json* moe = r.optional_value("moe")) {
         ObjectReader e(*moe, r.child_path("moe"));
         MoeSpec s;
-        s.routed_experts = whole(e, "routed_experts", 1);
-        s.active_experts = whole(e, "active_experts", 1);
-        s.shared_experts = e.has("shared_experts") ? whole(e, "shared_experts", 0) : ((void)e.optional_value("shared_experts"), 0.0);
-        s.expert_ffn = whole(e, "expert_ffn", 1);
-        s.dense_layers = e.has("dense_layers") ? whole(e, "dense_layers", 0) : ((void)e.optional_value("dense_layers"), 0.0);
+        s.routed_experts = whole(e, "routed_experts", 1, kMaxExperts);
+        s.active_experts = whole(e, "active_experts", 1, kMaxExperts);
+        s.shared_experts = e.has("shared_experts") ? whole(e, "shared_experts", 0, kMaxExperts) : ((void)e.optional_value("shared_experts"), 0.0);
+        s.expert_ffn = whole(e, "expert_ffn", 1, kMaxWidth);
+        s.dense_layers = e.has("dense_layers") ? whole(e, "dense_layers", 0, kMaxLayers) : ((void)e.optional_value("dense_layers"), 0.0);
         if (e.has("router_bias")) s.router_bias = e.boolean("router_bias");
         else (void)e.optional_value("router_bias");
         e.finish();
@@ -155,11 +167,11 @@ ModelSpec parse_model(const Json& j, const std::string& path, const std::string&
     if (const Json* mla = r.optional_value("mla")) {
         ObjectReader a(*mla, r.child_path("mla"));
         MlaSpec s;
-        s.q_lora_rank = whole(a, "q_lora_rank", 0);
-        s.kv_lora_rank = whole(a, "kv_lora_rank", 1);
-        s.qk_nope_head_dim = whole(a, "qk_nope_head_dim", 1);
-        s.qk_rope_head_dim = whole(a, "qk_rope_head_dim", 1);
-        s.v_head_dim = whole(a, "v_head_dim", 1);
+        s.q_lora_rank = whole(a, "q_lora_rank", 0, kMaxWidth);
+        s.kv_lora_rank = whole(a, "kv_lora_rank", 1, kMaxWidth);
+        s.qk_nope_head_dim = whole(a, "qk_nope_head_dim", 1, kMaxHeads);
+        s.qk_rope_head_dim = whole(a, "qk_rope_head_dim", 1, kMaxHeads);
+        s.v_head_dim = whole(a, "v_head_dim", 1, kMaxHeads);
         a.finish();
         m.mla = s;
     } else if (std::fmod(m.hidden, m.head_dim) != 0) {
