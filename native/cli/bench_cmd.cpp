@@ -201,8 +201,8 @@ CLI::Validator whole_in(double lo, double hi) {
         [lo, hi, expected](std::string& text) -> std::string {
             char* end = nullptr;
             const double v = std::strtod(text.c_str(), &end);
-            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + text + "'" + expected;
-            if (!std::isfinite(v) || std::floor(v) != v || v < lo || v > hi) return "got " + text + expected;
+            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + value_shown(text) + "'" + expected;
+            if (!std::isfinite(v) || std::floor(v) != v || v < lo || v > hi) return "got " + value_shown(text) + expected;
             return "";
         },
         fmt::format("WHOLE IN [{}, {}]", lo, hi));
@@ -217,8 +217,8 @@ CLI::Validator timeout_seconds_rule() {
         [expected](std::string& text) -> std::string {
             char* end = nullptr;
             const double v = std::strtod(text.c_str(), &end);
-            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + text + "'" + expected;
-            if (!std::isfinite(v) || v <= 0 || v > max_s) return "got " + text + expected;
+            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + value_shown(text) + "'" + expected;
+            if (!std::isfinite(v) || v <= 0 || v > max_s) return "got " + value_shown(text) + expected;
             return "";
         },
         "SECONDS IN (0, 86400]");

@@ -57,6 +57,12 @@ bool obeys(double v, NumberRule rule) {
 
 }  // namespace
 
+std::string value_shown(const std::string& text) {
+    constexpr std::size_t kMaxShown = 40;
+    if (text.size() <= kMaxShown) return text;
+    return text.substr(0, 24) + "... (" + group_thousands(std::to_string(text.size())) + " characters)";
+}
+
 CLI::Validator number_rule(NumberRule rule) {
     return CLI::Validator(
         [rule](std::string& text) -> std::string {
@@ -64,10 +70,10 @@ CLI::Validator number_rule(NumberRule rule) {
             char* end = nullptr;
             errno = 0;
             const double v = std::strtod(text.c_str(), &end);
-            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + text + "'" + expected;
+            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + value_shown(text) + "'" + expected;
             // strtod accepts "nan", "inf" and overflows to HUGE_VAL: none is a usable figure.
-            if (!std::isfinite(v) || errno == ERANGE) return "got " + text + expected;
-            if (!obeys(v, rule)) return "got " + text + expected;
+            if (!std::isfinite(v) || errno == ERANGE) return "got " + value_shown(text) + expected;
+            if (!obeys(v, rule)) return "got " + value_shown(text) + expected;
             return "";
         },
         std::string(rule_type(rule)));
@@ -79,8 +85,8 @@ CLI::Validator efficiency_rule(const std::string& example) {
             char* end = nullptr;
             const double v = std::strtod(text.c_str(), &end);
             const std::string expected = "; expected a fraction above 0 and at most 1 (" + example + ")";
-            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + text + "'" + expected;
-            if (!std::isfinite(v) || v <= 0 || v > 1) return "got " + text + expected;
+            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + value_shown(text) + "'" + expected;
+            if (!std::isfinite(v) || v <= 0 || v > 1) return "got " + value_shown(text) + expected;
             return "";
         },
         "IN (0,1]");

@@ -56,8 +56,8 @@ CLI::Validator whole_rule(double min_value) {
             const std::string expected = "; expected a whole number >= " + format_number(min_value);
             char* end = nullptr;
             const double v = std::strtod(text.c_str(), &end);
-            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + text + "'" + expected;
-            if (!std::isfinite(v) || std::floor(v) != v || v < min_value || v > 1e15) return "got " + text + expected;
+            if (text.empty() || end == text.c_str() || *end != '\0') return "got '" + value_shown(text) + "'" + expected;
+            if (!std::isfinite(v) || std::floor(v) != v || v < min_value || v > 1e15) return "got " + value_shown(text) + expected;
             return "";
         },
         "WHOLE >= " + format_number(min_value));

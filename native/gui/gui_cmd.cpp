@@ -47,8 +47,9 @@ std::string run_gui_command(const Catalog& catalog, const GuiCommandOptions& o) 
     if (!o.scenario_file.empty()) {
         if (options.app.scenario) throw InputError("--scenario-file", "'" + o.scenario_file + "'", "either --scenario or --scenario-file, not both");
         const std::string text = read_input_file(o.scenario_file, "--scenario-file");
-        nlohmann::json scenario = nlohmann::json::parse(text, nullptr, false);
-        if (scenario.is_discarded() || !scenario.is_object())
+        // Read as every JSON file is: a parse error names its line and column (issue 34).
+        nlohmann::json scenario = parse_json_document(text, o.scenario_file);
+        if (!scenario.is_object())
             throw InputError("--scenario-file", "'" + o.scenario_file + "'", "a JSON object (gpuplan.scenario/1, docs/scenario.md)");
         options.app.scenario = std::move(scenario);
     }
