@@ -291,10 +291,12 @@ SuiteRun run_suite(TransferBackend& be, const SuiteOptions& o, const std::functi
     run.backend = be.name();
     run.timing_method = be.timing_method();
     const std::vector<std::string> keys = resolve_selection(o.selection);
+    run.cases_pending = keys;
     const auto notify = [&] {
         if (checkpoint) checkpoint(run);
     };
     for (const std::string& key : keys) {
+        run.cases_pending.erase(run.cases_pending.begin());  // this one is done by the next checkpoint
         const CaseDef& def = *find_def(key);
         if (auto why = waiver(key, be)) {
             run.waived.push_back({key, *why});

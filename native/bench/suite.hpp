@@ -79,6 +79,9 @@ struct SuiteRun {
     std::vector<std::string> errors;  // "case: why" for every failed or stopped case
     std::vector<std::string> notes;
     std::vector<std::string> cases_run;
+    // The selected cases not finished yet: a run ended by a signal leaves its last document
+    // (written after every case) saying what ran and what did not (issue 34).
+    std::vector<std::string> cases_pending;
     bool complete = false;  // false while running, or when the run was cut short
 };
 

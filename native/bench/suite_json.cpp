@@ -204,6 +204,7 @@ json suite_document(const json& fingerprint, const RunInfo& info, const SuiteRun
                            {"finished_utc", run.complete ? json(utc_now_iso8601()) : json(nullptr)},
                            {"complete", run.complete},
                            {"cases_run", run.cases_run},
+                           {"cases_pending", run.cases_pending},
                            {"waived", waived},
                            {"errors", run.errors},
                            {"notes", run.notes}};

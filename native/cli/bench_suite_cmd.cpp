@@ -7,7 +7,8 @@
 //
 // Exit codes: 0 every selected case ran and verified, or was WAIVED; 2 bad input; 3 --backend
 // cuda without a usable GPU; 4 a case failed, did not verify or timed out (the message names
-// them; --json FILE holds every record and the errors).
+// them; --json FILE holds every record and the errors); 130 / 143 a signal (the file holds the
+// cases finished before it and names those that did not finish).
 #include <unistd.h>
 
 #include <iostream>
@@ -141,6 +142,7 @@ std::string run_suite_command(const SuiteFlags& f, const Catalog& catalog) {
     if (to_file) {  // refuse an unwritable path before measuring anything; the file is valid from here on
         bench::SuiteRun starting;
         starting.backend = be->name();
+        starting.cases_pending = bench::resolve_selection(o.selection);  // nothing has run yet
         try {
             bench::write_json_atomically(f.json_file, bench::suite_document(fp, info, starting));
         } catch (const bench::BenchError& e) {
@@ -257,8 +259,10 @@ Examples:
 
 Exit codes: 0 every case ran and verified, or was WAIVED; 1 internal error; 2 bad input (unknown
 case, bad --size); 3 --backend cuda without a usable GPU; 4 a case failed, did not verify or
-timed out (--json FILE still holds every record, the errors and "complete"). Errors are one
-line on stderr, "gpuplan: error: ...", and nothing is printed on stdout.)");
+timed out (--json FILE still holds every record, the errors and "complete"); 130 / 143 ended by
+Ctrl-C / SIGTERM (--json FILE holds the cases finished before it, "complete": false and the
+cases not finished, "cases_pending"). Errors are one line on stderr, "gpuplan: error: ...",
+and nothing is printed on stdout.)");
     out.run = run;
     out.run_runner = [f](const Catalog& catalog) { return run_suite_command(*f, catalog); };
 

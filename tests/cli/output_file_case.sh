@@ -7,7 +7,9 @@
 #   2. a symbolic link given to --json / --out stays a link and its target gets the document;
 #   3. a FIFO given to --out is written (a reader gets the document) and stays a FIFO;
 #   4. --out /dev/stdout prints the document;
-#   5. a run refused before it starts creates no file (the old writability probe left 0 bytes).
+#   5. a run refused before it starts creates no file (the old writability probe left 0 bytes);
+#   6. a signal leaves no staging file in --output-dir;
+#   7. `bench run --json` ended by a signal leaves its last whole document: what ran, what did not.
 set -u
 gpuplan=$1
 data=$2
@@ -98,3 +100,26 @@ wait $runner
 left=$(ls -A "$work/stage")
 [ -z "$left" ] || fail "a run ended by SIGTERM left $left in --output-dir"
 echo "6. a signalled run leaves no staging file"
+
+# 7. `bench run --json FILE` ended by a signal: FILE holds the whole document as it was after the
+#    last finished case, "complete": false, and names the cases that ran and those that did not
+#    (issue 34); the exit status is the signal's (128 + 15). The run takes ~40 s: stopped at 3 s.
+"$gpuplan" bench run --backend cpu --json "$work/run-interrupted.json" > /dev/null 2>&1 &
+runner=$!
+sleep 3
+kill -TERM $runner
+wait $runner
+status=$?
+[ "$status" = 143 ] || fail "bench run ended by SIGTERM exited $status, expected 143 (128 + SIGTERM)"
+python3 - "$work/run-interrupted.json" <<'PY' || fail "the interrupted run's document does not say what ran and what did not"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+run = doc["run"]
+assert doc["schema"] == "gpuplan.bench/1" and run["complete"] is False, run
+assert run["cases_pending"], "no case pending: the run ended before the signal?"
+assert not set(run["cases_pending"]) & set(run["cases_run"]), run
+assert {r["case"] for r in doc["records"]} <= set(run["cases_run"]) | {e.split(":")[0] for e in run["errors"]}, doc["records"]
+PY
+"$gpuplan" calibrate "$work/run-interrupted.json" --format json > /dev/null 2> "$work/msg"
+grep -q "unknown key" "$work/msg" && fail "the planner refused the interrupted run's document: $(cat "$work/msg")"
+echo "7. an interrupted bench run leaves its document: what ran, what did not, complete false"

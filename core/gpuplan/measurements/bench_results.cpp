@@ -34,7 +34,7 @@ constexpr const char* kFingerprintKeys[] = {"backend", "instance_type", "instanc
 constexpr const char* kGpuKeys[] = {"name", "memory_gib", "compute_capability", "pci_bus_id", "multiprocessors", "pcie", "copy_engines",
                                     "l2_bytes", "numa_node", "sm_clock_mhz", "memory_clock_mhz", "memory_bus_width_bits"};
 constexpr const char* kRunKeys[] = {"tool", "gpuplan_version", "backend", "depth", "options", "timing_method", "units", "statistics",
-                                    "verdicts", "started_utc", "finished_utc", "complete", "cases_run", "waived", "errors", "notes",
+                                    "verdicts", "started_utc", "finished_utc", "complete", "cases_run", "cases_pending", "waived", "errors", "notes",
                                     "failed_case", "decoder", "decoder_calibration"};
 
 // Marks the known keys as read, then refuses any other.
