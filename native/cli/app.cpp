@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <memory>
 #include <new>
 #include <sstream>
@@ -68,7 +69,11 @@ int fail(std::string& err, int code, const std::string& message) {
 void refuse_one_dash_long_options(const std::vector<std::string>& args) {
     for (const std::string& a : args) {
         if (a == "--") return;  // what follows is positional
-        if (a.size() > 2 && a[0] == '-' && std::isalpha(static_cast<unsigned char>(a[1])))
+        // "-inf" and "-nan" read as numbers: a flag's value, refused by that flag's own rule.
+        char* end = nullptr;
+        (void)std::strtod(a.c_str(), &end);
+        const bool number = end != a.c_str() && *end == '\0';
+        if (a.size() > 2 && a[0] == '-' && std::isalpha(static_cast<unsigned char>(a[1])) && !number)
             throw InputError(a, "a one-dash long option", "-" + a + " (two dashes; -h alone is help)");
     }
 }

@@ -37,7 +37,7 @@ double parse_bytes(const std::string& text) {
     char* end = nullptr;
     const double v = std::strtod(digits.c_str(), &end);
     // A buffer holds whole bytes: 1.5K is 1536, 1.5 is no size (issue 34).
-    if (digits.empty() || *end != '\0' || !std::isfinite(v) || !(v > 0) || v * scale > 1e15 || std::floor(v * scale) != v * scale)
+    if (digits.empty() || *end != '\0' || !std::isfinite(v) || !(v > 0) || v * scale > kMaxCollectiveBytes || std::floor(v * scale) != v * scale)
         throw InputError("--bytes", "'" + text + "'", expected);
     return v * scale;
 }

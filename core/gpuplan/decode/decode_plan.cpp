@@ -223,8 +223,7 @@ nlohmann::json cost_json(const DecodeCost& c) {
 }
 
 bool same_video_and_settings(const DecodeBenchParams& a, const DecodeBenchParams& b) {
-    return a.chunks == b.chunks && a.frames_per_chunk == b.frames_per_chunk && a.height == b.height && a.width == b.width &&
-           a.channels == b.channels && a.dtype_bytes == b.dtype_bytes && a.compute_ms == b.compute_ms && a.host_stage == b.host_stage;
+    return a.same_video(b) && a.compute_ms == b.compute_ms && a.host_stage == b.host_stage;
 }
 
 }  // namespace

@@ -175,11 +175,6 @@ BenchFigure read_figure(ObjectReader& r, const std::string& case_name) {
     return f;
 }
 
-bool same_video_shape(const DecodeBenchParams& a, const DecodeBenchParams& b) {
-    return a.chunks == b.chunks && a.frames_per_chunk == b.frames_per_chunk && a.height == b.height && a.width == b.width &&
-           a.channels == b.channels && a.dtype_bytes == b.dtype_bytes;
-}
-
 const DecodeBenchRecord* first_of(const BenchResults& b, const char* case_name) {
     for (const auto& r : b.decode)
         if (r.case_name == case_name) return &r;
@@ -338,7 +333,7 @@ DecodeBenchCalibration decode_calibration(const BenchResults& b) {
                          "decode.ring) to fit");
     require_usable(*c.sync);
     require_usable(*c.async);
-    if (!same_video_shape(c.sync->params, c.async->params))
+    if (!c.sync->params.same_video(c.async->params))
         throw InputError(c.async->path + ".params", "a different video than " + c.sync->path,
                          "the same chunks, frames per chunk, height, width, channels and dtype_bytes as the synchronous record");
     if (c.sync->case_name == "decode.sync_pageable")

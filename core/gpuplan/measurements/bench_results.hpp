@@ -39,6 +39,12 @@ struct DecodeBenchParams {
     std::optional<double> compute_ms;  // the synthetic kernel's target per chunk (null: not set)
     std::string host_stage;            // as the benchmark names it ("none", "memcpy", ...); "" if absent
     std::optional<double> buffers;     // null or absent: 1 for sync cases, 2 for decode.async
+
+    // The same video: chunks, frames, frame size and element size (not the kernel or host stage).
+    bool same_video(const DecodeBenchParams& o) const {
+        return chunks == o.chunks && frames_per_chunk == o.frames_per_chunk && height == o.height && width == o.width &&
+               channels == o.channels && dtype_bytes == o.dtype_bytes;
+    }
 };
 
 struct DecodeBenchStats {

@@ -218,7 +218,7 @@ std::optional<CollectiveRequest> parse_collective_section(ObjectReader& root, co
     q.instance = r.string("instance");
     q.nodes = optional_whole(r, "nodes").value_or(1);
     q.bytes = r.number("bytes", NumberRule::positive);
-    if (std::floor(q.bytes) != q.bytes || q.bytes > 1e15)  // as the CLI's --bytes: whole bytes, at most a petabyte
+    if (std::floor(q.bytes) != q.bytes || q.bytes > kMaxCollectiveBytes)  // whole bytes, as the CLI's --bytes
         throw InputError(r.child_path("bytes"), json_preview(r.value("bytes")), "a whole number of bytes from 1 to 1e15");
     q.gpus_per_node = optional_whole(r, "gpus_per_node");
     r.finish();

@@ -24,6 +24,10 @@ namespace gpuplan {
 // "all-reduce", "all-gather", "reduce-scatter", "all-to-all" (also the CLI's --op words).
 std::optional<Collective> parse_collective(std::string_view text);
 
+// The largest buffer a collective takes, in bytes: a petabyte, far past any GPU memory, so a
+// typo (1e300) is refused by `collective --bytes` and the scenario's collective.bytes alike.
+inline constexpr double kMaxCollectiveBytes = 1e15;
+
 struct CollectiveRequest {
     Collective op = Collective::all_reduce;
     std::string instance;
