@@ -65,26 +65,18 @@ std::string detail(Cursor& c) {
     return d;
 }
 
-// A bandwidth NCCL printed that is not one: thrown by link_line and path_line, which know the
-// text but not the line number; the reader adds the line (issue 34: "NVL[nan]" and "NVL[-5.0]"
-// dropped the link silently, and a path of 0 GB/s was kept and failed later in `train`).
-struct BadBandwidth {
-    std::string text;
-};
-
-// The text up to `end`, read as GB/s: a finite number above 0, or BadBandwidth.
-double bandwidth_until(Cursor& c, char end) {
+// The text up to `end`, read as GB/s: a finite number above 0, else refused with the line
+// (issue 34: "NVL[nan]" and "NVL[-5.0]" dropped the link silently, and a path of 0 GB/s was
+// kept and failed later in `train`).
+double bandwidth_until(Cursor& c, char end, const Line& line, const std::string& origin) {
     const std::size_t stop = c.s.find(end, c.pos);
     const std::string_view text = c.s.substr(c.pos, stop == std::string_view::npos ? std::string_view::npos : stop - c.pos);
     const auto bw = to_double(text);
-    if (!bw || !std::isfinite(*bw) || *bw <= 0) throw BadBandwidth{valid_utf8(text.substr(0, 40))};
+    if (!bw || !std::isfinite(*bw) || *bw <= 0)
+        throw InputError(where(origin, line.number), "a bandwidth of \"" + valid_utf8(text.substr(0, 40)) + "\" GB/s",
+                         "a number above 0, as NCCL prints it (\"NVL[240.0]\", \"(2/240.0/NVL)\")");
     c.pos += text.size();
     return *bw;
-}
-
-[[noreturn]] void refuse_bandwidth(const BadBandwidth& b, const std::string& origin, std::size_t line) {
-    throw InputError(where(origin, line), "a bandwidth of \"" + b.text + "\" GB/s",
-                     "a number above 0, as NCCL prints it (\"NVL[240.0]\", \"(2/240.0/NVL)\")");
 }
 
 struct LinkLine {
@@ -94,14 +86,14 @@ struct LinkLine {
 };
 
 // "+ PCI[24.0] - GPU/0-101c0 (0)" with leading spaces.
-std::optional<LinkLine> link_line(std::string_view content) {
-    Cursor c{content, indent_of(content)};
+std::optional<LinkLine> link_line(const Line& line, const std::string& origin) {
+    Cursor c{line.content, indent_of(line.content)};
     LinkLine l;
     l.indent = c.pos;
     if (!c.eat("+ ")) return std::nullopt;
     l.type = std::string(c.take_while(is_alpha));
     if (l.type.empty() || !c.eat("[")) return std::nullopt;
-    l.gb_per_s = bandwidth_until(c, ']');
+    l.gb_per_s = bandwidth_until(c, ']', line, origin);
     if (!c.eat("] - ")) return std::nullopt;
     l.name_column = c.pos;
     auto target = node_ref(c);
@@ -118,8 +110,8 @@ struct PathEntry {
 };
 
 // "GPU/0-101c0 :GPU/0-101c0 (0/5000.0/LOC) GPU/0-101d0 (2/240.0/NVL) ..."
-std::optional<std::pair<std::string, std::vector<PathEntry>>> path_line(std::string_view content) {
-    Cursor c{content, indent_of(content)};
+std::optional<std::pair<std::string, std::vector<PathEntry>>> path_line(const Line& line, const std::string& origin) {
+    Cursor c{line.content, indent_of(line.content)};
     auto from = node_ref(c);
     if (!from || !c.eat(" :")) return std::nullopt;
     std::vector<PathEntry> entries;
@@ -132,7 +124,7 @@ std::optional<std::pair<std::string, std::vector<PathEntry>>> path_line(std::str
         e.to = *to;
         const auto hops = to_int(c.take_while(is_number));
         if (!hops || !c.eat("/")) return std::nullopt;
-        e.gb_per_s = bandwidth_until(c, '/');
+        e.gb_per_s = bandwidth_until(c, '/', line, origin);
         if (!c.eat("/")) return std::nullopt;
         e.type = std::string(c.take_while(is_alpha));
         if (e.type.empty() || !c.eat(")")) return std::nullopt;
@@ -377,23 +369,14 @@ MachineTopology parse_nccl_topology(std::string_view text, const std::string& or
                     last_dump_line = l->number;
                 }
             } else if (state == State::after_dump) {
-                try {
-                    if (auto p = path_line(l->content)) add_paths(t, p->first, p->second);
-                } catch (const BadBandwidth& b) {
-                    refuse_bandwidth(b, origin, l->number);
-                }
+                if (auto p = path_line(*l, origin)) add_paths(t, p->first, p->second);
             }
         }
         // Indentation tells the tree's shape when the log kept it.
+        for (const Line* l : dump_lines)
+            if (auto ll = link_line(*l, origin); ll && ll->indent > 0) reader.indented = true;
         for (const Line* l : dump_lines) {
-            try {
-                if (auto ll = link_line(l->content); ll && ll->indent > 0) reader.indented = true;
-            } catch (const BadBandwidth& b) {
-                refuse_bandwidth(b, origin, l->number);
-            }
-        }
-        for (const Line* l : dump_lines) {
-            if (auto ll = link_line(l->content)) {
+            if (auto ll = link_line(*l, origin)) {
                 reader.link(*ll);
             } else if (!reader.top_node(*l)) {
                 // Another subsystem's line inside the dump (NCCL interleaves them): not ours.
@@ -454,12 +437,8 @@ std::string topology_excerpt(std::string_view text, const std::string& origin) {
                 stream = l.stream;
             } else if (!stream || l.stream != *stream) {
                 continue;
-            } else if (after_dump) {
-                try {
-                    if (!path_line(l.content)) continue;
-                } catch (const BadBandwidth& b) {
-                    refuse_bandwidth(b, origin, l.number);
-                }
+            } else if (after_dump && !path_line(l, origin)) {
+                continue;
             }
             if (is_dump_end(l.content)) after_dump = true;
             out += valid_utf8(l.content) + "\n";
