@@ -262,9 +262,9 @@ std::string ObjectReader::string(const char* key) {
 
 std::string ObjectReader::name(const char* key) {
     std::string text = string(key);
-    const auto control = [](unsigned char c) { return c < 0x20 || c == 0x7f; };
+    const auto control = [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; };
     const bool spaced = std::isspace(static_cast<unsigned char>(text.front())) || std::isspace(static_cast<unsigned char>(text.back()));
-    if (spaced || std::any_of(text.begin(), text.end(), [&](char c) { return control(static_cast<unsigned char>(c)); }))
+    if (spaced || std::any_of(text.begin(), text.end(), control))
         throw InputError(child_path(key), json_preview(value(key)), "a name with no space at either end and no control character (tab, newline, ...)");
     return text;
 }

@@ -114,13 +114,13 @@ inline constexpr std::string_view kExitCodes =
     "range, an unreadable, oversized or invalid file). Errors are one line on stderr,\n"
     "\"gpuplan: error: ...\", and nothing is printed on stdout.";
 
-// A validator for numeric flags: rejects text that is not a number, NaN, infinities and
-// values outside `rule`, with a message naming the value and what was expected (CLI11
-// prefixes the flag: "--hours: got nan; expected a finite number > 0").
 // A flag's value as a message shows it: whole up to 40 characters, else its start and its
 // length, so a 300-digit number does not fill the terminal (issue 34).
 std::string value_shown(const std::string& text);
 
+// A validator for numeric flags: rejects text that is not a number, NaN, infinities and
+// values outside `rule`, with a message naming the value and what was expected (CLI11
+// prefixes the flag: "--hours: got nan; expected a finite number > 0").
 CLI::Validator number_rule(NumberRule rule);
 
 // An efficiency flag: a number in (0, 1]; `example` shows the notation ("0.8 = 80%").

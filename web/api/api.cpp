@@ -66,10 +66,13 @@ char* envelope(Body body) {
 // A JSON path into a result document, in either spelling:
 //   "$.fleet.figures.total_cost_usd", "$.price.options[2].figures.effective_usd_per_hour"
 //   or a JSON pointer "/fleet/figures/total_cost_usd".
+// The two spellings parse_path takes, as a refusal names them.
+constexpr const char* kPathForms = "a JSON path like $.fleet.figures.total_cost_usd or a JSON pointer like /fleet/figures/total_cost_usd";
+
 json::json_pointer parse_path(const std::string& path) {
     if (path.empty() || path == "$") return json::json_pointer("");
     if (path[0] == '/') return json::json_pointer(path);  // throws json::parse_error on "~" misuse
-    if (path[0] != '$') throw gpuplan::InputError("path", "'" + path + "'", "a JSON path like $.fleet.figures.total_cost_usd or a JSON pointer like /fleet/figures/total_cost_usd");
+    if (path[0] != '$') throw gpuplan::InputError("path", "'" + path + "'", kPathForms);
     std::string pointer;
     std::size_t k = 1;
     while (k < path.size()) {
@@ -163,9 +166,7 @@ EMSCRIPTEN_KEEPALIVE char* gpuplan_api_explain(const char* result_text, const ch
             const json::json_pointer pointer = parse_path(where);
             if (result.contains(pointer)) figure = &result.at(pointer);
         } catch (const json::exception&) {  // "~2", "/a~", an index with a leading zero: RFC 6901's rules
-            throw gpuplan::InputError("path", "'" + where + "'",
-                                      "a JSON path like $.fleet.figures.total_cost_usd or a JSON pointer like /fleet/figures/total_cost_usd "
-                                      "(~0 for ~, ~1 for /, indexes without leading zeros)");
+            throw gpuplan::InputError("path", "'" + where + "'", std::string(kPathForms) + " (~0 for ~, ~1 for /, indexes without leading zeros)");
         }
         if (!figure) throw gpuplan::InputError("path", "'" + where + "'", "a path that exists in the result");
         return json(explain_text(*figure, where));

@@ -11,20 +11,22 @@
   // the core's limit is refused here, in the core's words, before it is copied into wasm memory.
   function call(module, name, args, names) {
     const limit = module._gpuplan_api_max_input_bytes();
-    args.forEach((text, k) => {
+    const sizes = args.map((text, k) => {  // each argument's UTF-8 length, measured once
       checkText(text, names[k]);
       const size = module.lengthBytesUTF8(text);
       if (size > limit) throw new Error(names[k] + ': got ' + size + ' bytes; expected at most ' + limit + ' bytes (16 MiB)');
+      return size;
     });
-    const pointers = args.map((text) => {
-      const bytes = module.lengthBytesUTF8(text) + 1;
-      const pointer = module._malloc(bytes);
-      if (!pointer) throw new Error('gpuplan: out of memory for a ' + bytes + '-byte argument');
-      module.stringToUTF8(text, pointer, bytes);
-      return pointer;
-    });
+    const pointers = [];
     let reply;
     try {
+      args.forEach((text, k) => {  // inside the try: a failed allocation frees the ones before it
+        const bytes = sizes[k] + 1;
+        const pointer = module._malloc(bytes);
+        if (!pointer) throw new Error('gpuplan: out of memory for a ' + bytes + '-byte argument');
+        pointers.push(pointer);
+        module.stringToUTF8(text, pointer, bytes);
+      });
       const out = module['_' + name](...pointers);
       if (!out) throw new Error('gpuplan: out of memory');
       reply = JSON.parse(module.UTF8ToString(out));

@@ -66,7 +66,7 @@ bool known_code(std::string_view code) {
     // NV# is a count of NVLinks: at least one (issue 34: "NV-1" and "NV0" were read as links).
     if (code.size() > 2 && code.substr(0, 2) == "NV") {
         const auto links = to_int(code.substr(2));
-        return links && *links >= 1 && std::isdigit(static_cast<unsigned char>(code[2]));
+        return links && *links >= 1;
     }
     return std::find(std::begin(kSmiCodes), std::end(kSmiCodes), code) != std::end(kSmiCodes);
 }
