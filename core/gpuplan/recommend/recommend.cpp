@@ -273,4 +273,9 @@ Recommendation recommend_inference(const Catalog& catalog, const InferenceRecomm
     return r;
 }
 
+std::vector<DroppedOptions> dropped_by_reason(const Recommendation& r) {
+    return detail::dropped_by_reason(r.candidates, [](const Candidate& c) { return c.instance + " (" + std::string(to_string(c.purchase)) + ")"; });
+}
+std::size_t kept_count(const Recommendation& r) { return detail::kept_count(r.candidates); }
+
 }  // namespace gpuplan

@@ -12,6 +12,8 @@
 // USD per 1M tokens at the chosen purchase option.
 #pragma once
 
+#include <algorithm>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -139,5 +141,34 @@ TrainingRecommendation recommend_training(const Catalog& catalog, const Training
 // The figures a training pick is shown with (its compute, step, tokens/s, hours and cost), in
 // order: the one list the serialiser and the Recommend view both use.
 std::vector<const Figure*> training_pick_figures(const TrainingTime& time);
+
+// ---- what a sweep dropped ---------------------------------------------------------------------
+// The options a sweep did not keep, grouped by the reason they were dropped (reasons in
+// alphabetical order), each named as the serialiser and the Recommend view both show it:
+// "p5.48xlarge (on-demand)" for serving, "p5.48xlarge x 2 (on-demand)" for training.
+struct DroppedOptions {
+    std::string reason;
+    std::vector<std::string> options;
+};
+namespace detail {
+// One grouping for both sweeps; `name` says how an option is named.
+template <class Candidate, class Name>
+std::vector<DroppedOptions> dropped_by_reason(const std::vector<Candidate>& candidates, Name name) {
+    std::map<std::string, std::vector<std::string>> by_reason;  // sorted by reason
+    for (const Candidate& c : candidates)
+        if (!c.kept) by_reason[c.dropped_because].push_back(name(c));
+    std::vector<DroppedOptions> out;
+    for (auto& [reason, options] : by_reason) out.push_back({reason, std::move(options)});
+    return out;
+}
+template <class Candidate>
+std::size_t kept_count(const std::vector<Candidate>& candidates) {
+    return static_cast<std::size_t>(std::count_if(candidates.begin(), candidates.end(), [](const Candidate& c) { return c.kept; }));
+}
+}  // namespace detail
+std::vector<DroppedOptions> dropped_by_reason(const Recommendation& r);
+std::vector<DroppedOptions> dropped_by_reason(const TrainingRecommendation& r);
+std::size_t kept_count(const Recommendation& r);
+std::size_t kept_count(const TrainingRecommendation& r);
 
 }  // namespace gpuplan

@@ -167,4 +167,11 @@ std::vector<const Figure*> training_pick_figures(const TrainingTime& t) {
     return {&t.compute_seconds, &t.step_seconds, &t.tokens_per_second, &t.total_hours, &t.cost_usd};
 }
 
+std::vector<DroppedOptions> dropped_by_reason(const TrainingRecommendation& r) {
+    return detail::dropped_by_reason(r.candidates, [](const TrainingCandidate& c) {
+        return c.instance + " x " + format_number(c.nodes) + " (" + std::string(to_string(c.purchase)) + ")";
+    });
+}
+std::size_t kept_count(const TrainingRecommendation& r) { return detail::kept_count(r.candidates); }
+
 }  // namespace gpuplan

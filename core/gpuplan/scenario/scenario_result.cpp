@@ -12,16 +12,12 @@ namespace gpuplan {
 namespace {
 constexpr std::string_view kResultSchema = "gpuplan.result/1";
 
-// A recommender's "kept" count and its dropped candidates grouped by the reason they were dropped.
-template <class Candidate, class Describe>
-void add_kept_and_dropped(nlohmann::json& doc, const std::vector<Candidate>& candidates, Describe describe) {
+// A recommender's "kept" count and its dropped options grouped by the reason they were dropped.
+template <class Sweep>
+void add_kept_and_dropped(nlohmann::json& doc, const Sweep& r) {
     nlohmann::json dropped = nlohmann::json::object();
-    std::size_t kept = 0;
-    for (const Candidate& c : candidates) {
-        if (c.kept) ++kept;
-        else dropped[c.dropped_because].push_back(describe(c));
-    }
-    doc["kept"] = kept;
+    for (const DroppedOptions& d : dropped_by_reason(r)) dropped[d.reason] = d.options;
+    doc["kept"] = kept_count(r);
     doc["dropped"] = dropped;
 }
 }  // namespace
@@ -98,9 +94,7 @@ nlohmann::json to_json(const TrainingRecommendation& r) {
         picks[names[k]] = p;
     }
     nlohmann::json doc = {{"evaluated", r.evaluated}, {"frontier", frontier}, {"picks", picks}};
-    add_kept_and_dropped(doc, r.candidates, [](const TrainingCandidate& c) {
-        return c.instance + " x " + format_number(c.nodes) + " (" + std::string(to_string(c.purchase)) + ")";
-    });
+    add_kept_and_dropped(doc, r);
     return doc;
 }
 
@@ -129,7 +123,7 @@ nlohmann::json to_json(const Recommendation& r) {
         picks[names[k]] = p;
     }
     nlohmann::json doc = {{"evaluated", r.evaluated}, {"frontier", frontier}, {"picks", picks}};
-    add_kept_and_dropped(doc, r.candidates, [](const Candidate& c) { return c.instance + " (" + std::string(to_string(c.purchase)) + ")"; });
+    add_kept_and_dropped(doc, r);
     return doc;
 }
 

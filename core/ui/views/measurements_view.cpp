@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "imgui.h"
 #include "ui/theme.hpp"
@@ -66,37 +67,52 @@ void draw_decode_records(const BenchResults& bench) {
     ImGui::EndTable();
 }
 
-// Every record of the document beside its datasheet peak, as the file states them.
-void draw_vs_datasheet(const nlohmann::json& document) {
-    const nlohmann::json* records = find_json(document, {"records"});
-    if (!records || !records->is_array()) return;
+// One row of the table below: a record's median beside its datasheet peak, as the file states them.
+struct DatasheetRow {
+    const std::string& case_name;
+    double median;
+    const std::string& unit;
+    std::optional<double> peak, fraction;
+};
+
+void draw_datasheet_row(const DatasheetRow& r) {
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextUnformatted(r.case_name.c_str());
+    ImGui::TableSetColumnIndex(1);
+    text_right(format_quantity(r.median, r.unit));
+    ImGui::TableSetColumnIndex(2);
+    if (r.peak) text_right(format_quantity(*r.peak, r.unit));
+    else {
+        ImGui::TextDisabled("unknown");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("The bench file records no datasheet peak for this case (a pipeline time has none; "
+                              "a transfer on an unknown GPU has none either).");
+    }
+    ImGui::TableSetColumnIndex(3);
+    if (r.fraction) text_right(format_quantity(*r.fraction, "fraction"));
+    else ImGui::TextDisabled("unknown");
+}
+
+// Every record of the file beside its datasheet peak: the suite's figures, then the decode
+// pipeline's times (a pipeline time has no datasheet peak).
+void draw_vs_datasheet(const BenchResults& bench) {
+    if (bench.figures.empty() && bench.decode.empty()) return;
     heading("Measured versus datasheet");
     if (!ImGui::BeginTable("vs_datasheet", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp))
         return;
     for (const char* h : {"case", "measured (median)", "datasheet peak", "fraction of peak"}) ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
-    for (std::size_t k = 0; k < records->size(); ++k) {
-        const auto& r = (*records)[k];
-        const std::string unit = json_string(find_json(r, {"unit"}));
-        ImGui::TableNextRow();
-        ImGui::PushID(static_cast<int>(k));
-        ImGui::TableSetColumnIndex(0);
-        ImGui::TextUnformatted(json_string(find_json(r, {"case"}), "?").c_str());
-        ImGui::TableSetColumnIndex(1);
-        text_right(format_quantity(json_number(find_json(r, {"median"})).value_or(NAN), unit));
-        const auto peak = json_number(find_json(r, {"datasheet_peak"}));
-        const auto fraction = json_number(find_json(r, {"fraction_of_peak"}));
-        ImGui::TableSetColumnIndex(2);
-        if (peak) text_right(format_quantity(*peak, unit));
-        else {
-            ImGui::TextDisabled("unknown");
-            if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("The bench file records no datasheet peak for this case (a pipeline time has none; "
-                                  "a transfer on an unknown GPU has none either).");
-        }
-        ImGui::TableSetColumnIndex(3);
-        if (fraction) text_right(format_quantity(*fraction, "fraction"));
-        else ImGui::TextDisabled("unknown");
+    static const std::string seconds = "s";
+    int id = 0;
+    for (const BenchFigure& f : bench.figures) {
+        ImGui::PushID(id++);
+        draw_datasheet_row({f.case_name, f.median.value_or(NAN), f.unit, f.datasheet_peak, f.fraction_of_peak});
+        ImGui::PopID();
+    }
+    for (const DecodeBenchRecord& d : bench.decode) {
+        ImGui::PushID(id++);
+        draw_datasheet_row({d.case_name, d.median, seconds, std::nullopt, std::nullopt});
         ImGui::PopID();
     }
     ImGui::EndTable();
@@ -146,7 +162,7 @@ void draw_measurements_view(AppState& state) {
         ImGui::TextDisabled("other cases (not used by the decode model): %s", list.c_str());
     }
     draw_decode_records(bench);
-    draw_vs_datasheet(state.views->bench_document);
+    draw_vs_datasheet(bench);
     draw_link_check(state, bench);
 
     heading("Plan with measured figures");

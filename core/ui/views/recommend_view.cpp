@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "gpuplan/recommend/recommend.hpp"
+#include "gpuplan/text.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
 #include "imgui.h"
 #include "ui/plot.hpp"
@@ -41,13 +42,15 @@ struct Pick {
 };
 struct Sweep {
     bool training = false;
-    std::vector<OptionRow> frontier;
-    std::vector<Pick> picks;
+    std::vector<OptionRow> frontier = {};
+    std::vector<Pick> picks = {};
+    std::size_t evaluated = 0, kept = 0;
+    std::vector<DroppedOptions> dropped;  // by reason
 };
 constexpr const char* kPickNames[] = {"cheapest", "fastest", "balanced"};
 
 Sweep sweep_of(const Recommendation& r) {
-    Sweep s;
+    Sweep s{.evaluated = r.evaluated, .kept = kept_count(r), .dropped = dropped_by_reason(r)};
     for (std::size_t i : r.frontier) s.frontier.push_back(option_row(r.candidates[i]));
     for (std::size_t k = 0; k < r.picks.size() && k < 3; ++k) {
         Pick p{kPickNames[k], option_row(r.candidates[r.picks[k]]), k < r.pick_reasons.size() ? r.pick_reasons[k] : "", {}};
@@ -57,8 +60,7 @@ Sweep sweep_of(const Recommendation& r) {
     return s;
 }
 Sweep sweep_of(const TrainingRecommendation& r) {
-    Sweep s;
-    s.training = true;
+    Sweep s{.training = true, .evaluated = r.evaluated, .kept = kept_count(r), .dropped = dropped_by_reason(r)};
     for (std::size_t i : r.frontier) s.frontier.push_back(option_row(r.candidates[i]));
     for (std::size_t k = 0; k < r.picks.size() && k < 3; ++k)
         s.picks.push_back({kPickNames[k], option_row(r.candidates[r.picks[k]]), k < r.pick_reasons.size() ? r.pick_reasons[k] : "",
@@ -193,24 +195,16 @@ void draw_picks(const Sweep& sweep) {
     }
 }
 
-// How many options were evaluated and kept, and the dropped ones grouped by reason: lists of
-// names, read from the result document (no figures among them).
-void draw_dropped(const nlohmann::json& rec) {
-    const nlohmann::json* dropped = find_json(rec, {"dropped"});
-    const auto evaluated = json_number(find_json(rec, {"evaluated"})), kept = json_number(find_json(rec, {"kept"}));
-    ImGui::TextDisabled("%s options evaluated, %s kept", format_quantity(evaluated.value_or(NAN), "").c_str(),
-                        format_quantity(kept.value_or(NAN), "").c_str());
-    if (!dropped || !dropped->is_object() || dropped->empty()) return;
-    if (!ImGui::CollapsingHeader("Dropped options, by reason")) return;
-    for (auto it = dropped->begin(); it != dropped->end(); ++it) {
-        const std::size_t count = it.value().is_array() ? it.value().size() : 0;
-        ImGui::PushID(it.key().c_str());
-        if (ImGui::TreeNode("##reason", "%s (%d)", it.key().c_str(), static_cast<int>(count))) {
-            std::string list;
-            for (const auto& name : it.value())
-                if (name.is_string()) list += (list.empty() ? "" : ", ") + name.get<std::string>();
+// How many options were evaluated and kept, and the dropped ones grouped by reason.
+void draw_dropped(const Sweep& sweep) {
+    ImGui::TextDisabled("%s options evaluated, %s kept", format_quantity(static_cast<double>(sweep.evaluated), "").c_str(),
+                        format_quantity(static_cast<double>(sweep.kept), "").c_str());
+    if (sweep.dropped.empty() || !ImGui::CollapsingHeader("Dropped options, by reason")) return;
+    for (const DroppedOptions& d : sweep.dropped) {
+        ImGui::PushID(d.reason.c_str());
+        if (ImGui::TreeNode("##reason", "%s (%d)", d.reason.c_str(), static_cast<int>(d.options.size()))) {
             ImGui::PushTextWrapPos(0);
-            ImGui::TextDisabled("%s", list.c_str());
+            ImGui::TextDisabled("%s", join(d.options, ", ").c_str());
             ImGui::PopTextWrapPos();
             ImGui::TreePop();
         }
@@ -264,9 +258,7 @@ void draw_recommend_view(AppState& state) {
     draw_ranked(sweep);
     heading("Picks");
     draw_picks(sweep);
-    static const nlohmann::json none = nlohmann::json::object();
-    const nlohmann::json* doc = find_json(state.results, {training ? "recommend_training" : "recommend"});
-    draw_dropped(doc ? *doc : none);
+    draw_dropped(sweep);
 }
 
 }  // namespace gpuplan::ui
