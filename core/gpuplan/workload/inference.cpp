@@ -1,6 +1,7 @@
 // inference.cpp — decode throughput, TTFT and cost per 1M tokens (inference.hpp).
 #include "gpuplan/workload/inference.hpp"
 #include "gpuplan/formula_text.hpp"
+#include "gpuplan/workload/inference_steps.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -34,6 +35,17 @@ Figure tensor_parallel_allreduce(const std::optional<NodeTopology>& topo, const 
             "2 x " + n(m.layers) + " x " + n(*c.seconds.value) + " = " + n(v), {c.seconds.as_input(c.seconds.worked)}, ""};
 }
 
+// A figure carried over under another name, formula and inputs (the decode-only latency and
+// throughput are the step's own figures, said in serving words).
+Figure same_as(const Figure& source, std::string name, std::string formula, std::string worked) {
+    Figure f = source;
+    f.name = std::move(name);
+    f.formula = std::move(formula);
+    f.worked = std::move(worked);
+    f.inputs = {source.as_input()};
+    return f;
+}
+
 }  // namespace
 
 Figure default_decode_step_overhead() {
@@ -65,9 +77,9 @@ DensePeak dense_peak_for(const Accelerator* acc, const std::string& dtype) {
     return p;
 }
 
-InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEstimateRequest& q) {
-    InferenceEstimate e;
-    const ModelSpec& model = *q.serving.model;
+namespace inference_steps {
+
+InferenceFitRequest resolve_request(const Catalog& catalog, const InferenceEstimateRequest& q, InferenceEstimate& e) {
     e.region = q.region;
     e.pool = instance_pool(catalog, q.instance, 1, "instance");
     const GpuPool& pool = e.pool;
@@ -96,17 +108,14 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
         }
         e.concurrency = asked.batch;
     }
-    const double batch = asked.batch;
     // Under load the KV cache of a request grows from the prompt to prompt + output: a decode
     // step reads the average.
-    const double context = e.under_load ? e.prompt_tokens + e.output_tokens / 2 : asked.context;
-    e.decode_context = context;
+    e.decode_context = e.under_load ? e.prompt_tokens + e.output_tokens / 2 : asked.context;
+    return asked;
+}
 
-    // Memory first: a request that does not fit has no throughput (the caller refuses it).
-    e.fit = check_inference_fit(asked, pool);
-    if (!e.fit.fits) return e;
-    const InferenceMemoryRequest& mq = e.fit.request;
-
+void rates_step(const InferenceEstimateRequest& q, InferenceEstimate& e) {
+    const GpuPool& pool = e.pool;
     // Bandwidth: measured if given, else the datasheet figure from the catalog.
     e.bandwidth_measured = q.measured_bandwidth_gb_per_s.has_value();
     if (e.bandwidth_measured) {
@@ -129,41 +138,36 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
         e.bandwidth_efficiency = {1.0, InputOrigin::user, "1: a measured bandwidth is already what the device achieves (--bandwidth-efficiency overrides)"};
     e.compute_efficiency = q.compute_efficiency ? user_given(*q.compute_efficiency) : default_compute_efficiency();
     e.peak = dense_peak_for(pool.accelerator, q.serving.dtype);
+}
 
-    // Devices one replica uses (a slice counts its share of the chip) and replicas per instance.
-    const double devices = tp * pool.slice;
-    e.replicas = std::floor(pool.gpus_per_node / tp);
-    const ParameterCount c = count_parameters(model);
-    e.roofline = decode_roofline(model, mq.weight_bytes, mq.kv_bytes, batch, context, devices, e.bandwidth, e.bandwidth_efficiency);
-
-    // Compute ceiling of decode: every token costs 2 x active parameters + attention over the context.
+Figure compute_ceiling(const ModelSpec& model, const ParameterCount& c, double devices, double context, const DensePeak& peak, const Param& efficiency) {
+    // Every token costs 2 x active parameters + attention over the context.
     const double attn_dim = model.mla ? model.heads * (model.mla->qk_nope_head_dim + model.mla->qk_rope_head_dim) : model.heads * model.head_dim;
     const double flops_per_token = 2 * c.active + 4 * model.layers * context * attn_dim;
-    e.compute_ceiling = unknown_figure("tokens_per_second_compute_ceiling", "tokens/s",
-                                       "devices x dense_peak_tflops x 1e12 x compute_efficiency / (2 x active_parameters + 4 x layers x context x heads x head_dim)",
-                                       e.peak.why);
-    if (e.peak.tflops) {
-        const double v = devices * e.peak.tflops->value * 1e12 * e.compute_efficiency.value / flops_per_token;
-        Figure& f = e.compute_ceiling;
-        f.value = v;
-        f.unknown_reason.clear();
-        f.worked = n(devices) + " x " + n(e.peak.tflops->value) + "e12 x " + n(e.compute_efficiency.value) + " / (2 x " + n(c.active) + " + 4 x " +
-                   n(model.layers) + " x " + n(context) + " x " + n(attn_dim) + ") = " + n(v);
-        f.inputs = {c.active_figure.as_input(), input("dense_peak_tflops", "TFLOPS", *e.peak.tflops),
-                    input("compute_efficiency", "fraction", e.compute_efficiency), input("context", "tokens", user_given(context))};
-    }
+    Figure f = unknown_figure("tokens_per_second_compute_ceiling", "tokens/s",
+                              "devices x dense_peak_tflops x 1e12 x compute_efficiency / (2 x active_parameters + 4 x layers x context x heads x head_dim)", peak.why);
+    if (!peak.tflops) return f;
+    const double v = devices * peak.tflops->value * 1e12 * efficiency.value / flops_per_token;
+    f.value = v;
+    f.unknown_reason.clear();
+    f.worked = n(devices) + " x " + n(peak.tflops->value) + "e12 x " + n(efficiency.value) + " / (2 x " + n(c.active) + " + 4 x " + n(model.layers) + " x " +
+               n(context) + " x " + n(attn_dim) + ") = " + n(v);
+    f.inputs = {c.active_figure.as_input(), input("dense_peak_tflops", "TFLOPS", *peak.tflops), input("compute_efficiency", "fraction", efficiency),
+                input("context", "tokens", user_given(context))};
+    return f;
+}
+
+void decode_step(const InferenceEstimateRequest& q, double batch, const std::optional<NodeTopology>& tp_topology, InferenceEstimate& e) {
+    const double tp = e.tensor_parallel;
     const Figure& memory_expected = e.roofline.tokens_per_second_expected;
     const double memory_rate = val(memory_expected);
     e.compute_bound = e.compute_ceiling.value && *e.compute_ceiling.value < memory_rate;
     const double roofline_rate = e.compute_bound ? *e.compute_ceiling.value : memory_rate;
     const double roofline_step = batch / roofline_rate;
-
     // Tensor parallel: every layer ends its attention and its MLP with an all-reduce of the
     // batch's activations (batch x hidden x 2 bytes) over the replica's GPUs (Shoeybi et al.
     // 2019), on the critical path of every step.
-    // The node's links, built once for the decode step and the prefills below.
-    const std::optional<NodeTopology> tp_topology = tp > 1 ? std::optional<NodeTopology>(node_topology(catalog, *pool.instance)) : std::nullopt;
-    e.tensor_parallel_seconds_per_step = tensor_parallel_allreduce(tp_topology, model, tp, batch, "tensor_parallel_seconds_per_step");
+    e.tensor_parallel_seconds_per_step = tensor_parallel_allreduce(tp_topology, *q.serving.model, tp, batch, "tensor_parallel_seconds_per_step");
     // Every step also pays a fixed cost outside the roofline: scheduling the batch, sampling,
     // and the gaps between kernel launches (fitted on a calibration case).
     e.step_overhead_seconds = q.step_overhead_seconds ? Figure{"step_overhead_seconds", *q.step_overhead_seconds, "s", "given (step_overhead_seconds)", n(*q.step_overhead_seconds), {}, ""}
@@ -185,84 +189,79 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
                       "tokens_per_second_per_replica x replicas (GPUs / tensor_parallel)", n(replica_rate) + " x " + n(e.replicas) + " = " +
                           n(replica_rate * e.replicas),
                       {e.per_replica.as_input(), input("replicas", "", derived_param(e.replicas, "floor(GPUs / tensor_parallel)"))}, ""};
+    e.inter_token_latency_seconds = same_as(e.decode_step_seconds, "inter_token_latency_seconds", "decode_step_seconds (no request arrives during decode)", n(step));
+    e.output_tokens_per_second = same_as(e.per_instance, "output_tokens_per_second", "tokens_per_second_per_instance (every replica decoding)", n(val(e.per_instance)));
+    e.output_tokens_per_second_per_replica = same_as(e.per_replica, "output_tokens_per_second_per_replica", "tokens_per_second_per_replica (decoding)", n(replica_rate));
+}
 
-    e.inter_token_latency_seconds = e.decode_step_seconds;
-    e.inter_token_latency_seconds.name = "inter_token_latency_seconds";
-    e.inter_token_latency_seconds.formula = "decode_step_seconds (no request arrives during decode)";
-    e.inter_token_latency_seconds.worked = n(step);
-    e.inter_token_latency_seconds.inputs = {e.decode_step_seconds.as_input()};
-    e.output_tokens_per_second = e.per_instance;
-    e.output_tokens_per_second.name = "output_tokens_per_second";
-    e.output_tokens_per_second.formula = "tokens_per_second_per_instance (every replica decoding)";
-    e.output_tokens_per_second.worked = n(val(e.per_instance));
-    e.output_tokens_per_second.inputs = {e.per_instance.as_input()};
-    e.output_tokens_per_second_per_replica = e.per_replica;
-    e.output_tokens_per_second_per_replica.name = "output_tokens_per_second_per_replica";
-    e.output_tokens_per_second_per_replica.formula = "tokens_per_second_per_replica (decoding)";
-    e.output_tokens_per_second_per_replica.worked = n(replica_rate);
-    e.output_tokens_per_second_per_replica.inputs = {e.per_replica.as_input()};
+Figure weight_read_seconds(const ParameterCount& c, double weight_bytes, double devices, const Param& bandwidth, const Param& efficiency) {
+    const double bw = bandwidth.value, bw_eff = efficiency.value;
+    const double v = c.active * weight_bytes / (devices * bw * 1e9 * bw_eff);
+    return {"weight_read_seconds", v, "s", "active_parameters x bytes_per_weight / (devices x bandwidth x bandwidth_efficiency)",
+            n(c.active) + " x " + n(weight_bytes) + " / (" + n(devices) + " x " + n(bw) + "e9 x " + n(bw_eff) + ") = " + n(v),
+            {c.active_figure.as_input(), input("memory_bandwidth_gb_per_s", "GB/s", bandwidth), input("bandwidth_efficiency", "fraction", efficiency)},
+            ""};
+}
 
-    // Time to first token: prefill compute, but never less than one read of the weights.
-    const double bw = e.bandwidth.value, bw_eff = e.bandwidth_efficiency.value;
-    const double weight_read = c.active * mq.weight_bytes / (devices * bw * 1e9 * bw_eff);
-    e.weight_read_seconds = {"weight_read_seconds", weight_read, "s", "active_parameters x bytes_per_weight / (devices x bandwidth x bandwidth_efficiency)",
-                             n(c.active) + " x " + n(mq.weight_bytes) + " / (" + n(devices) + " x " + n(bw) + "e9 x " + n(bw_eff) + ") = " + n(weight_read),
-                             {c.active_figure.as_input(), input("memory_bandwidth_gb_per_s", "GB/s", e.bandwidth),
-                              input("bandwidth_efficiency", "fraction", e.bandwidth_efficiency)},
-                             ""};
+void time_to_first_token_step(const ModelSpec& model, double batch, double devices, const std::optional<NodeTopology>& tp_topology, InferenceEstimate& e) {
     e.prefill_seconds = unknown_figure("prefill_seconds", "s", "prefill FLOPs / (devices x dense peak x efficiency)", e.peak.why);
     e.time_to_first_token_seconds = unknown_figure("time_to_first_token_seconds", "s", "max(prefill_seconds, weight_read_seconds)", e.peak.why);
-    if (e.peak.tflops) {
-        e.prefill_seconds = prefill_seconds(model, e.prompt_tokens, batch, devices, *e.peak.tflops, e.compute_efficiency);
-        e.prefill_seconds.inputs.push_back(input("prompt_tokens", "tokens", user_given(e.prompt_tokens)));
-        e.prefill_seconds.inputs.push_back(input("batch", "sequences", user_given(batch)));
-        const Figure tp_prefill = tensor_parallel_allreduce(tp_topology, model, tp, batch * e.prompt_tokens, "tensor_parallel_prefill_seconds");
-        const double v = std::max(val(e.prefill_seconds), weight_read) + val(tp_prefill);
-        e.time_to_first_token_seconds = {"time_to_first_token_seconds", v, "s",
-                                         "max(prefill_seconds, weight_read_seconds) + tensor-parallel all-reduces of the prompts: all prompts of the batch prefilled together",
-                                         "max(" + n(val(e.prefill_seconds)) + ", " + n(weight_read) + ") + " + n(val(tp_prefill)) + " = " + n(v),
-                                         {e.prefill_seconds.as_input(), e.weight_read_seconds.as_input(), tp_prefill.as_input(tp_prefill.worked)}, ""};
-    }
+    if (!e.peak.tflops) return;
+    const double weight_read = val(e.weight_read_seconds);
+    e.prefill_seconds = prefill_seconds(model, e.prompt_tokens, batch, devices, *e.peak.tflops, e.compute_efficiency);
+    e.prefill_seconds.inputs.push_back(input("prompt_tokens", "tokens", user_given(e.prompt_tokens)));
+    e.prefill_seconds.inputs.push_back(input("batch", "sequences", user_given(batch)));
+    const Figure tp_prefill = tensor_parallel_allreduce(tp_topology, model, e.tensor_parallel, batch * e.prompt_tokens, "tensor_parallel_prefill_seconds");
+    const double v = std::max(val(e.prefill_seconds), weight_read) + val(tp_prefill);
+    e.time_to_first_token_seconds = {"time_to_first_token_seconds", v, "s",
+                                     "max(prefill_seconds, weight_read_seconds) + tensor-parallel all-reduces of the prompts: all prompts of the batch prefilled together",
+                                     "max(" + n(val(e.prefill_seconds)) + ", " + n(weight_read) + ") + " + n(val(tp_prefill)) + " = " + n(v),
+                                     {e.prefill_seconds.as_input(), e.weight_read_seconds.as_input(), tp_prefill.as_input(tp_prefill.worked)}, ""};
+}
 
-    // Under load: prefills of arriving requests interleave with decode (serving.hpp).
-    if (e.under_load && e.peak.tflops) {
-        const Figure one_prefill = prefill_seconds(model, e.prompt_tokens, 1, devices, *e.peak.tflops, e.compute_efficiency);
-        const Figure tp_prefill = tensor_parallel_allreduce(tp_topology, model, tp, e.prompt_tokens, "tensor_parallel_prefill_seconds");
-        const double prefill = std::max(val(one_prefill), weight_read) + val(tp_prefill);
-        const ClosedLoop loop = closed_loop_serving({e.concurrency, e.output_tokens, prefill, step});
-        e.request_seconds = loop.request_seconds;
-        e.prefill_share = loop.prefill_share;
-        e.inter_token_latency_seconds = loop.inter_token_latency_seconds;
-        e.time_to_first_token_seconds = loop.time_to_first_token_seconds;
-        for (Figure* f : {&e.request_seconds, &e.prefill_share, &e.inter_token_latency_seconds, &e.time_to_first_token_seconds})
-            for (FigureInput& in : f->inputs) {
-                if (in.name == "prefill_seconds") in = input("prefill_seconds", "s", {prefill, InputOrigin::derived, "max(one request's prefill " + n(val(one_prefill)) + " s, one weight read " + n(weight_read) + " s) + tensor-parallel all-reduces " + n(val(tp_prefill)) + " s"}), in.rests_on_assumption = true;
-                if (in.name == "decode_step_seconds") in = e.decode_step_seconds.as_input();
-            }
-        e.output_tokens_per_second_per_replica = loop.output_tokens_per_second;
-        e.output_tokens_per_second_per_replica.name = "output_tokens_per_second_per_replica";
-        e.output_tokens_per_second_per_replica.inputs.back().rests_on_assumption = true;
-        const double per_instance = val(loop.output_tokens_per_second) * e.replicas;
-        e.output_tokens_per_second = {"output_tokens_per_second", per_instance, "tokens/s",
-                                      "concurrency x output_tokens / request_seconds x replicas (prefills included)",
-                                      n(val(loop.output_tokens_per_second)) + " x " + n(e.replicas) + " = " + n(per_instance),
-                                      {loop.output_tokens_per_second.as_input(), input("replicas", "", derived_param(e.replicas, "floor(GPUs / tensor_parallel)"))}, ""};
-        e.output_tokens_per_second.inputs.front().rests_on_assumption = true;
-    } else if (e.under_load) {
+void under_load_step(const ModelSpec& model, double devices, const std::optional<NodeTopology>& tp_topology, InferenceEstimate& e) {
+    if (!e.peak.tflops) {
         const std::string why = "prefill time unknown: " + e.peak.why;
         for (auto [f, name, unit] : {std::tuple{&e.request_seconds, "request_seconds", "s"}, std::tuple{&e.prefill_share, "prefill_share", "fraction"},
                                      std::tuple{&e.inter_token_latency_seconds, "inter_token_latency_seconds", "s"},
                                      std::tuple{&e.output_tokens_per_second, "output_tokens_per_second", "tokens/s"},
                                      std::tuple{&e.output_tokens_per_second_per_replica, "output_tokens_per_second_per_replica", "tokens/s"}})
             *f = unknown_figure(name, unit, "closed-loop serving model (docs/models.md)", why);
+        return;
     }
+    const double weight_read = val(e.weight_read_seconds), step = val(e.decode_step_seconds);
+    const Figure one_prefill = prefill_seconds(model, e.prompt_tokens, 1, devices, *e.peak.tflops, e.compute_efficiency);
+    const Figure tp_prefill = tensor_parallel_allreduce(tp_topology, model, e.tensor_parallel, e.prompt_tokens, "tensor_parallel_prefill_seconds");
+    const double prefill = std::max(val(one_prefill), weight_read) + val(tp_prefill);
+    const ClosedLoop loop = closed_loop_serving({e.concurrency, e.output_tokens, prefill, step});
+    e.request_seconds = loop.request_seconds;
+    e.prefill_share = loop.prefill_share;
+    e.inter_token_latency_seconds = loop.inter_token_latency_seconds;
+    e.time_to_first_token_seconds = loop.time_to_first_token_seconds;
+    const Param prefill_param{prefill, InputOrigin::derived, "max(one request's prefill " + n(val(one_prefill)) + " s, one weight read " + n(weight_read) +
+                                                                 " s) + tensor-parallel all-reduces " + n(val(tp_prefill)) + " s"};
+    for (Figure* f : {&e.request_seconds, &e.prefill_share, &e.inter_token_latency_seconds, &e.time_to_first_token_seconds})
+        for (FigureInput& in : f->inputs) {
+            if (in.name == "prefill_seconds") in = input("prefill_seconds", "s", prefill_param), in.rests_on_assumption = true;
+            if (in.name == "decode_step_seconds") in = e.decode_step_seconds.as_input();
+        }
+    e.output_tokens_per_second_per_replica = loop.output_tokens_per_second;
+    e.output_tokens_per_second_per_replica.name = "output_tokens_per_second_per_replica";
+    e.output_tokens_per_second_per_replica.inputs.back().rests_on_assumption = true;
+    const double per_instance = val(loop.output_tokens_per_second) * e.replicas;
+    e.output_tokens_per_second = {"output_tokens_per_second", per_instance, "tokens/s",
+                                  "concurrency x output_tokens / request_seconds x replicas (prefills included)",
+                                  n(val(loop.output_tokens_per_second)) + " x " + n(e.replicas) + " = " + n(per_instance),
+                                  {loop.output_tokens_per_second.as_input(), input("replicas", "", derived_param(e.replicas, "floor(GPUs / tensor_parallel)"))}, ""};
+    e.output_tokens_per_second.inputs.front().rests_on_assumption = true;
+}
 
-    // Cost per 1M tokens at the instance's expected rate.
+void cost_step(const Catalog& catalog, const std::string& region, InferenceEstimate& e) {
     const auto cost = [&](PriceKind option, const std::string& name) {
-        const std::optional<Param> price = catalog_price(catalog, *pool.instance, q.region, option);
+        const Instance& instance = *e.pool.instance;
+        const std::optional<Param> price = catalog_price(catalog, instance, region, option);
         if (!price)
-            return unknown_figure(name, "USD/1M tokens", "usd_per_hour / (tokens_per_second x 3600) x 1e6",
-                                  price_unknown_reason(*pool.instance, q.region, option));
+            return unknown_figure(name, "USD/1M tokens", "usd_per_hour / (tokens_per_second x 3600) x 1e6", price_unknown_reason(instance, region, option));
         Figure f = usd_per_million_tokens(*price, {val(e.output_tokens_per_second), InputOrigin::derived, ""});
         f.name = name;
         f.inputs[1] = e.output_tokens_per_second.as_input();  // carries the assumption flag of the efficiencies
@@ -270,6 +269,35 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
     };
     e.usd_per_million_tokens_on_demand = cost(PriceKind::on_demand, "usd_per_million_tokens_on_demand");
     e.usd_per_million_tokens_spot = cost(PriceKind::spot_typical, "usd_per_million_tokens_spot");
+}
+
+}  // namespace inference_steps
+
+// The steps (inference_steps.hpp), chained. Memory first: a request that does not fit has no
+// throughput (the caller refuses it with e.fit.refusal).
+InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEstimateRequest& q) {
+    using namespace inference_steps;
+    InferenceEstimate e;
+    const ModelSpec& model = *q.serving.model;
+    const InferenceFitRequest asked = resolve_request(catalog, q, e);
+    e.fit = check_inference_fit(asked, e.pool);
+    if (!e.fit.fits) return e;
+    const InferenceMemoryRequest& mq = e.fit.request;
+    rates_step(q, e);
+
+    // Devices one replica uses (a slice counts its share of the chip) and replicas per instance.
+    const double tp = e.tensor_parallel, devices = tp * e.pool.slice, batch = asked.batch;
+    e.replicas = std::floor(e.pool.gpus_per_node / tp);
+    const ParameterCount c = count_parameters(model);
+    e.roofline = decode_roofline(model, mq.weight_bytes, mq.kv_bytes, batch, e.decode_context, devices, e.bandwidth, e.bandwidth_efficiency);
+    e.compute_ceiling = compute_ceiling(model, c, devices, e.decode_context, e.peak, e.compute_efficiency);
+    // The node's links, built once for the decode step and the prefills.
+    const std::optional<NodeTopology> tp_topology = tp > 1 ? std::optional<NodeTopology>(node_topology(catalog, *e.pool.instance)) : std::nullopt;
+    decode_step(q, batch, tp_topology, e);
+    e.weight_read_seconds = weight_read_seconds(c, mq.weight_bytes, devices, e.bandwidth, e.bandwidth_efficiency);
+    time_to_first_token_step(model, batch, devices, tp_topology, e);
+    if (e.under_load) under_load_step(model, devices, tp_topology, e);
+    cost_step(catalog, q.region, e);
     return e;
 }
 
