@@ -188,6 +188,145 @@ Param default_latency_us(LinkClass c) {
     return {0, InputOrigin::assumption, ""};
 }
 
+namespace {
+
+// NVLink, NVSwitch or NeuronLink between the node's accelerators: the instance's per-accelerator
+// figure, else the accelerator's, at the link's efficiency.
+Link fabric_link(const Instance& inst, const Accelerator* acc, const TopologyOverrides& o, const std::string& src) {
+    const bool neuron = *inst.interconnect == Interconnect::neuronlink;
+    const LinkClass cls = neuron ? LinkClass::neuronlink : LinkClass::nvlink;
+    const std::string what = std::string(to_string(*inst.interconnect));
+    // NVLink carries 80% of its signalling rate in NCCL's own model (below); NeuronLink has
+    // no such published figure and keeps its datasheet rate.
+    const Param eff = neuron ? Param{1.0, InputOrigin::catalog, "NeuronLink: datasheet rate (no published achieved figure)"}
+                             : o.nvlink_efficiency.value_or(default_nvlink_efficiency());
+    if (inst.peer_gbit_per_s_per_accelerator) {
+        const double raw = *inst.peer_gbit_per_s_per_accelerator / 8 / 2, v = raw * eff.value;
+        const Param datasheet{raw, InputOrigin::catalog, src + " peer_gbit_per_s_per_accelerator " + n(*inst.peer_gbit_per_s_per_accelerator) + " Gbit/s (both directions) / 8 / 2"};
+        return {cls,
+                {v, combined_origin({&datasheet, &eff}), datasheet.source + " x efficiency " + n(eff.value) + " (" + eff.source + ")"},
+                default_latency_us(cls),
+                what + ": " + n(*inst.peer_gbit_per_s_per_accelerator) + " Gbit/s per accelerator both ways = " + n(raw) + " GB/s per direction x " + n(eff.value) +
+                    " = " + n(v) + " GB/s",
+                ""};
+    }
+    if (acc && acc->peer_link_gb_per_s) {
+        const double raw = *acc->peer_link_gb_per_s / 2, v = raw * eff.value;
+        const Param datasheet{raw, InputOrigin::catalog, "catalog " + acc->name + " peer_link_gb_per_s " + n(*acc->peer_link_gb_per_s) + " GB/s (both directions) / 2"};
+        return {cls, {v, combined_origin({&datasheet, &eff}), datasheet.source + " x efficiency " + n(eff.value) + " (" + eff.source + ")"},
+                default_latency_us(cls), what + " (accelerator figure; the instance has none): " + n(raw) + " x " + n(eff.value) + " = " + n(v) + " GB/s per direction", ""};
+    }
+    return unknown_link(cls, what, inst.unknown_reason("peer_gbit_per_s_per_accelerator"));
+}
+
+// PCIe GPUs: the host bridge, and with 8 or more an assumed crossing between two CPU sockets.
+Link pcie_peer_link(const NodeTopology& t, const Link& pcie, const TopologyOverrides& o, std::vector<std::string>& notes) {
+    if (t.gpus < 8) return pcie;
+    const Param factor = o.cross_socket_factor.value_or(default_cross_socket_factor());
+    Link x = pcie;
+    x.cls = LinkClass::cross_socket;
+    x.latency_us = default_latency_us(LinkClass::cross_socket);
+    if (pcie.known()) {
+        x.gb_per_s = {pcie.gb_per_s.value * factor.value, combined_origin({&pcie.gb_per_s, &factor}),
+                      pcie.gb_per_s.source + " x cross-socket factor " + n(factor.value) + " (" + factor.source + ")"};
+        x.description = "PCIe across the two CPU sockets: " + n(pcie.gb_per_s.value) + " x " + n(factor.value) + " = " + n(x.gb_per_s.value) + " GB/s per direction";
+    }
+    notes.push_back("assumed two CPU sockets (" + n(t.gpus) + " PCIe GPUs): GPUs on one socket reach each other through the PCIe host bridge, "
+                    "a ring over all of them crosses the sockets (the bottleneck inside the node)");
+    return x;
+}
+
+// NVLink SHARP on Hopper and Blackwell NVSwitch nodes (compute capability sm_90 and up).
+std::optional<Param> nvls_efficiency_of(const Instance& inst, const Accelerator* acc, LinkClass intra) {
+    if (!(inst.interconnect && *inst.interconnect == Interconnect::nvswitch && acc && acc->compute_capability && intra == LinkClass::nvlink)) return std::nullopt;
+    const std::string& cc = *acc->compute_capability;  // "sm_90"
+    const int sm = cc.size() > 3 ? std::atoi(cc.c_str() + 3) : 0;
+    if (sm < 90) return std::nullopt;
+    return Param{sm >= 100 ? 0.74 : 0.85, InputOrigin::assumption,
+                 std::string("NVLS efficiency ") + (sm >= 100 ? "0.74 (Blackwell)" : "0.85 (Hopper)") + ": NCCL's tuning model, nvlsEfficiency (NVIDIA/nccl src/graph/tuning.cc)"};
+}
+
+// What the instance's network offers between nodes, and the class the request asks for.
+struct InterNodeChoice {
+    bool efa = false, gdr = false, neuron = false;
+    LinkClass cls = LinkClass::none;
+};
+InterNodeChoice inter_node_choice(const Instance& inst, const Accelerator* acc, InterNodeTransport transport) {
+    InterNodeChoice c;
+    c.neuron = acc && (acc->kind == AcceleratorKind::trainium || acc->kind == AcceleratorKind::inferentia);
+    c.efa = (inst.efa_interfaces && *inst.efa_interfaces > 0) ||
+            (!inst.efa_interfaces && inst.unknown_reason("efa_interfaces").find("EFA supported") != std::string::npos);
+    c.gdr = inst.gpudirect_rdma.value_or(false) || (c.neuron && c.efa);
+    c.cls = !c.efa ? LinkClass::ena_tcp : c.gdr ? LinkClass::efa_gdr : LinkClass::efa_staged;
+    switch (transport) {
+    case InterNodeTransport::automatic: break;
+    case InterNodeTransport::tcp: c.cls = LinkClass::ena_tcp; break;
+    case InterNodeTransport::efa:
+        if (!c.efa) throw InputError("inter_node_transport", "\"efa\"", "a transport " + inst.name + " has: it has no EFA (tcp, or auto)");
+        c.cls = LinkClass::efa_staged;
+        break;
+    case InterNodeTransport::efa_gdr:
+        if (!c.efa || !c.gdr)
+            throw InputError("inter_node_transport", "\"efa-gdr\"",
+                             "a transport " + inst.name + " has: " +
+                                 (!c.efa ? std::string("it has no EFA (tcp, or auto)")
+                                         : "GPUDirect RDMA over EFA is not " + std::string(inst.gpudirect_rdma ? "supported" : "established") + " on it (efa, tcp, or auto)"));
+        break;
+    }
+    return c;
+}
+
+// Per GPU, to other nodes: the line rate shared by the node's GPUs, at the transport's efficiency.
+Link inter_node_link(const Instance& inst, const InterNodeChoice& c, const TopologyOverrides& o, double gpus, const std::string& src) {
+    const LinkClass inter_cls = c.cls;
+    const double share = std::max(gpus, 1.0);
+    if (!inst.network_gbit_per_s) return unknown_link(inter_cls, std::string(link_words(inter_cls)), inst.unknown_reason("network_gbit_per_s"));
+    // EFA carries a fitted share of its line rate (default_efa_efficiency); TCP over ENA
+    // has its own factor against the line rate.
+    const Param wire_eff = inter_cls == LinkClass::ena_tcp ? Param{1.0, InputOrigin::catalog, "line rate"} : o.efa_efficiency.value_or(default_efa_efficiency());
+    const double line = *inst.network_gbit_per_s / 8 / share;
+    const Param net{line * wire_eff.value, inter_cls == LinkClass::ena_tcp ? InputOrigin::catalog : wire_eff.origin,
+                    src + " network_gbit_per_s " + n(*inst.network_gbit_per_s) + " / 8 / " + n(share) + " accelerators" +
+                        (inter_cls == LinkClass::ena_tcp ? std::string() : " x EFA efficiency " + n(wire_eff.value) + " (" + wire_eff.source + ")")};
+    const std::string base = n(*inst.network_gbit_per_s) + " Gbit/s / 8 / " + n(share) + " GPUs" +
+                             (inter_cls == LinkClass::ena_tcp ? std::string() : " x " + n(wire_eff.value)) + " = " + n(net.value) + " GB/s per GPU";
+    Link l{inter_cls, net, default_latency_us(inter_cls), "", ""};
+    if (inter_cls == LinkClass::efa_gdr) {
+        l.description = (c.neuron ? "EFA with RDMA to Neuron device memory: " : "EFA with GPUDirect RDMA: ") + base;
+        return l;
+    }
+    const Param eff = inter_cls == LinkClass::efa_staged ? o.efa_staged_efficiency.value_or(default_efa_staged_efficiency())
+                                                         : o.ena_tcp_efficiency.value_or(default_ena_tcp_efficiency());
+    l.gb_per_s = {net.value * eff.value, combined_origin({&net, &eff}), net.source + " x efficiency " + n(eff.value) + " (" + eff.source + ")"};
+    const std::string why = inter_cls == LinkClass::ena_tcp ? (c.efa ? "TCP over ENA (chosen: inter_node_transport tcp)" : "no EFA: ENA TCP")
+                            : o.transport == InterNodeTransport::efa ? "EFA staged through host memory (chosen: inter_node_transport efa)"
+                            : inst.gpudirect_rdma ? "EFA without GPUDirect RDMA (not supported), staged through host memory"
+                                                  : "EFA, GPUDirect RDMA not established (" + inst.unknown_reason("gpudirect_rdma") + "), staged through host memory";
+    l.description = why + ": " + base + " x " + n(eff.value) + " = " + n(l.gb_per_s.value) + " GB/s";
+    return l;
+}
+
+// Measured figures replace the datasheet ones; then every link class once: the host's PCIe
+// link (GPUs on one socket also peer over it), the link inside the node (it replaces the host
+// entry when it is the same class), and the link across nodes.
+void apply_measured(NodeTopology& t, const TopologyOverrides& o) {
+    apply(t.intra, o.intra_gb_per_s, o.intra_latency_us);
+    // A measured intra-node figure is a collective's bus bandwidth as NCCL ran it (NVLS
+    // included): the ring formula over it reproduces the measurement, so NVLS is not added again.
+    if (o.intra_gb_per_s && t.nvls_efficiency) {
+        t.nvls_efficiency.reset();
+        t.notes.push_back("NVLS not applied on top of the measured intra-node bandwidth (a measured bus bandwidth already includes it)");
+    }
+    apply(t.inter, o.inter_gb_per_s, o.inter_latency_us);
+    apply(t.host, o.host_gb_per_s, std::nullopt);
+    t.links = {t.host};
+    if (t.intra.cls == LinkClass::pcie_host_bridge) t.links[0] = t.intra;
+    else if (t.intra.cls != LinkClass::none) t.links.push_back(t.intra);
+    t.links.push_back(t.inter);
+}
+
+}  // namespace
+
 NodeTopology node_topology(const Catalog& catalog, const Instance& inst, const TopologyOverrides& o) {
     NodeTopology t;
     t.instance = inst.name;
@@ -200,139 +339,26 @@ NodeTopology node_topology(const Catalog& catalog, const Instance& inst, const T
     t.host = pcie_link(acc, pcie_eff);
 
     // Inside the node.
-    if (t.gpus <= 1) {
+    if (t.gpus <= 1)
         t.intra = Link{LinkClass::none, {0, InputOrigin::catalog, src + ": one accelerator or less"}, default_latency_us(LinkClass::none),
                        "one accelerator (or a slice of one): no peer traffic", ""};
-    } else if (!inst.interconnect) {
+    else if (!inst.interconnect)
         t.intra = unknown_link(LinkClass::unknown, "peer interconnect", inst.unknown_reason("interconnect"));
-    } else if (*inst.interconnect == Interconnect::nvswitch || *inst.interconnect == Interconnect::nvlink ||
-               *inst.interconnect == Interconnect::neuronlink) {
-        const bool neuron = *inst.interconnect == Interconnect::neuronlink;
-        const LinkClass cls = neuron ? LinkClass::neuronlink : LinkClass::nvlink;
-        const std::string what = std::string(to_string(*inst.interconnect));
-        // NVLink carries 80% of its signalling rate in NCCL's own model (below); NeuronLink has
-        // no such published figure and keeps its datasheet rate.
-        const Param eff = neuron ? Param{1.0, InputOrigin::catalog, "NeuronLink: datasheet rate (no published achieved figure)"}
-                                 : o.nvlink_efficiency.value_or(default_nvlink_efficiency());
-        if (inst.peer_gbit_per_s_per_accelerator) {
-            const double raw = *inst.peer_gbit_per_s_per_accelerator / 8 / 2, v = raw * eff.value;
-            const Param datasheet{raw, InputOrigin::catalog, src + " peer_gbit_per_s_per_accelerator " + n(*inst.peer_gbit_per_s_per_accelerator) + " Gbit/s (both directions) / 8 / 2"};
-            t.intra = {cls,
-                       {v, combined_origin({&datasheet, &eff}), datasheet.source + " x efficiency " + n(eff.value) + " (" + eff.source + ")"},
-                       default_latency_us(cls),
-                       what + ": " + n(*inst.peer_gbit_per_s_per_accelerator) + " Gbit/s per accelerator both ways = " + n(raw) + " GB/s per direction x " + n(eff.value) +
-                           " = " + n(v) + " GB/s",
-                       ""};
-        } else if (acc && acc->peer_link_gb_per_s) {
-            const double raw = *acc->peer_link_gb_per_s / 2, v = raw * eff.value;
-            const Param datasheet{raw, InputOrigin::catalog, "catalog " + acc->name + " peer_link_gb_per_s " + n(*acc->peer_link_gb_per_s) + " GB/s (both directions) / 2"};
-            t.intra = {cls, {v, combined_origin({&datasheet, &eff}), datasheet.source + " x efficiency " + n(eff.value) + " (" + eff.source + ")"},
-                       default_latency_us(cls), what + " (accelerator figure; the instance has none): " + n(raw) + " x " + n(eff.value) + " = " + n(v) + " GB/s per direction", ""};
-        } else {
-            t.intra = unknown_link(cls, what, inst.unknown_reason("peer_gbit_per_s_per_accelerator"));
-        }
-    } else {
-        const Link pcie = pcie_link(acc, pcie_eff);
-        t.intra = pcie;
-        if (t.gpus >= 8) {
-            const Param factor = o.cross_socket_factor.value_or(default_cross_socket_factor());
-            Link x = pcie;
-            x.cls = LinkClass::cross_socket;
-            x.latency_us = default_latency_us(LinkClass::cross_socket);
-            if (pcie.known()) {
-                x.gb_per_s = {pcie.gb_per_s.value * factor.value, combined_origin({&pcie.gb_per_s, &factor}),
-                              pcie.gb_per_s.source + " x cross-socket factor " + n(factor.value) + " (" + factor.source + ")"};
-                x.description = "PCIe across the two CPU sockets: " + n(pcie.gb_per_s.value) + " x " + n(factor.value) + " = " + n(x.gb_per_s.value) + " GB/s per direction";
-            }
-            t.intra = x;
-            t.notes.push_back("assumed two CPU sockets (" + n(t.gpus) + " PCIe GPUs): GPUs on one socket reach each other through the PCIe host bridge, "
-                              "a ring over all of them crosses the sockets (the bottleneck inside the node)");
-        }
-    }
-
-    // NVLink SHARP on Hopper and Blackwell NVSwitch nodes (compute capability sm_90 and up).
-    if (inst.interconnect && *inst.interconnect == Interconnect::nvswitch && acc && acc->compute_capability && t.intra.cls == LinkClass::nvlink) {
-        const std::string& cc = *acc->compute_capability;  // "sm_90"
-        const int sm = cc.size() > 3 ? std::atoi(cc.c_str() + 3) : 0;
-        if (sm >= 90)
-            t.nvls_efficiency = Param{sm >= 100 ? 0.74 : 0.85, InputOrigin::assumption,
-                                      std::string("NVLS efficiency ") + (sm >= 100 ? "0.74 (Blackwell)" : "0.85 (Hopper)") +
-                                          ": NCCL's tuning model, nvlsEfficiency (NVIDIA/nccl src/graph/tuning.cc)"};
-    }
+    else if (*inst.interconnect == Interconnect::nvswitch || *inst.interconnect == Interconnect::nvlink || *inst.interconnect == Interconnect::neuronlink)
+        t.intra = fabric_link(inst, acc, o, src);
+    else
+        t.intra = pcie_peer_link(t, pcie_link(acc, pcie_eff), o, t.notes);
+    t.nvls_efficiency = nvls_efficiency_of(inst, acc, t.intra.cls);
 
     // Across nodes.
-    const bool neuron = acc && (acc->kind == AcceleratorKind::trainium || acc->kind == AcceleratorKind::inferentia);
-    const bool efa = (inst.efa_interfaces && *inst.efa_interfaces > 0) ||
-                     (!inst.efa_interfaces && inst.unknown_reason("efa_interfaces").find("EFA supported") != std::string::npos);
-    const bool gdr = inst.gpudirect_rdma.value_or(false) || (neuron && efa);
-    LinkClass inter_cls = !efa ? LinkClass::ena_tcp : gdr ? LinkClass::efa_gdr : LinkClass::efa_staged;
-    switch (o.transport) {
-    case InterNodeTransport::automatic: break;
-    case InterNodeTransport::tcp: inter_cls = LinkClass::ena_tcp; break;
-    case InterNodeTransport::efa:
-        if (!efa) throw InputError("inter_node_transport", "\"efa\"", "a transport " + inst.name + " has: it has no EFA (tcp, or auto)");
-        inter_cls = LinkClass::efa_staged;
-        break;
-    case InterNodeTransport::efa_gdr:
-        if (!efa || !gdr)
-            throw InputError("inter_node_transport", "\"efa-gdr\"",
-                             "a transport " + inst.name + " has: " +
-                                 (!efa ? std::string("it has no EFA (tcp, or auto)")
-                                       : "GPUDirect RDMA over EFA is not " + std::string(inst.gpudirect_rdma ? "supported" : "established") + " on it (efa, tcp, or auto)"));
-        break;
-    }
-    const double share = std::max(t.gpus, 1.0);
-    if (!inst.network_gbit_per_s) {
-        t.inter = unknown_link(inter_cls, std::string(link_words(inter_cls)), inst.unknown_reason("network_gbit_per_s"));
-    } else {
-        // EFA carries a fitted share of its line rate (default_efa_efficiency); TCP over ENA
-        // has its own factor against the line rate.
-        const Param wire_eff = inter_cls == LinkClass::ena_tcp ? Param{1.0, InputOrigin::catalog, "line rate"}
-                                                               : o.efa_efficiency.value_or(default_efa_efficiency());
-        const double line = *inst.network_gbit_per_s / 8 / share;
-        const Param net{line * wire_eff.value, inter_cls == LinkClass::ena_tcp ? InputOrigin::catalog : wire_eff.origin,
-                        src + " network_gbit_per_s " + n(*inst.network_gbit_per_s) + " / 8 / " + n(share) + " accelerators" +
-                            (inter_cls == LinkClass::ena_tcp ? std::string() : " x EFA efficiency " + n(wire_eff.value) + " (" + wire_eff.source + ")")};
-        const std::string base = n(*inst.network_gbit_per_s) + " Gbit/s / 8 / " + n(share) + " GPUs" +
-                                 (inter_cls == LinkClass::ena_tcp ? std::string() : " x " + n(wire_eff.value)) + " = " + n(net.value) + " GB/s per GPU";
-        Link l{inter_cls, net, default_latency_us(inter_cls), "", ""};
-        if (inter_cls == LinkClass::efa_gdr) {
-            l.description = (neuron ? "EFA with RDMA to Neuron device memory: " : "EFA with GPUDirect RDMA: ") + base;
-        } else {
-            const Param eff = inter_cls == LinkClass::efa_staged ? o.efa_staged_efficiency.value_or(default_efa_staged_efficiency())
-                                                                 : o.ena_tcp_efficiency.value_or(default_ena_tcp_efficiency());
-            l.gb_per_s = {net.value * eff.value, combined_origin({&net, &eff}), net.source + " x efficiency " + n(eff.value) + " (" + eff.source + ")"};
-            const std::string why = inter_cls == LinkClass::ena_tcp ? (efa ? "TCP over ENA (chosen: inter_node_transport tcp)" : "no EFA: ENA TCP")
-                                    : o.transport == InterNodeTransport::efa ? "EFA staged through host memory (chosen: inter_node_transport efa)"
-                                    : inst.gpudirect_rdma ? "EFA without GPUDirect RDMA (not supported), staged through host memory"
-                                                          : "EFA, GPUDirect RDMA not established (" + inst.unknown_reason("gpudirect_rdma") + "), staged through host memory";
-            l.description = why + ": " + base + " x " + n(eff.value) + " = " + n(l.gb_per_s.value) + " GB/s";
-        }
-        t.inter = l;
-    }
-    t.multi_node_capable = efa;
+    const InterNodeChoice choice = inter_node_choice(inst, acc, o.transport);
+    t.inter = inter_node_link(inst, choice, o, t.gpus, src);
+    t.multi_node_capable = choice.efa;
     if (o.transport != InterNodeTransport::automatic)
-        t.notes.push_back("between nodes: " + std::string(link_words(inter_cls)) + ", as chosen (inter-node transport " +
-                          std::string(to_string(o.transport)) + ")");
-    if (!efa) t.notes.push_back("no EFA: collectives across nodes run over TCP on ENA (NCCL socket transport); multi-node training is possible but slow");
-    if (inter_cls == LinkClass::efa_staged) t.notes.push_back("EFA without established GPUDirect RDMA: treated as staged through host memory");
-
-    apply(t.intra, o.intra_gb_per_s, o.intra_latency_us);
-    // A measured intra-node figure is a collective's bus bandwidth as NCCL ran it (NVLS
-    // included): the ring formula over it reproduces the measurement, so NVLS is not added again.
-    if (o.intra_gb_per_s && t.nvls_efficiency) {
-        t.nvls_efficiency.reset();
-        t.notes.push_back("NVLS not applied on top of the measured intra-node bandwidth (a measured bus bandwidth already includes it)");
-    }
-    apply(t.inter, o.inter_gb_per_s, o.inter_latency_us);
-    apply(t.host, o.host_gb_per_s, std::nullopt);
-    // Every class once: the host's PCIe link (GPUs on one socket also peer over it), the
-    // link inside the node (it replaces the host entry when it is the same class), and the
-    // link across nodes.
-    t.links = {t.host};
-    if (t.intra.cls == LinkClass::pcie_host_bridge) t.links[0] = t.intra;
-    else if (t.intra.cls != LinkClass::none) t.links.push_back(t.intra);
-    t.links.push_back(t.inter);
+        t.notes.push_back("between nodes: " + std::string(link_words(choice.cls)) + ", as chosen (inter-node transport " + std::string(to_string(o.transport)) + ")");
+    if (!choice.efa) t.notes.push_back("no EFA: collectives across nodes run over TCP on ENA (NCCL socket transport); multi-node training is possible but slow");
+    if (choice.cls == LinkClass::efa_staged) t.notes.push_back("EFA without established GPUDirect RDMA: treated as staged through host memory");
+    apply_measured(t, o);
     return t;
 }
 
