@@ -123,7 +123,9 @@ std::string_view policy_name(ServingPolicy policy) {
     return "unknown";
 }
 
-ServingFleetPlan plan_serving_fleets(const UsageHistory& h, const ServingFleetRequest& q) {
+namespace {
+
+void check_serving_request(const UsageHistory& h, const ServingFleetRequest& q) {
     require_unit(h, UsageUnit::requests_per_second, "a demand curve: the CSV header timestamp,requests_per_second");
     require_price("capacity_requests_per_second", q.capacity_requests_per_second, "requests/s one instance serves at the target latency, > 0");
     require_price("usd_per_instance_hour", q.usd_per_instance_hour, "a price > 0 per instance-hour");
@@ -133,137 +135,173 @@ ServingFleetPlan plan_serving_fleets(const UsageHistory& h, const ServingFleetRe
     if (!(q.min_instances >= 0) || q.min_instances != std::floor(q.min_instances)) throw InputError("min_instances", format_number(q.min_instances), "a whole number >= 0");
     if (h.samples.empty() || !(h.total_hours > 0)) throw InputError(h.origin, "an empty history", "at least two samples");
     if (h.total_hours > 2 * 8784) throw InputError(h.origin, format_number(h.total_hours) + " h", "a demand curve of at most two years (it is simulated minute by minute)");
+}
 
-    // The one-minute grid: demand and desired count in each minute (the sample in force at its start).
-    const auto minutes = static_cast<std::size_t>(std::ceil(h.total_hours * 60 - 1e-9));
+// The one-minute grid: demand and desired count in each minute (the sample in force at its start).
+struct MinuteGrid {
+    std::size_t minutes = 0;
+    std::vector<double> demand, desired;
+    double most = 0;  // the largest desired count
+};
+MinuteGrid minute_grid(const UsageHistory& h, const ServingFleetRequest& q) {
+    MinuteGrid g;
+    g.minutes = static_cast<std::size_t>(std::ceil(h.total_hours * 60 - 1e-9));
     const double cap = q.capacity_requests_per_second.value, per_instance = cap * q.target_utilization;
-    std::vector<double> demand(minutes), desired(minutes);
-    for (std::size_t m = 0, k = 0; m < minutes; ++m) {
+    g.demand.resize(g.minutes), g.desired.resize(g.minutes);
+    for (std::size_t m = 0, k = 0; m < g.minutes; ++m) {
         while (k + 1 < h.samples.size() && h.samples[k + 1].hours <= static_cast<double>(m) / 60.0 + 1e-12) ++k;
-        demand[m] = h.samples[k].in_use;
-        desired[m] = std::max(q.min_instances, std::ceil(demand[m] / per_instance - 1e-9));
+        g.demand[m] = h.samples[k].in_use;
+        g.desired[m] = std::max(q.min_instances, std::ceil(g.demand[m] / per_instance - 1e-9));
     }
-    const double most = *std::max_element(desired.begin(), desired.end());
-    if (!(most <= 1e7))
-        throw InputError("capacity_requests_per_second", format_number(cap), "a capacity that serves the peak with at most 10,000,000 instances (" + format_number(most) + " needed)");
-    const auto warmup = static_cast<std::size_t>(std::llround(q.warmup_minutes)), scale_in = static_cast<std::size_t>(std::llround(q.scale_in_minutes));
+    g.most = *std::max_element(g.desired.begin(), g.desired.end());
+    if (!(g.most <= 1e7))
+        throw InputError("capacity_requests_per_second", format_number(cap), "a capacity that serves the peak with at most 10,000,000 instances (" + format_number(g.most) + " needed)");
+    return g;
+}
 
-    // running (billed) and ready (serving) instances per minute, per policy.
-    const auto simulate = [&](ServingPolicy policy, std::vector<double>& running, std::vector<double>& ready) {
-        running.assign(minutes, 0);
-        ready.assign(minutes, 0);
-        if (policy == ServingPolicy::static_fleet) {
-            const double n = most;
-            std::fill(running.begin(), running.end(), n);
-            std::fill(ready.begin(), ready.end(), n);
-        } else if (policy == ServingPolicy::scheduled) {
-            const bool weekly = h.total_hours >= 168;
-            const double period = weekly ? 168 * 3600.0 : 24 * 3600.0;
-            const auto slot = [&](std::size_t m) {
-                // +4 days: 1970-01-01 was a Thursday, slots start Monday. A floored modulo: a history
-                // before 1970 has a negative time, whose fmod is negative (found by fuzz_usage).
-                double t = std::fmod(h.start_unix_seconds + 345600.0 + static_cast<double>(m) * 60.0, period);
-                if (t < 0) t += period;
-                return std::min(static_cast<std::size_t>(t / 3600), static_cast<std::size_t>(period / 3600) - 1);
-            };
-            std::vector<double> schedule(weekly ? 168 : 24, q.min_instances);
-            for (std::size_t m = 0; m < minutes; ++m) schedule[slot(m)] = std::max(schedule[slot(m)], desired[m]);
-            for (std::size_t m = 0; m < minutes; ++m) {
-                ready[m] = schedule[slot(m)];
-                running[m] = std::max(ready[m], schedule[slot(m + warmup)]);  // launched a warm-up ahead of its hour
-            }
-        } else {
-            // Target tracking: window max of desired over the scale-in delay; launches ready after the warm-up.
-            std::deque<std::size_t> window;          // minutes with decreasing desired counts
-            std::deque<std::pair<std::size_t, double>> pending;  // (ready minute, count), oldest first
-            double serving = desired[0], booting = 0;
-            for (std::size_t m = 0; m < minutes; ++m) {
-                while (!window.empty() && desired[window.back()] <= desired[m]) window.pop_back();
-                window.push_back(m);
-                while (window.front() + scale_in < m) window.pop_front();
-                const double target = desired[window.front()];
-                if (target > serving + booting) {
-                    pending.push_back({m + warmup, target - serving - booting});
-                    booting = target - serving;
-                } else if (target < serving + booting) {
-                    double excess = serving + booting - target;
-                    while (excess > 0 && !pending.empty()) {  // the newest launches go first
-                        const double cut = std::min(excess, pending.back().second);
-                        pending.back().second -= cut;
-                        booting -= cut;
-                        excess -= cut;
-                        if (pending.back().second <= 0) pending.pop_back();
-                    }
-                    serving -= excess;
-                }
-                while (!pending.empty() && pending.front().first <= m) {
-                    serving += pending.front().second;
-                    booting -= pending.front().second;
-                    pending.pop_front();
-                }
-                running[m] = serving + booting;
-                ready[m] = serving;
-            }
-        }
+// Running (billed) and ready (serving) instances per minute under one policy.
+struct Occupancy {
+    std::vector<double> running, ready;
+};
+
+// Per hour of the week (a history of a week or more) or of the day, its largest desired count,
+// launched a warm-up ahead of its hour.
+Occupancy simulate_scheduled(const UsageHistory& h, const ServingFleetRequest& q, const MinuteGrid& g, std::size_t warmup) {
+    Occupancy o{std::vector<double>(g.minutes, 0), std::vector<double>(g.minutes, 0)};
+    const bool weekly = h.total_hours >= 168;
+    const double period = weekly ? 168 * 3600.0 : 24 * 3600.0;
+    const auto slot = [&](std::size_t m) {
+        // +4 days: 1970-01-01 was a Thursday, slots start Monday. A floored modulo: a history
+        // before 1970 has a negative time, whose fmod is negative (found by fuzz_usage).
+        double t = std::fmod(h.start_unix_seconds + 345600.0 + static_cast<double>(m) * 60.0, period);
+        if (t < 0) t += period;
+        return std::min(static_cast<std::size_t>(t / 3600), static_cast<std::size_t>(period / 3600) - 1);
     };
+    std::vector<double> schedule(weekly ? 168 : 24, q.min_instances);
+    for (std::size_t m = 0; m < g.minutes; ++m) schedule[slot(m)] = std::max(schedule[slot(m)], g.desired[m]);
+    for (std::size_t m = 0; m < g.minutes; ++m) {
+        o.ready[m] = schedule[slot(m)];
+        o.running[m] = std::max(o.ready[m], schedule[slot(m + warmup)]);
+    }
+    return o;
+}
 
+// Target tracking: window max of desired over the scale-in delay; launches ready after the warm-up.
+Occupancy simulate_autoscaled(const MinuteGrid& g, std::size_t warmup, std::size_t scale_in) {
+    Occupancy o{std::vector<double>(g.minutes, 0), std::vector<double>(g.minutes, 0)};
+    const std::vector<double>& desired = g.desired;
+    std::deque<std::size_t> window;                      // minutes with decreasing desired counts
+    std::deque<std::pair<std::size_t, double>> pending;  // (ready minute, count), oldest first
+    double serving = desired[0], booting = 0;
+    for (std::size_t m = 0; m < g.minutes; ++m) {
+        while (!window.empty() && desired[window.back()] <= desired[m]) window.pop_back();
+        window.push_back(m);
+        while (window.front() + scale_in < m) window.pop_front();
+        const double target = desired[window.front()];
+        if (target > serving + booting) {
+            pending.push_back({m + warmup, target - serving - booting});
+            booting = target - serving;
+        } else if (target < serving + booting) {
+            double excess = serving + booting - target;
+            while (excess > 0 && !pending.empty()) {  // the newest launches go first
+                const double cut = std::min(excess, pending.back().second);
+                pending.back().second -= cut;
+                booting -= cut;
+                excess -= cut;
+                if (pending.back().second <= 0) pending.pop_back();
+            }
+            serving -= excess;
+        }
+        while (!pending.empty() && pending.front().first <= m) {
+            serving += pending.front().second;
+            booting -= pending.front().second;
+            pending.pop_front();
+        }
+        o.running[m] = serving + booting;
+        o.ready[m] = serving;
+    }
+    return o;
+}
+
+Occupancy simulate(ServingPolicy policy, const UsageHistory& h, const ServingFleetRequest& q, const MinuteGrid& g) {
+    const auto warmup = static_cast<std::size_t>(std::llround(q.warmup_minutes)), scale_in = static_cast<std::size_t>(std::llround(q.scale_in_minutes));
+    if (policy == ServingPolicy::scheduled) return simulate_scheduled(h, q, g, warmup);
+    if (policy == ServingPolicy::autoscaled) return simulate_autoscaled(g, warmup, scale_in);
+    return {std::vector<double>(g.minutes, g.most), std::vector<double>(g.minutes, g.most)};  // static: the peak all the time
+}
+
+// What a request's figures rest on (the history and the request's settings).
+struct ServingInputs {
+    FigureInput demand, capacity, price, utilization, warmup, scale_in;
+};
+
+// One policy's instance-hours, cost, requests served late, peak and mean count, and its series.
+ServingFleet fleet_under(ServingPolicy policy, const Occupancy& o, const MinuteGrid& g, const ServingFleetPlan& plan, const ServingInputs& in,
+                         const ServingFleetRequest& q, double hours, std::size_t bucket) {
+    const double cap = q.capacity_requests_per_second.value, total_requests = *plan.total_requests.value;
+    double instance_minutes = 0, late = 0, peak = 0;
+    for (std::size_t m = 0; m < g.minutes; ++m) {
+        instance_minutes += o.running[m];
+        late += std::max(0.0, g.demand[m] - o.ready[m] * cap) * 60;
+        peak = std::max(peak, o.running[m]);
+    }
+    ServingFleet f;
+    f.policy = policy;
+    const std::string n(policy_name(policy));
+    const std::vector<FigureInput> how = policy == ServingPolicy::static_fleet ? std::vector<FigureInput>{plan.desired_peak.as_input(), in.demand}
+                                         : policy == ServingPolicy::scheduled ? std::vector<FigureInput>{in.demand, in.capacity, in.utilization, in.warmup}
+                                                                              : std::vector<FigureInput>{in.demand, in.capacity, in.utilization, in.warmup, in.scale_in};
+    const std::string rule = policy == ServingPolicy::static_fleet ? "the peak desired count all the time"
+                             : policy == ServingPolicy::scheduled  ? "per hour of the " + std::string(hours >= 168 ? "week" : "day") + ", its largest desired count, started a warm-up ahead"
+                                                                   : "launch what desired exceeds (ready after the warm-up), remove when desired stayed lower for the scale-in delay";
+    f.instance_hours = make_figure(n + "_instance_hours", instance_minutes / 60, "instance-h", "sum over minutes of running instances / 60 (" + rule + ")",
+                                   format_number(instance_minutes) + " / 60 = " + format_number(instance_minutes / 60), how);
+    f.cost_usd = make_figure(n + "_cost_usd", instance_minutes / 60 * q.usd_per_instance_hour.value, "USD", "instance_hours x price",
+                             format_number(instance_minutes / 60) + " x " + format_number(q.usd_per_instance_hour.value) + " = " + format_number(instance_minutes / 60 * q.usd_per_instance_hour.value),
+                             {f.instance_hours.as_input(), in.price});
+    f.late_share = make_figure(n + "_late_share", total_requests > 0 ? late / total_requests : 0, "fraction",
+                               "requests above ready instances x capacity / all requests", format_number(late) + " / " + format_number(total_requests), {f.instance_hours.as_input(), in.capacity});
+    f.peak_instances = make_figure(n + "_peak_instances", peak, "instances", "most instances running at once", format_number(peak), how);
+    f.mean_instances = make_figure(n + "_mean_instances", instance_minutes / static_cast<double>(g.minutes), "instances", "instance_hours / hours",
+                                   format_number(instance_minutes / 60) + " / " + format_number(static_cast<double>(g.minutes) / 60.0), {f.instance_hours.as_input()});
+    for (std::size_t m = 0; m < g.minutes; m += bucket)
+        f.instances.push_back(*std::max_element(o.running.begin() + static_cast<std::ptrdiff_t>(m), o.running.begin() + static_cast<std::ptrdiff_t>(std::min(g.minutes, m + bucket))));
+    return f;
+}
+
+}  // namespace
+
+ServingFleetPlan plan_serving_fleets(const UsageHistory& h, const ServingFleetRequest& q) {
+    check_serving_request(h, q);
+    const MinuteGrid g = minute_grid(h, q);
+    const std::size_t minutes = g.minutes;
+    const double cap = q.capacity_requests_per_second.value;
     ServingFleetPlan plan;
     const double T = h.total_hours;
     double total_requests = 0, peak_rps = 0;
-    for (double d : demand) {
+    for (double d : g.demand) {
         total_requests += d * 60;
         peak_rps = std::max(peak_rps, d);
     }
-    const double desired_peak = *std::max_element(desired.begin(), desired.end());
-    const FigureInput in_demand{"demand_history_hours", T, "h", InputOrigin::user, h.origin + " (" + std::to_string(h.samples.size()) + " samples)", false};
-    const FigureInput in_cap = input("capacity_requests_per_second", "requests/s", q.capacity_requests_per_second);
-    const FigureInput in_price = input("usd_per_instance_hour", "USD/h", q.usd_per_instance_hour);
-    const FigureInput in_u{"target_utilization", q.target_utilization, "fraction", InputOrigin::user, "", false};
-    const FigureInput in_warm{"warmup_minutes", q.warmup_minutes, "min", InputOrigin::user, "", false};
-    const FigureInput in_scale_in{"scale_in_minutes", q.scale_in_minutes, "min", InputOrigin::user, "", false};
-    plan.total_requests = make_figure("total_requests", total_requests, "requests", "integral of demand over the history (one-minute grid)", format_number(total_requests), {in_demand});
-    plan.peak_requests_per_second = make_figure("peak_requests_per_second", peak_rps, "requests/s", "largest demand", format_number(peak_rps), {in_demand});
-    plan.desired_peak = make_figure("desired_peak", desired_peak, "instances", "max(min_instances, ceil(peak demand / (capacity x target utilization)))",
-                                    "ceil(" + format_number(peak_rps) + " / (" + format_number(cap) + " x " + format_number(q.target_utilization) + ")) = " + format_number(desired_peak),
-                                    {plan.peak_requests_per_second.as_input(), in_cap, in_u});
+    const ServingInputs in{{"demand_history_hours", T, "h", InputOrigin::user, h.origin + " (" + std::to_string(h.samples.size()) + " samples)", false},
+                           input("capacity_requests_per_second", "requests/s", q.capacity_requests_per_second),
+                           input("usd_per_instance_hour", "USD/h", q.usd_per_instance_hour),
+                           {"target_utilization", q.target_utilization, "fraction", InputOrigin::user, "", false},
+                           {"warmup_minutes", q.warmup_minutes, "min", InputOrigin::user, "", false},
+                           {"scale_in_minutes", q.scale_in_minutes, "min", InputOrigin::user, "", false}};
+    plan.total_requests = make_figure("total_requests", total_requests, "requests", "integral of demand over the history (one-minute grid)", format_number(total_requests), {in.demand});
+    plan.peak_requests_per_second = make_figure("peak_requests_per_second", peak_rps, "requests/s", "largest demand", format_number(peak_rps), {in.demand});
+    plan.desired_peak = make_figure("desired_peak", g.most, "instances", "max(min_instances, ceil(peak demand / (capacity x target utilization)))",
+                                    "ceil(" + format_number(peak_rps) + " / (" + format_number(cap) + " x " + format_number(q.target_utilization) + ")) = " + format_number(g.most),
+                                    {plan.peak_requests_per_second.as_input(), in.capacity, in.utilization});
     // The series grid: buckets of whole minutes, at most ~1,000, each showing its largest value.
     const std::size_t bucket = std::max<std::size_t>(1, (minutes + 999) / 1000);
     for (std::size_t m = 0; m < minutes; m += bucket) {
         plan.series_hours.push_back(static_cast<double>(m) / 60.0);
-        plan.series_requests_per_second.push_back(*std::max_element(demand.begin() + static_cast<std::ptrdiff_t>(m), demand.begin() + static_cast<std::ptrdiff_t>(std::min(minutes, m + bucket))));
+        plan.series_requests_per_second.push_back(*std::max_element(g.demand.begin() + static_cast<std::ptrdiff_t>(m), g.demand.begin() + static_cast<std::ptrdiff_t>(std::min(minutes, m + bucket))));
     }
-    for (ServingPolicy policy : {ServingPolicy::static_fleet, ServingPolicy::scheduled, ServingPolicy::autoscaled}) {
-        std::vector<double> running, ready;
-        simulate(policy, running, ready);
-        double instance_minutes = 0, late = 0, peak = 0;
-        for (std::size_t m = 0; m < minutes; ++m) {
-            instance_minutes += running[m];
-            late += std::max(0.0, demand[m] - ready[m] * cap) * 60;
-            peak = std::max(peak, running[m]);
-        }
-        ServingFleet f;
-        f.policy = policy;
-        const std::string n(policy_name(policy));
-        const std::vector<FigureInput> how = policy == ServingPolicy::static_fleet ? std::vector<FigureInput>{plan.desired_peak.as_input(), in_demand}
-                                             : policy == ServingPolicy::scheduled ? std::vector<FigureInput>{in_demand, in_cap, in_u, in_warm}
-                                                                                  : std::vector<FigureInput>{in_demand, in_cap, in_u, in_warm, in_scale_in};
-        const std::string rule = policy == ServingPolicy::static_fleet ? "the peak desired count all the time"
-                                 : policy == ServingPolicy::scheduled  ? "per hour of the " + std::string(T >= 168 ? "week" : "day") + ", its largest desired count, started a warm-up ahead"
-                                                                       : "launch what desired exceeds (ready after the warm-up), remove when desired stayed lower for the scale-in delay";
-        f.instance_hours = make_figure(n + "_instance_hours", instance_minutes / 60, "instance-h", "sum over minutes of running instances / 60 (" + rule + ")",
-                                       format_number(instance_minutes) + " / 60 = " + format_number(instance_minutes / 60), how);
-        f.cost_usd = make_figure(n + "_cost_usd", instance_minutes / 60 * q.usd_per_instance_hour.value, "USD", "instance_hours x price",
-                                 format_number(instance_minutes / 60) + " x " + format_number(q.usd_per_instance_hour.value) + " = " + format_number(instance_minutes / 60 * q.usd_per_instance_hour.value),
-                                 {f.instance_hours.as_input(), in_price});
-        f.late_share = make_figure(n + "_late_share", total_requests > 0 ? late / total_requests : 0, "fraction",
-                                   "requests above ready instances x capacity / all requests", format_number(late) + " / " + format_number(total_requests), {f.instance_hours.as_input(), in_cap});
-        f.peak_instances = make_figure(n + "_peak_instances", peak, "instances", "most instances running at once", format_number(peak), how);
-        f.mean_instances = make_figure(n + "_mean_instances", instance_minutes / static_cast<double>(minutes), "instances", "instance_hours / hours",
-                                       format_number(instance_minutes / 60) + " / " + format_number(static_cast<double>(minutes) / 60.0), {f.instance_hours.as_input()});
-        for (std::size_t m = 0; m < minutes; m += bucket)
-            f.instances.push_back(*std::max_element(running.begin() + static_cast<std::ptrdiff_t>(m), running.begin() + static_cast<std::ptrdiff_t>(std::min(minutes, m + bucket))));
-        plan.fleets.push_back(std::move(f));
-    }
+    for (ServingPolicy policy : {ServingPolicy::static_fleet, ServingPolicy::scheduled, ServingPolicy::autoscaled})
+        plan.fleets.push_back(fleet_under(policy, simulate(policy, h, q, g), g, plan, in, q, T, bucket));
     return plan;
 }
 
