@@ -1,6 +1,7 @@
 // recommend_training.cpp — the training sweep of recommend.hpp.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
@@ -37,15 +38,42 @@ bool fits(const TrainingRecommendRequest& q, const Instance& inst, double gpus, 
            *inst.accelerator_memory_gib_each * kBytesPerGiB;
 }
 
-}  // namespace
+// Why an instance cannot take part in the sweep at all ("" when it can).
+std::string why_not_trainable(const Instance& inst, const Accelerator* acc) {
+    if (!acc) return "accelerator unknown";
+    if (acc->kind != AcceleratorKind::gpu) return "not a GPU: the training model is for GPUs";
+    if (!inst.accelerator_count || *inst.accelerator_count < 1 || !inst.accelerator_memory_gib_each) return "no whole GPUs (a fractional slice cannot train in parallel)";
+    return "";
+}
 
-TrainingRecommendation recommend_training(const Catalog& catalog, const TrainingRecommendRequest& q) {
-    if (!q.model) throw InputError("model", "none", "a model preset or definition");
-    if (!(q.token_budget > 0)) throw InputError("token_budget", format_number(q.token_budget), "tokens > 0");
-    if (!(q.max_nodes >= 1)) throw InputError("max_nodes", format_number(q.max_nodes), "at least 1");
-    const std::vector<PriceKind> purchase = q.purchase.empty() ? std::vector<PriceKind>{PriceKind::on_demand} : q.purchase;
-    TrainingRecommendation r;
-    auto drop = [&](const Instance& inst, PriceKind option, double nodes, std::string why) {
+std::optional<LayoutChoice> first_fitting_layout(const TrainingRecommendRequest& q, const Instance& inst, double gpus_per_node, double nodes) {
+    for (const auto& c : layout_order(gpus_per_node))
+        if (fits(q, inst, gpus_per_node * nodes, c)) return c;
+    return std::nullopt;
+}
+
+TrainingTimeRequest timing_request(const TrainingRecommendRequest& q, const Instance& inst, double nodes, const LayoutChoice& choice) {
+    TrainingTimeRequest t;
+    t.model = q.model;
+    t.instance = &inst;
+    t.nodes = nodes;
+    t.layout.tensor = choice.tensor;
+    t.layout.data = *inst.accelerator_count * nodes / choice.tensor;
+    t.layout.zero_stage = choice.zero_stage;
+    t.layout.micro_batch = q.micro_batch;
+    t.layout.sequence = q.sequence;
+    t.layout.global_batch_tokens = q.global_batch_tokens;
+    t.layout.recompute = q.recompute;
+    t.token_budget = q.token_budget;
+    return t;
+}
+
+// The sweep's candidates as they are found, kept or dropped with the reason.
+struct TrainingSweep {
+    const TrainingRecommendRequest& q;
+    TrainingRecommendation& r;
+
+    void drop(const Instance& inst, PriceKind option, double nodes, std::string why) {
         TrainingCandidate c;
         c.instance = inst.name;
         c.purchase = option;
@@ -54,43 +82,63 @@ TrainingRecommendation recommend_training(const Catalog& catalog, const Training
         c.dropped_because = std::move(why);
         r.candidates.push_back(std::move(c));
         ++r.evaluated;
-    };
-    for (const auto& inst : catalog.instances) {
-        if (!q.families.empty() && std::find(q.families.begin(), q.families.end(), inst.family) == q.families.end()) continue;
-        const Accelerator* acc = inst.accelerator ? catalog.find_accelerator(*inst.accelerator) : nullptr;
-        std::string why;
-        if (!acc) why = "accelerator unknown";
-        else if (acc->kind != AcceleratorKind::gpu) why = "not a GPU: the training model is for GPUs";
-        else if (!inst.accelerator_count || *inst.accelerator_count < 1 || !inst.accelerator_memory_gib_each)
-            why = "no whole GPUs (a fractional slice cannot train in parallel)";
-        if (!why.empty()) {
-            for (const PriceKind option : purchase) drop(inst, option, 1, why);
-            continue;
-        }
-        const double gpn = *inst.accelerator_count;
-        for (double nodes = 1; nodes <= q.max_nodes; nodes *= 2) {
-            std::optional<LayoutChoice> choice;
-            for (const auto& c : layout_order(gpn))
-                if (fits(q, inst, gpn * nodes, c)) {
-                    choice = c;
-                    break;
-                }
-            if (!choice) {
-                for (const PriceKind option : purchase) drop(inst, option, nodes, "does not fit: model states + activations exceed GPU memory with every layout tried");
+    }
+
+    // One node count of one instance type, timed once, priced at every purchase option.
+    void price(const Instance& inst, double nodes, const LayoutChoice& choice, const TrainingTimeRequest& t, const std::optional<TrainingTime>& time,
+               const std::string& time_error) {
+        for (const PriceKind option : purchase()) {
+            if (!time) {
+                drop(inst, option, nodes, "layout rejected: " + time_error);
                 continue;
             }
-            TrainingTimeRequest t;
-            t.model = q.model;
-            t.instance = &inst;
-            t.nodes = nodes;
-            t.layout.tensor = choice->tensor;
-            t.layout.data = gpn * nodes / choice->tensor;
-            t.layout.zero_stage = choice->zero_stage;
-            t.layout.micro_batch = q.micro_batch;
-            t.layout.sequence = q.sequence;
-            t.layout.global_batch_tokens = q.global_batch_tokens;
-            t.layout.recompute = q.recompute;
-            t.token_budget = q.token_budget;
+            if (!time->total_hours.value) {
+                drop(inst, option, nodes, "time unknown: " + time->total_hours.unknown_reason);
+                continue;
+            }
+            const Price* price = inst.find_price(q.region, option);
+            if (!price || !price->usd_per_hour) {
+                drop(inst, option, nodes, "no " + std::string(to_string(option)) + " price in " + q.region);
+                continue;
+            }
+            ++r.evaluated;
+            TrainingCandidate c;
+            c.instance = inst.name;
+            c.purchase = option;
+            c.nodes = nodes;
+            c.parallel = t.layout;
+            c.layout = format_number(nodes) + " node(s): dp " + format_number(t.layout.data) + ", tp " + format_number(choice.tensor) + ", ZeRO " +
+                       std::to_string(choice.zero_stage);
+            c.hours = *time->total_hours.value;
+            c.cost_usd = c.hours * nodes * *price->usd_per_hour;
+            c.bottleneck = time->bottleneck;
+            if (q.deadline_hours && c.hours > *q.deadline_hours) {
+                c.kept = false;
+                c.dropped_because = "misses the deadline of " + format_number(*q.deadline_hours) + " h";
+            } else if (q.budget_usd && c.cost_usd > *q.budget_usd) {
+                c.kept = false;
+                c.dropped_because = "over the budget $" + format_number(*q.budget_usd);
+            }
+            r.candidates.push_back(std::move(c));
+        }
+    }
+
+    std::vector<PriceKind> purchase() const { return q.purchase.empty() ? std::vector<PriceKind>{PriceKind::on_demand} : q.purchase; }
+
+    // Every node count of one instance type (1, 2, 4, ... max_nodes).
+    void instance(const Catalog& catalog, const Instance& inst) {
+        const std::string why = why_not_trainable(inst, inst.accelerator ? catalog.find_accelerator(*inst.accelerator) : nullptr);
+        if (!why.empty()) {
+            for (const PriceKind option : purchase()) drop(inst, option, 1, why);
+            return;
+        }
+        for (double nodes = 1; nodes <= q.max_nodes; nodes *= 2) {
+            const std::optional<LayoutChoice> choice = first_fitting_layout(q, inst, *inst.accelerator_count, nodes);
+            if (!choice) {
+                for (const PriceKind option : purchase()) drop(inst, option, nodes, "does not fit: model states + activations exceed GPU memory with every layout tried");
+                continue;
+            }
+            const TrainingTimeRequest t = timing_request(q, inst, nodes, *choice);
             std::optional<TrainingTime> time;
             std::string time_error;
             try {
@@ -98,56 +146,38 @@ TrainingRecommendation recommend_training(const Catalog& catalog, const Training
             } catch (const InputError& e) {
                 time_error = e.what();
             }
-            for (const PriceKind option : purchase) {
-                if (!time) {
-                    drop(inst, option, nodes, "layout rejected: " + time_error);
-                    continue;
-                }
-                if (!time->total_hours.value) {
-                    drop(inst, option, nodes, "time unknown: " + time->total_hours.unknown_reason);
-                    continue;
-                }
-                const Price* price = inst.find_price(q.region, option);
-                if (!price || !price->usd_per_hour) {
-                    drop(inst, option, nodes, "no " + std::string(to_string(option)) + " price in " + q.region);
-                    continue;
-                }
-                ++r.evaluated;
-                TrainingCandidate c;
-                c.instance = inst.name;
-                c.purchase = option;
-                c.nodes = nodes;
-                c.parallel = t.layout;
-                c.layout = format_number(nodes) + " node(s): dp " + format_number(t.layout.data) + ", tp " + format_number(choice->tensor) +
-                           ", ZeRO " + std::to_string(choice->zero_stage);
-                c.hours = *time->total_hours.value;
-                c.cost_usd = c.hours * nodes * *price->usd_per_hour;
-                c.bottleneck = time->bottleneck;
-                if (q.deadline_hours && c.hours > *q.deadline_hours) {
-                    c.kept = false;
-                    c.dropped_because = "misses the deadline of " + format_number(*q.deadline_hours) + " h";
-                } else if (q.budget_usd && c.cost_usd > *q.budget_usd) {
-                    c.kept = false;
-                    c.dropped_because = "over the budget $" + format_number(*q.budget_usd);
-                }
-                r.candidates.push_back(std::move(c));
-            }
+            price(inst, nodes, *choice, t, time, time_error);
         }
     }
+};
+
+// The kept candidates' Pareto frontier of cost versus hours, and the three picks on it.
+void frontier_and_picks(TrainingRecommendation& r) {
     std::vector<std::size_t> kept;
     std::vector<TrainingCandidate> points;
     for (std::size_t i = 0; i < r.candidates.size(); ++i)
         if (r.candidates[i].kept) kept.push_back(i), points.push_back(r.candidates[i]);
-    for (std::size_t k : pareto_frontier(points, [](const TrainingCandidate& c) { return c.cost_usd; },
-                                         [](const TrainingCandidate& c) { return c.hours; }))
+    for (std::size_t k : pareto_frontier(points, [](const TrainingCandidate& c) { return c.cost_usd; }, [](const TrainingCandidate& c) { return c.hours; }))
         r.frontier.push_back(kept[k]);
-    if (!r.frontier.empty()) {
-        std::vector<FrontierPoint> frontier_points;
-        for (std::size_t i : r.frontier) frontier_points.push_back({r.candidates[i].cost_usd, r.candidates[i].hours});
-        const FrontierPicks p = choose_picks(frontier_points);
-        r.picks = {r.frontier[p.cheapest], r.frontier[p.fastest], r.frontier[p.balanced]};
-        r.pick_reasons = {p.cheapest_why, p.fastest_why, p.balanced_why};
-    }
+    if (r.frontier.empty()) return;
+    std::vector<FrontierPoint> frontier_points;
+    for (std::size_t i : r.frontier) frontier_points.push_back({r.candidates[i].cost_usd, r.candidates[i].hours});
+    const FrontierPicks p = choose_picks(frontier_points);
+    r.picks = {r.frontier[p.cheapest], r.frontier[p.fastest], r.frontier[p.balanced]};
+    r.pick_reasons = {p.cheapest_why, p.fastest_why, p.balanced_why};
+}
+
+}  // namespace
+
+TrainingRecommendation recommend_training(const Catalog& catalog, const TrainingRecommendRequest& q) {
+    if (!q.model) throw InputError("model", "none", "a model preset or definition");
+    if (!(q.token_budget > 0)) throw InputError("token_budget", format_number(q.token_budget), "tokens > 0");
+    if (!(q.max_nodes >= 1)) throw InputError("max_nodes", format_number(q.max_nodes), "at least 1");
+    TrainingRecommendation r;
+    TrainingSweep sweep{q, r};
+    for (const auto& inst : catalog.instances)
+        if (q.families.empty() || std::find(q.families.begin(), q.families.end(), inst.family) != q.families.end()) sweep.instance(catalog, inst);
+    frontier_and_picks(r);
     // Each pick's working: its step at its catalog price (the sweep above timed it without one).
     for (std::size_t i : r.picks) {
         const TrainingCandidate& c = r.candidates[i];
