@@ -37,47 +37,53 @@ void refuse_when_fitting(const std::optional<Param>& p, const char* field) {
     if (p) throw InputError(std::string("decode.") + field, n(p->value), "no value here: the fit finds it from the measurements");
 }
 
-Resolved resolve(const Catalog& catalog, const DecodeRequest& q) {
-    Resolved out;
-    out.region = q.region;
-    DecodeRequest r = q;
-    if (r.fit && r.bench) throw InputError("decode.fit", "measurements and a bench document", "one of them");
-    if (r.bench) {
-        for (auto [p, f] : {std::pair{&r.chunks, "chunks"}, std::pair{&r.frames_per_chunk, "frames_per_chunk"}, std::pair{&r.height, "height"},
-                            std::pair{&r.width, "width"}, std::pair{&r.channels, "channels"}, std::pair{&r.dtype_bytes, "dtype_bytes"},
-                            std::pair{&r.buffers, "buffers"}})
-            refuse_with_bench(*p, f);
-        // From the caller's request, not the copy `r`: the calibration points into its records,
-        // and the caller's request outlives this evaluation.
-        DecodeBenchCalibration c = decode_calibration(*q.bench);
-        r.chunks = c.chunks, r.frames_per_chunk = c.frames_per_chunk, r.height = c.height, r.width = c.width;
-        r.channels = c.channels, r.dtype_bytes = c.dtype_bytes, r.buffers = c.buffers;
-        r.fit = c.measurement;
-        const BenchFingerprint& fp = r.bench->fingerprint;
-        out.bench_summary = fp.backend + " backend" + (fp.instance_type ? " on " + *fp.instance_type : std::string(", instance type unknown"));
-        if (!fp.gpu_names.empty()) {
-            out.bench_summary += " (";
-            for (std::size_t k = 0; k < fp.gpu_names.size(); ++k) out.bench_summary += (k ? ", " : "") + fp.gpu_names[k];
-            out.bench_summary += ")";
-        }
-        if (fp.backend == "cpu")
-            out.notes.push_back("the bench results come from the CPU backend (threads standing in for the GPU engines): they calibrate the "
-                                "model's mechanics, not a GPU's speed");
-        if (!r.instance && fp.instance_type) {
-            if (catalog.find_instance(*fp.instance_type)) r.instance = *fp.instance_type;
-            else out.notes.push_back("the bench ran on \"" + *fp.instance_type + "\", which is not in the catalog: no purchase options");
-        } else if (r.instance && fp.instance_type && *r.instance != *fp.instance_type) {
-            out.notes.push_back("the bench ran on " + *fp.instance_type + "; the simulation is priced for " + *r.instance);
-        }
-        if (!r.link_gb_per_s && c.measured_link_gb_per_s) {
-            r.link_gb_per_s = c.measured_link_gb_per_s;
-            if (!r.link_latency_us) r.link_latency_us = measured_param(0, "included in the measured copy time");
-        }
-        if (!r.video_seconds && !r.sync_rtf && c.sync_rtf)
-            r.sync_rtf = measured_param(*c.sync_rtf, c.sync->case_name + " stats.rtf");
-        for (const auto& note : c.notes) out.notes.push_back(note);
-        out.calibration = c;
+// "cuda backend on g7e.2xlarge (NVIDIA RTX PRO 6000)": where a bench document was measured.
+std::string bench_summary(const BenchFingerprint& fp) {
+    std::string summary = fp.backend + " backend" + (fp.instance_type ? " on " + *fp.instance_type : std::string(", instance type unknown"));
+    if (!fp.gpu_names.empty()) {
+        summary += " (";
+        for (std::size_t k = 0; k < fp.gpu_names.size(); ++k) summary += (k ? ", " : "") + fp.gpu_names[k];
+        summary += ")";
     }
+    return summary;
+}
+
+// A bench document gives the video, the buffers, the measurements to fit, the instance, the
+// measured link and the synchronous real-time factor (what the request does not give itself).
+void apply_bench(const Catalog& catalog, const DecodeRequest& q, DecodeRequest& r, Resolved& out) {
+    for (auto [p, f] : {std::pair{&r.chunks, "chunks"}, std::pair{&r.frames_per_chunk, "frames_per_chunk"}, std::pair{&r.height, "height"},
+                        std::pair{&r.width, "width"}, std::pair{&r.channels, "channels"}, std::pair{&r.dtype_bytes, "dtype_bytes"},
+                        std::pair{&r.buffers, "buffers"}})
+        refuse_with_bench(*p, f);
+    // From the caller's request, not the copy `r`: the calibration points into its records,
+    // and the caller's request outlives this evaluation.
+    DecodeBenchCalibration c = decode_calibration(*q.bench);
+    r.chunks = c.chunks, r.frames_per_chunk = c.frames_per_chunk, r.height = c.height, r.width = c.width;
+    r.channels = c.channels, r.dtype_bytes = c.dtype_bytes, r.buffers = c.buffers;
+    r.fit = c.measurement;
+    const BenchFingerprint& fp = r.bench->fingerprint;
+    out.bench_summary = bench_summary(fp);
+    if (fp.backend == "cpu")
+        out.notes.push_back("the bench results come from the CPU backend (threads standing in for the GPU engines): they calibrate the "
+                            "model's mechanics, not a GPU's speed");
+    if (!r.instance && fp.instance_type) {
+        if (catalog.find_instance(*fp.instance_type)) r.instance = *fp.instance_type;
+        else out.notes.push_back("the bench ran on \"" + *fp.instance_type + "\", which is not in the catalog: no purchase options");
+    } else if (r.instance && fp.instance_type && *r.instance != *fp.instance_type) {
+        out.notes.push_back("the bench ran on " + *fp.instance_type + "; the simulation is priced for " + *r.instance);
+    }
+    if (!r.link_gb_per_s && c.measured_link_gb_per_s) {
+        r.link_gb_per_s = c.measured_link_gb_per_s;
+        if (!r.link_latency_us) r.link_latency_us = measured_param(0, "included in the measured copy time");
+    }
+    if (!r.video_seconds && !r.sync_rtf && c.sync_rtf) r.sync_rtf = measured_param(*c.sync_rtf, c.sync->case_name + " stats.rtf");
+    for (const auto& note : c.notes) out.notes.push_back(note);
+    out.calibration = c;
+}
+
+// The video (given or from the bench), the buffers, and the stage times or the measurements
+// that fit them.
+void resolve_video_and_stages(const DecodeRequest& r, Resolved& out) {
     const std::string video_expected = " (or a bench results document that gives it)";
     DecodeSimRequest& s = out.sim;
     s.chunks = require(r.chunks, "chunks", "the number of chunks per video" + video_expected);
@@ -101,8 +107,11 @@ Resolved resolve(const Catalog& catalog, const DecodeRequest& q) {
         s.host_ms = require(r.host_ms, "host_ms", "the host-stage time of one chunk in ms (or measurements to fit it)");
         s.contention = r.contention.value_or(default_decode_contention());
     }
+}
 
-    // The link: given or measured, else the instance's GPU-host PCIe.
+// The link: given or measured, else the instance's GPU-host PCIe.
+void resolve_link(const Catalog& catalog, const DecodeRequest& r, Resolved& out) {
+    DecodeSimRequest& s = out.sim;
     const Instance* inst = nullptr;
     if (r.instance) {
         inst = catalog.find_instance(*r.instance);
@@ -128,6 +137,16 @@ Resolved resolve(const Catalog& catalog, const DecodeRequest& q) {
     if (r.link_latency_us) s.link_latency_us = *r.link_latency_us;
     else if (inst && host.known()) s.link_latency_us = host.latency_us;
     else s.link_latency_us = {0, InputOrigin::assumption, "default 0 us copy latency when no instance gives one (a few us on PCIe: negligible per chunk)"};
+}
+
+Resolved resolve(const Catalog& catalog, const DecodeRequest& q) {
+    Resolved out;
+    out.region = q.region;
+    DecodeRequest r = q;
+    if (r.fit && r.bench) throw InputError("decode.fit", "measurements and a bench document", "one of them");
+    if (r.bench) apply_bench(catalog, q, r, out);
+    resolve_video_and_stages(r, out);
+    resolve_link(catalog, r, out);
     out.video_seconds = r.video_seconds;
     out.sync_rtf = r.sync_rtf;
     out.usd_per_hour = r.usd_per_hour;
@@ -135,7 +154,7 @@ Resolved resolve(const Catalog& catalog, const DecodeRequest& q) {
     if (r.sync_rtf && !(r.sync_rtf->value > 0))
         throw InputError("decode.sync_rtf", n(r.sync_rtf->value), "a real-time factor > 0 (decode seconds / video seconds)");
     if (r.usd_per_hour && !(r.usd_per_hour->value > 0)) throw InputError("decode.usd_per_hour", n(r.usd_per_hour->value), "a price in USD/h > 0");
-    validate(s);
+    validate(out.sim);
     return out;
 }
 
