@@ -31,19 +31,11 @@ std::vector<Figure> DecodeFit::all() const {
             sync_utilization_error_points, async_utilization_error_points};
 }
 
-DecodeFit fit_decode(const DecodeSimRequest& base, const DecodeMeasurement& m) {
-    validate(m);
-    DecodeFit out;
-    DecodeSimRequest r = base;
-    // Placeholders until fitted, so the shape and link can be validated first.
-    r.compute_ms = {1, InputOrigin::derived, ""};
-    r.host_ms = {0, InputOrigin::derived, ""};
-    r.contention = {0, InputOrigin::derived, ""};
-    validate(r);
-    const double chunks = r.chunks.value, d2h = decode_d2h_ms(r);
-    const std::string fitted_to = "fitted to " + (m.source.empty() ? std::string("the measurements") : m.source);
+namespace {
 
-    // 1. The synchronous pipeline has no overlap: its two measurements give compute and host.
+// 1. The synchronous pipeline has no overlap: its two measurements give compute and host.
+void fit_sync_stages(const DecodeMeasurement& m, double d2h, const FigureInput& d2h_in, const std::string& fitted_to, DecodeSimRequest& r, DecodeFit& out) {
+    const double chunks = r.chunks.value;
     const double per_chunk = m.sync_seconds.value * 1e3 / chunks;
     const double compute = m.sync_utilization.value * per_chunk;
     const double host = per_chunk - compute - d2h;
@@ -52,7 +44,6 @@ DecodeFit fit_decode(const DecodeSimRequest& base, const DecodeMeasurement& m) {
                          "a utilisation that leaves each chunk at least its D2H copy: (1 - " + n(m.sync_utilization.value) + ") x " + n(per_chunk) +
                              " ms = " + n(per_chunk - compute) + " ms of stall per chunk is less than the " + n(d2h) +
                              " ms copy the link gives (give a measured --link-gb-per-s, or check the measurements)");
-    const FigureInput d2h_in{"d2h_ms", d2h, "ms", InputOrigin::derived, "chunk_bytes / link + latency", false};
     out.compute_ms = make_figure("fitted_compute_ms", compute, "ms", "sync_utilization x sync_seconds x 1000 / chunks",
                          n(m.sync_utilization.value) + " x " + n(m.sync_seconds.value) + " x 1000 / " + n(chunks) + " = " + n(compute),
                          {input("sync_utilization", "fraction", m.sync_utilization), input("sync_seconds", "s", m.sync_seconds), input("chunks", "", r.chunks)});
@@ -61,8 +52,10 @@ DecodeFit fit_decode(const DecodeSimRequest& base, const DecodeMeasurement& m) {
                       {input("sync_seconds", "s", m.sync_seconds), input("chunks", "", r.chunks), out.compute_ms.as_input(), d2h_in});
     r.compute_ms = {compute, InputOrigin::derived, fitted_to + ": sync utilisation x sync time / chunks"};
     r.host_ms = {host, InputOrigin::derived, fitted_to + ": sync time / chunks - compute - D2H"};
+}
 
-    // 2. The asynchronous time grows with the contention factor: bisect for the measured one.
+// 2. The asynchronous time grows with the contention factor: bisect for the measured one.
+void fit_contention(const DecodeMeasurement& m, const FigureInput& d2h_in, const std::string& fitted_to, DecodeSimRequest& r, DecodeFit& out) {
     const auto async_at = [&r](double c) {
         DecodeSimRequest q = r;
         q.contention.value = c;
@@ -99,8 +92,10 @@ DecodeFit fit_decode(const DecodeSimRequest& base, const DecodeMeasurement& m) {
         make_figure("contention_free_async_seconds", free_run.decode_seconds, "s", "async_decode_seconds simulated with the fitted stages and contention 0",
             "simulated with c = 0: " + n(free_run.decode_seconds) + " s (measured " + n(target) + " s)",
             {out.compute_ms.as_input(), out.host_ms.as_input(), d2h_in, input("buffers", "", r.buffers)});
+}
 
-    // 3. How close the fitted simulation lands on each measurement.
+// 3. How close the fitted simulation lands on each measurement.
+void fit_errors(const DecodeMeasurement& m, const DecodeSimRequest& r, DecodeFit& out) {
     const DecodeSimResult sim = simulate_decode(r);
     const double ts = *sim.sync.decode_seconds.value, ta = *sim.async.decode_seconds.value;
     const double us = *sim.sync.kernel_utilization.value, ua = *sim.async.kernel_utilization.value;
@@ -124,6 +119,25 @@ DecodeFit fit_decode(const DecodeSimRequest& base, const DecodeMeasurement& m) {
     if (!out.within_tolerance)
         out.notes.push_back("the fitted simulation misses a measurement by more than 1% (times) or 1 point (utilisations): the model's "
                             "stages and single contention factor do not describe this run fully");
+}
+
+}  // namespace
+
+DecodeFit fit_decode(const DecodeSimRequest& base, const DecodeMeasurement& m) {
+    validate(m);
+    DecodeFit out;
+    DecodeSimRequest r = base;
+    // Placeholders until fitted, so the shape and link can be validated first.
+    r.compute_ms = {1, InputOrigin::derived, ""};
+    r.host_ms = {0, InputOrigin::derived, ""};
+    r.contention = {0, InputOrigin::derived, ""};
+    validate(r);
+    const double d2h = decode_d2h_ms(r);
+    const std::string fitted_to = "fitted to " + (m.source.empty() ? std::string("the measurements") : m.source);
+    const FigureInput d2h_in{"d2h_ms", d2h, "ms", InputOrigin::derived, "chunk_bytes / link + latency", false};
+    fit_sync_stages(m, d2h, d2h_in, fitted_to, r, out);
+    fit_contention(m, d2h_in, fitted_to, r, out);
+    fit_errors(m, r, out);
     out.fitted = r;
     return out;
 }

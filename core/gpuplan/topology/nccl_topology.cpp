@@ -326,6 +326,9 @@ void derive_missing_paths(MachineTopology& t) {
 
 }  // namespace
 
+// Over 80 lines: it reads the dump top to bottom in the order NCCL prints it (processes, then
+// each one's tree and path lines); the line kinds it dispatches on are already helpers above,
+// and splitting the pass would scatter one grammar over several functions.
 MachineTopology parse_nccl_topology(std::string_view text, const std::string& origin) {
     const std::vector<std::string_view> raw = split_lines(text);
     std::vector<Line> lines;

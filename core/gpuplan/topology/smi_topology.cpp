@@ -73,6 +73,8 @@ bool known_code(std::string_view code) {
 
 }  // namespace
 
+// Over 80 lines: one pass over `nvidia-smi topo -m` as it prints it (the header row, the GPU
+// rows, the legend); the cell codes are checked by the helpers above.
 MachineTopology parse_smi_topology(std::string_view text, const std::string& origin) {
     const std::vector<std::string_view> raw = split_lines(text);
     MachineTopology t;
