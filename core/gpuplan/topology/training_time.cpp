@@ -109,12 +109,11 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     parts.need(r.compute_seconds);
     data_parallel_step(shape, params_rank, topo, q.overlap, r, parts);
     tensor_parallel_step(shape, m.layers, topo, q.overlap.tensor, r, parts);
-    r.pipeline_p2p_seconds = pipeline_p2p_seconds(shape, q.nodes > 1 ? topo.inter : topo.intra, q.overlap.pipeline_p2p);
-    if (parts.need(r.pipeline_p2p_seconds) && *r.pipeline_p2p_seconds.value > 0) {
-        const Link& l = q.nodes > 1 ? topo.inter : topo.intra;
-        parts.parts.push_back({"pipeline point-to-point over " + std::string(link_words(l.cls)), l.cls, *r.pipeline_p2p_seconds.value,
-                               r.pipeline_p2p_seconds.rests_on_assumption()});
-    }
+    const Link& pipeline_link = q.nodes > 1 ? topo.inter : topo.intra;  // stages span nodes when there are several
+    r.pipeline_p2p_seconds = pipeline_p2p_seconds(shape, pipeline_link, q.overlap.pipeline_p2p);
+    if (parts.need(r.pipeline_p2p_seconds) && *r.pipeline_p2p_seconds.value > 0)
+        parts.parts.push_back({"pipeline point-to-point over " + std::string(link_words(pipeline_link.cls)), pipeline_link.cls,
+                               *r.pipeline_p2p_seconds.value, r.pipeline_p2p_seconds.rests_on_assumption()});
     r.expert_parallel_seconds = expert_parallel_seconds(shape, m, topo, q.overlap.expert, parts);
     r.bubble_seconds = pp <= 1 || parts.unknown_reason.empty() ? bubble_seconds(shape, r) : unknown_figure("bubble_seconds", "s", "", parts.unknown_reason);
     if (pp > 1 && r.bubble_seconds.value)
