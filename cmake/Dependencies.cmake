@@ -34,6 +34,10 @@ else()
   target_link_libraries(gpuplan_json INTERFACE nlohmann_json::nlohmann_json)
   find_package(CLI11 REQUIRED)
   find_package(fmt REQUIRED)
+  if(GPUPLAN_GUI)  # stb_image_write: the desktop GUI's screenshots and the view renderer's PNG
+    find_package(PkgConfig REQUIRED)
+    pkg_check_modules(STB REQUIRED IMPORTED_TARGET GLOBAL stb)
+  endif()
   if(GPUPLAN_TESTS)  # test tools only: the bench preset builds without them
     find_package(Catch2 2 REQUIRED)
     add_library(gpuplan_catch2 INTERFACE)

@@ -124,7 +124,7 @@ void validate(const DecodeConfig& c) {
         bad_input("--output-dir: got nothing; expected a folder for --host-stage " + std::string(to_string(c.host_stage)));
     if (c.numa_node >= 0) {
         std::string nodes;
-        if (c.numa_node >= 64 || !numa_node_exists(c.numa_node, &nodes))
+        if (!numa_node_exists(c.numa_node, &nodes))
             bad_input("--numa-node: got " + std::to_string(c.numa_node) + "; expected a NUMA node of this machine: " + nodes);
     }
 }

@@ -1,16 +1,16 @@
 // host_memory.cpp — see host_memory.hpp.
 #include "host_memory.hpp"
 
+#include <numa.h>    // libnuma (Debian's libnuma-dev): the machine's NUMA nodes and their CPUs
+#include <numaif.h>  // mbind(2) and its MPOL_* constants, from the same library
 #include <sched.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
-#include <set>
 #include <sstream>
 
 #include "frame_layout.hpp"
@@ -28,18 +28,38 @@ std::uint64_t host_available_bytes() {
     return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
 
+namespace {
+
+// One node's bit, in libnuma's mask of all nodes it knows (any count, not one 64-bit word).
+struct NodeMask {
+    bitmask* bits = numa_allocate_nodemask();
+    explicit NodeMask(int node) { numa_bitmask_setbit(bits, static_cast<unsigned>(node)); }
+    ~NodeMask() { numa_bitmask_free(bits); }
+    NodeMask(const NodeMask&) = delete;
+    NodeMask& operator=(const NodeMask&) = delete;
+};
+
+// Binds the pages of [p, p + size) to `node` before they are touched; a sentence when it cannot.
+std::string bind_to_node(void* p, std::uint64_t size, int node) {
+    const std::string what = "could not bind host buffers to NUMA node " + std::to_string(node);
+    if (numa_available() < 0) return what + " (the kernel has no NUMA support); they use the default policy";
+    if (node > numa_max_node()) return what + " (the highest node is " + std::to_string(numa_max_node()) + "); they use the default policy";
+    const NodeMask mask(node);
+    // maxnode is the mask's size in bits plus one: mbind(2) ignores the last bit it is given.
+    if (mbind(p, size, MPOL_BIND, mask.bits->maskp, mask.bits->size + 1, MPOL_MF_MOVE) != 0)
+        return what + " (mbind: " + std::strerror(errno) + "); they use the default policy";
+    return "";
+}
+
+}  // namespace
+
 std::byte* allocate_aligned(std::uint64_t bytes, int numa_node, std::string* note) {
     const std::uint64_t size = round_up(bytes == 0 ? 1 : bytes, kBufferAlign);
     void* p = std::aligned_alloc(kBufferAlign, size);
     if (p == nullptr) return nullptr;
-    if (numa_node >= 0 && numa_node < 64) {
-        // mbind(2) through syscall: libnuma is not a dependency. MPOL_BIND = 2,
-        // MPOL_MF_MOVE = 2; maxnode counts the mask's bits plus one (the kernel drops one).
-        unsigned long mask = 1ul << numa_node;
-        const long rc = syscall(SYS_mbind, p, size, 2, &mask, sizeof(mask) * 8 + 1, 2);
-        if (rc != 0 && note != nullptr)
-            *note = "could not bind host buffers to NUMA node " + std::to_string(numa_node) + " (mbind: " + std::strerror(errno) +
-                    "); they use the default policy";
+    if (numa_node >= 0) {
+        const std::string why = bind_to_node(p, size, numa_node);
+        if (!why.empty() && note != nullptr) *note = why;
     }
     std::memset(p, 0, size);  // touch every page now, not during the timed run
     return static_cast<std::byte*>(p);
@@ -67,12 +87,41 @@ std::optional<std::vector<int>> parse_cpu_list(const std::string& text) {
     return cpus;
 }
 
+std::string format_cpu_list(const std::vector<int>& cpus) {
+    std::string out;
+    for (std::size_t i = 0; i < cpus.size();) {
+        std::size_t j = i;
+        while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+        out += (out.empty() ? "" : ",") + std::to_string(cpus[i]) + (j > i ? "-" + std::to_string(cpus[j]) : "");
+        i = j + 1;
+    }
+    return out;
+}
+
+std::vector<int> numa_nodes() {
+    std::vector<int> found;
+    if (numa_available() < 0) return found;
+    for (int n = 0; n <= numa_max_node(); ++n)
+        if (numa_bitmask_isbitset(numa_nodes_ptr, static_cast<unsigned>(n))) found.push_back(n);
+    return found;
+}
+
+std::optional<double> numa_node_memory_gib(int node) {
+    if (node < 0 || numa_available() < 0 || node > numa_max_node()) return std::nullopt;
+    const long long bytes = numa_node_size64(node, nullptr);
+    if (bytes < 0) return std::nullopt;
+    return static_cast<double>(bytes) / static_cast<double>(1ull << 30);
+}
+
 std::vector<int> numa_node_cpus(int node) {
-    if (node < 0) return {};
-    std::ifstream in("/sys/devices/system/node/node" + std::to_string(node) + "/cpulist");
-    std::string text;
-    if (!std::getline(in, text)) return {};
-    return parse_cpu_list(text).value_or(std::vector<int>{});
+    if (node < 0 || numa_available() < 0 || node > numa_max_node()) return {};
+    bitmask* cpus = numa_allocate_cpumask();
+    std::vector<int> out;
+    if (numa_node_to_cpus(node, cpus) == 0)
+        for (unsigned c = 0; c < cpus->size; ++c)
+            if (numa_bitmask_isbitset(cpus, c)) out.push_back(static_cast<int>(c));
+    numa_bitmask_free(cpus);
+    return out;
 }
 
 ScopedCpuAffinity::ScopedCpuAffinity(const std::vector<int>& cpus) {
@@ -97,20 +146,13 @@ ScopedCpuAffinity::~ScopedCpuAffinity() {
 }
 
 bool numa_node_exists(int node, std::string* nodes) {
-    namespace fs = std::filesystem;
-    std::set<int> found;
-    std::error_code ec;
-    for (fs::directory_iterator it("/sys/devices/system/node", ec), end; !ec && it != end; it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (name.rfind("node", 0) == 0 && name.size() > 4 && name.find_first_not_of("0123456789", 4) == std::string::npos)
-            found.insert(std::stoi(name.substr(4)));
-    }
+    const std::vector<int> found = numa_nodes();
     if (nodes != nullptr) {
         std::ostringstream s;
         for (int n : found) s << (s.tellp() > 0 ? ", " : "") << n;
-        *nodes = found.empty() ? "none listed in /sys/devices/system/node" : s.str();
+        *nodes = found.empty() ? "none (libnuma finds no NUMA support)" : s.str();
     }
-    return found.count(node) > 0;
+    return std::find(found.begin(), found.end(), node) != found.end();
 }
 
 }  // namespace gpuplan::bench

@@ -2,9 +2,8 @@
 // verdicts of `gpuplan bench run` (suite.hpp; method and conventions: docs/benchmarks.md).
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <set>
 
+#include "host_memory.hpp"
 #include "nccl_collectives.hpp"
 #include "suite_internal.hpp"
 
@@ -121,17 +120,6 @@ const std::vector<CaseInfo>& suite_cases() {
     return infos;
 }
 
-std::vector<int> detail::numa_nodes() {
-    std::set<int> found;
-    std::error_code ec;
-    for (std::filesystem::directory_iterator it("/sys/devices/system/node", ec), end; !ec && it != end; it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (name.rfind("node", 0) == 0 && name.size() > 4 && name.find_first_not_of("0123456789", 4) == std::string::npos)
-            found.insert(std::stoi(name.substr(4)));
-    }
-    return {found.begin(), found.end()};
-}
-
 std::optional<std::string> waiver(const std::string& key, TransferBackend& be) {
     const CaseDef* d = find_def(key);
     if (d == nullptr) return "unknown case";
@@ -154,7 +142,7 @@ std::optional<std::string> waiver(const std::string& key, TransferBackend& be) {
         const std::vector<int> nodes = numa_nodes();
         if (node < 0) return std::string("the GPU's NUMA node is unknown (sysfs numa_node is -1)");
         if (d->numa == Numa::remote && nodes.size() < 2)
-            return "one NUMA node here (" + std::to_string(nodes.size()) + " listed in /sys/devices/system/node): nothing is remote";
+            return "one NUMA node here (" + std::to_string(nodes.size()) + " listed by libnuma): nothing is remote";
     }
     return std::nullopt;
 }

@@ -67,7 +67,4 @@ void run_p2p_case(Ctx& c);
 void run_nccl_case(Ctx& c);
 std::optional<std::string> nccl_waiver(const CaseDef& def, TransferBackend& be);
 
-// NUMA nodes listed in /sys/devices/system/node.
-std::vector<int> numa_nodes();
-
 }  // namespace gpuplan::bench::detail

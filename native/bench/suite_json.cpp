@@ -15,6 +15,7 @@
 
 #include "bench_results.hpp"  // instance_type_from_metadata
 #include "device_query.hpp"
+#include "host_memory.hpp"
 #include "nccl_collectives.hpp"
 #include "output_file.hpp"
 #include "suite_internal.hpp"
@@ -79,15 +80,9 @@ json cpu_facts() {
 
 json numa_facts() {
     json nodes = json::array();
-    for (int n : detail::numa_nodes()) {
-        const std::string dir = "/sys/devices/system/node/node" + std::to_string(n) + "/";
-        std::ifstream meminfo(dir + "meminfo");
-        std::string word;
-        double total_kib = -1;
-        while (meminfo >> word)
-            if (word == "MemTotal:") meminfo >> total_kib;
-        nodes.push_back({{"node", n}, {"cpus", text_or_null(read_line(dir + "cpulist"))},
-                         {"memory_gib", total_kib < 0 ? json(nullptr) : json(total_kib / (1 << 20))}});
+    for (int n : numa_nodes()) {
+        const std::optional<double> gib = numa_node_memory_gib(n);
+        nodes.push_back({{"node", n}, {"cpus", text_or_null(format_cpu_list(numa_node_cpus(n)))}, {"memory_gib", gib ? json(*gib) : json(nullptr)}});
     }
     return nodes;
 }

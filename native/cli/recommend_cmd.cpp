@@ -18,7 +18,7 @@
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
 #include "gpuplan/recommend/recommend.hpp"
-#include "gpuplan/topology/training_time.hpp"
+#include "gpuplan/workload/training_time.hpp"
 
 namespace gpuplan::cli {
 

@@ -20,7 +20,7 @@
 #include "training_plan_view.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/topology/machine_topology.hpp"
-#include "gpuplan/topology/training_plan.hpp"
+#include "gpuplan/workload/training_plan.hpp"
 #include "gpuplan/workload/fit.hpp"
 
 namespace gpuplan::cli {

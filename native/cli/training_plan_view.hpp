@@ -1,4 +1,4 @@
-// training_plan_view.hpp — a training plan (core/gpuplan/topology/training_plan.hpp) as
+// training_plan_view.hpp — a training plan (core/gpuplan/workload/training_plan.hpp) as
 // `gpuplan train` prints it: the layout, memory per GPU, the step-time breakdown with each
 // part's share, tokens/s, hours and cost, the bottleneck, warnings, where every number comes
 // from, and which defaults a flag would replace.
@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "gpuplan/topology/training_plan.hpp"
+#include "gpuplan/workload/training_plan.hpp"
 #include "output.hpp"
 
 namespace gpuplan::cli {

@@ -1,7 +1,7 @@
 // png_writer.hpp — writes RGB pixels as a PNG file, for `gpuplan gui --screenshot`.
 //
-// Uncompressed (stored) deflate blocks: no zlib dependency, files a few MB, and any viewer or
-// test can read them. Good enough for a test artifact; not meant for sharing.
+// The encoding is stb_image_write's (Debian's libstb-dev, found with pkg-config); this file only
+// routes its bytes through write_output_file so a failure names the path and the reason.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 namespace gpuplan::gui {
 
 // `rgb` holds height rows of width x 3 bytes, top row first. Throws std::runtime_error naming
-// the path when the file cannot be written.
+// the path when the pixels cannot be encoded or the file cannot be written.
 void write_png_rgb(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgb);
 
 }  // namespace gpuplan::gui

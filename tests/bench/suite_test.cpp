@@ -20,7 +20,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/measurements/bench_results.hpp"
 #include "gpuplan/workload/model.hpp"
-#include "gpuplan/topology/training_time.hpp"
+#include "gpuplan/workload/training_time.hpp"
 #include "host_memory.hpp"
 #include "suite.hpp"
 #include "suite_json.hpp"
@@ -458,6 +458,18 @@ TEST_CASE("CPU lists parse as sysfs writes them, and host buffers follow each GP
     CHECK_FALSE(parse_cpu_list("3-1").has_value());
     CHECK_FALSE(parse_cpu_list("a").has_value());
     CHECK_FALSE(parse_cpu_list("1,,2").has_value());
+    CHECK(format_cpu_list({0, 1, 2, 3, 8, 10, 11}) == "0-3,8,10-11");
+    CHECK(format_cpu_list({}) == "");
+    CHECK(format_cpu_list({5}) == "5");
+    // The machine's own: libnuma's node list and CPUs read back as sysfs writes them.
+    for (int node : numa_nodes()) {
+        std::ifstream sysfs("/sys/devices/system/node/node" + std::to_string(node) + "/cpulist");
+        std::string text;
+        if (std::getline(sysfs, text)) CHECK(format_cpu_list(numa_node_cpus(node)) == text);
+        CHECK(numa_node_memory_gib(node).value_or(0) > 0);
+    }
+    CHECK(numa_node_cpus(-1).empty());
+    CHECK_FALSE(numa_node_memory_gib(100000).has_value());
     {
         const ScopedCpuAffinity on_cpu0({0});
         CHECK((on_cpu0.applied() || !on_cpu0.note().empty()));

@@ -12,7 +12,7 @@
 #include "fixtures.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/topology/collective.hpp"
-#include "gpuplan/topology/training_time.hpp"
+#include "gpuplan/workload/training_time.hpp"
 #include "gpuplan/validation/validation.hpp"
 #include "gpuplan/workload/compute.hpp"
 #include "gpuplan/workload/inference.hpp"

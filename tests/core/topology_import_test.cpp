@@ -8,7 +8,7 @@
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/topology/machine_topology.hpp"
 #include "gpuplan/topology/collective.hpp"
-#include "gpuplan/topology/training_plan.hpp"
+#include "gpuplan/workload/training_plan.hpp"
 
 using namespace gpuplan;
 

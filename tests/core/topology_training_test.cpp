@@ -9,7 +9,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/topology/topology.hpp"
-#include "gpuplan/topology/training_time.hpp"
+#include "gpuplan/workload/training_time.hpp"
 #include "fixtures.hpp"
 
 using namespace gpuplan;

@@ -5,7 +5,7 @@
 
 #include "fixtures.hpp"
 #include "gpuplan/input_error.hpp"
-#include "gpuplan/topology/training_steps.hpp"
+#include "gpuplan/workload/training_steps.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::training_steps;
@@ -88,9 +88,18 @@ TEST_CASE("offload: shard bytes over PCIe plus CPU Adam over the node's shards",
     shape.data = 8, shape.gpus_per_node = 8;
     const Link pcie = link_of(LinkClass::pcie_host_bridge, 25, 1);
     // shard 8e9 / 8 = 1e9 parameters: 4e9 bytes / 25e9 = 0.16 s; Adam 1e9 x 8 / 2e9 = 4 s
-    CHECK(*offload_seconds(shape, 8e9, false, pcie, p(2e9), p(0)).value == Approx(4.16));
-    CHECK(*offload_seconds(shape, 8e9, true, pcie, p(2e9), p(0)).value == Approx(4.32));  // parameters too: 8 bytes
-    CHECK(*offload_seconds(shape, 8e9, false, pcie, p(2e9), p(0.25)).value == Approx(4.16 * 0.75));
+    ParallelLayout optimizer;
+    optimizer.offload_optimizer = true;
+    ParallelLayout both = optimizer;
+    both.offload_parameters = true;
+    CHECK(*offload_seconds(shape, 8e9, optimizer, pcie, p(2e9), p(0)).value == Approx(4.16));
+    CHECK(*offload_seconds(shape, 8e9, both, pcie, p(2e9), p(0)).value == Approx(4.32));  // parameters too: 8 bytes
+    CHECK(*offload_seconds(shape, 8e9, optimizer, pcie, p(2e9), p(0.25)).value == Approx(4.16 * 0.75));
+    CHECK(*offload_seconds(shape, 8e9, ParallelLayout{}, pcie, p(2e9), p(0)).value == 0);  // no offload: nothing to move
+    Link unknown_host;
+    unknown_host.unknown_reason = "no PCIe figure";
+    CHECK(!offload_seconds(shape, 8e9, optimizer, unknown_host, p(2e9), p(0)).value);
+    CHECK(*offload_seconds(shape, 8e9, ParallelLayout{}, unknown_host, p(2e9), p(0)).value == 0);  // no offload: the link does not matter
 }
 
 TEST_CASE("exposed communication adds up per link class, and a bubble is not communication", "[training-steps]") {

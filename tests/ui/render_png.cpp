@@ -17,67 +17,13 @@
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"
 #include "imgui_impl_sdl.h"
+#include "stb_image_write.h"
 #include "ui/app.hpp"
 
 // GL entry points come from the OpenGL3 backend's loader (imgui_impl_opengl3_loader.h).
 #include "imgui_impl_opengl3_loader.h"
 
 namespace {
-
-std::uint32_t crc32(const unsigned char* data, std::size_t n, std::uint32_t crc = 0xFFFFFFFFu) {
-    for (std::size_t i = 0; i < n; ++i) {
-        crc ^= data[i];
-        for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    return crc;
-}
-
-void put32(std::vector<unsigned char>& v, std::uint32_t x) {
-    for (int s = 24; s >= 0; s -= 8) v.push_back(static_cast<unsigned char>(x >> s));
-}
-
-void chunk(std::ofstream& out, const char* type, const std::vector<unsigned char>& data) {
-    std::vector<unsigned char> c;
-    put32(c, static_cast<std::uint32_t>(data.size()));
-    c.insert(c.end(), type, type + 4);
-    c.insert(c.end(), data.begin(), data.end());
-    const std::uint32_t crc = crc32(c.data() + 4, c.size() - 4) ^ 0xFFFFFFFFu;
-    put32(c, crc);
-    out.write(reinterpret_cast<const char*>(c.data()), static_cast<std::streamsize>(c.size()));
-}
-
-// RGB rows (top first) as a PNG with stored (uncompressed) deflate blocks: no zlib needed.
-void write_png(const std::string& path, int w, int h, const std::vector<unsigned char>& rgb) {
-    std::vector<unsigned char> raw;
-    for (int y = 0; y < h; ++y) {
-        raw.push_back(0);  // filter: none
-        raw.insert(raw.end(), rgb.begin() + y * w * 3, rgb.begin() + (y + 1) * w * 3);
-    }
-    std::vector<unsigned char> z = {0x78, 0x01};
-    std::uint32_t a = 1, b = 0;
-    for (unsigned char c : raw) a = (a + c) % 65521, b = (b + a) % 65521;
-    for (std::size_t pos = 0; pos < raw.size();) {
-        const std::size_t n = std::min<std::size_t>(65535, raw.size() - pos);
-        z.push_back(pos + n == raw.size() ? 1 : 0);
-        z.push_back(static_cast<unsigned char>(n & 0xFF));
-        z.push_back(static_cast<unsigned char>(n >> 8));
-        z.push_back(static_cast<unsigned char>(~n & 0xFF));
-        z.push_back(static_cast<unsigned char>((~n >> 8) & 0xFF));
-        z.insert(z.end(), raw.begin() + static_cast<std::ptrdiff_t>(pos), raw.begin() + static_cast<std::ptrdiff_t>(pos + n));
-        pos += n;
-    }
-    put32(z, (b << 16) | a);
-    std::ofstream out(path, std::ios::binary);
-    const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-    out.write(reinterpret_cast<const char*>(sig), 8);
-    std::vector<unsigned char> ihdr;
-    put32(ihdr, static_cast<std::uint32_t>(w));
-    put32(ihdr, static_cast<std::uint32_t>(h));
-    ihdr.insert(ihdr.end(), {8, 2, 0, 0, 0});
-    chunk(out, "IHDR", ihdr);
-    chunk(out, "IDAT", z);
-    chunk(out, "IEND", {});
-}
 
 std::string read_file(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
@@ -147,7 +93,10 @@ int main(int argc, char** argv) {
         for (int x = 0; x < w; ++x)
             for (int c = 0; c < 3; ++c)
                 flipped[static_cast<std::size_t>((y * w + x) * 3 + c)] = rgba[static_cast<std::size_t>(((h - 1 - y) * w + x) * 4 + c)];
-    write_png(argv[3], w, h, flipped);
+    if (!stbi_write_png(argv[3], w, h, 3, flipped.data(), w * 3)) {
+        std::fprintf(stderr, "could not write %s\n", argv[3]);
+        return 1;
+    }
     std::fprintf(stderr, "%s: %s, frame %.2f ms, error: %s\n", argv[3], argv[1], state.timing.last_ms, state.error.c_str());
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplSDL2_Shutdown();

@@ -37,15 +37,11 @@ Figure fleet_sum(std::string name, const std::vector<SpotFleetLine>& lines, cons
                   std::move(inputs));
 }
 
-}  // namespace
-
-// Over 80 lines: not split yet (issue 36 lists it): the request checks, the zones' weights and
-// the figures would be its three steps.
-SpotFleetResult plan_spot_fleet(const Catalog& catalog, const SpotFleetRequest& request) {
+// The request's types with their spot and on-demand prices; a type without them goes to not_used.
+void spot_fleet_lines(const Catalog& catalog, const SpotFleetRequest& request, SpotFleetResult& result) {
     if (request.types.empty()) throw InputError("types", "none", "at least one instance type with its weight (TYPE:WEIGHT)");
     if (!(request.target_capacity > 0)) throw InputError("target_capacity", format_number(request.target_capacity), "a capacity above 0 units");
     require_region(catalog, request.region, "region", "\"" + request.region + "\"");
-    SpotFleetResult result;
     for (const SpotFleetType& t : request.types) {
         const Instance* inst = catalog.find_instance(t.instance);
         if (!inst) throw InputError("types", "\"" + t.instance + "\"", "an instance type in the catalog (see `gpuplan catalog`)");
@@ -75,7 +71,10 @@ SpotFleetResult plan_spot_fleet(const Catalog& catalog, const SpotFleetRequest& 
     }
     if (result.lines.empty())
         throw InputError("types", join(result.not_used, "; "), "at least one type with a spot price and its zones in " + request.region);
+}
 
+// How many instances of each type the allocation strategy launches, and its price per unit.
+void allocate_spot_units(const SpotFleetRequest& request, SpotFleetResult& result) {
     const double target = request.target_capacity;
     if (request.allocation == SpotAllocation::lowest_price) {
         // The pool with the lowest price per unit: each type's cheapest zone, per weight unit.
@@ -100,7 +99,11 @@ SpotFleetResult plan_spot_fleet(const Catalog& catalog, const SpotFleetRequest& 
                                          {input("spot_median_usd_per_hour", "USD/h", l.spot_median)});
         }
     }
+}
 
+// The fleet's figures: capacity, its price per hour three ways, saving, cost and rework.
+void spot_fleet_figures(const SpotFleetRequest& request, SpotFleetResult& result) {
+    const double target = request.target_capacity;
     double units = 0;
     std::string units_worked;
     for (const SpotFleetLine& l : result.lines) {
@@ -128,6 +131,15 @@ SpotFleetResult plan_spot_fleet(const Catalog& catalog, const SpotFleetRequest& 
     result.usd_per_useful_hour = make_figure("usd_per_useful_hour", expected * (1 + rework), "USD/h", "expected_usd_per_hour x (1 + rework_overhead_fraction)",
                                         format_number(expected) + " x (1 + " + format_number(rework) + ") = " + format_number(expected * (1 + rework)),
                                         {result.expected_usd_per_hour.as_input(), plan.overhead_fraction.as_input(plan.overhead_fraction.worked)});
+}
+
+}  // namespace
+
+SpotFleetResult plan_spot_fleet(const Catalog& catalog, const SpotFleetRequest& request) {
+    SpotFleetResult result;
+    spot_fleet_lines(catalog, request, result);
+    allocate_spot_units(request, result);
+    spot_fleet_figures(request, result);
     return result;
 }
 

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "gpuplan/recommend/pareto.hpp"
+
 namespace gpuplan {
 
 inline constexpr double kSameTimeTolerance = 0.02;  // within 2% of the quickest time: as fast
@@ -36,5 +38,24 @@ struct FrontierPicks {
 
 // `frontier` as pareto_frontier orders it: cost ascending, time descending; not empty.
 FrontierPicks choose_picks(const std::vector<FrontierPoint>& frontier);
+
+// Fills a recommendation's frontier (indices of its kept candidates on the Pareto frontier of
+// cost versus time), its three picks and their reasons. `Sweep` is Recommendation or
+// TrainingRecommendation; `cost` and `time` score one candidate.
+template <class Sweep, class Cost, class Time>
+void frontier_and_picks(Sweep& r, Cost cost, Time time) {
+    using Item = typename decltype(r.candidates)::value_type;
+    std::vector<std::size_t> kept;
+    std::vector<Item> points;
+    for (std::size_t i = 0; i < r.candidates.size(); ++i)
+        if (r.candidates[i].kept) kept.push_back(i), points.push_back(r.candidates[i]);
+    for (std::size_t k : pareto_frontier(points, cost, time)) r.frontier.push_back(kept[k]);
+    if (r.frontier.empty()) return;
+    std::vector<FrontierPoint> frontier_points;
+    for (std::size_t i : r.frontier) frontier_points.push_back({cost(r.candidates[i]), time(r.candidates[i])});
+    const FrontierPicks p = choose_picks(frontier_points);
+    r.picks = {r.frontier[p.cheapest], r.frontier[p.fastest], r.frontier[p.balanced]};
+    r.pick_reasons = {p.cheapest_why, p.fastest_why, p.balanced_why};
+}
 
 }  // namespace gpuplan

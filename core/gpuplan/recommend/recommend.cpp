@@ -11,7 +11,6 @@
 #include "gpuplan/workload/compute.hpp"
 #include "gpuplan/workload/inference.hpp"
 #include "gpuplan/workload/memory.hpp"
-#include "gpuplan/recommend/pareto.hpp"
 
 namespace gpuplan {
 
@@ -181,96 +180,100 @@ std::vector<const Figure*> PickFigures::all() const {
     return {&bytes_per_step, &decode_step_seconds, &tokens_per_second_per_instance, &instances, &usd_per_million_tokens};
 }
 
-// Over 80 lines: not split yet (issue 36 lists it; the training sweep beside it is split into
-// steps in recommend_training.cpp, the same split applies here).
-Recommendation recommend_inference(const Catalog& catalog, const InferenceRecommendRequest& q) {
+namespace {
+
+void check_request(const InferenceRecommendRequest& q) {
     if (!q.model) throw InputError("model", "none", "a model preset or definition");
     if (q.tokens_per_second <= 0) throw InputError("tokens_per_second", format_number(q.tokens_per_second), "a throughput > 0");
     if (q.context <= 0) throw InputError("context", format_number(q.context), "a context length > 0");
     if (q.max_instances < 1) throw InputError("max_instances", format_number(q.max_instances), "at least 1");
-    const ParameterCount params = count_parameters(*q.model);
-    const double weight_total = params.total * q.weight_bytes;
+}
+
+// The serving layouts one instance could run, or why it cannot serve the model at all.
+struct InstanceLayouts {
+    std::vector<Layout> layouts;
+    std::string dropped;  // empty when layouts holds at least one
+};
+
+InstanceLayouts instance_layouts(const Catalog& catalog, const Instance& inst, const InferenceRecommendRequest& q, double weight_total,
+                                 double kv_per_token) {
+    const Hardware hw = hardware_of(catalog, inst);
+    InstanceLayouts out;
+    out.dropped = hw.why_not;
+    if (out.dropped.empty()) out.dropped = unsupported_dtype(*catalog.find_accelerator(*inst.accelerator), q.weight_bytes);
+    if (!out.dropped.empty()) return out;
+    std::string why;
+    out.layouts = feasible_layouts(catalog, inst, hw, q, weight_total, kv_per_token, why);
+    if (out.layouts.empty())
+        out.dropped = !why.empty() ? why
+                                   : "does not fit: weights + one sequence's KV cache exceed " + format_number(hw.gpus) + " x " +
+                                         format_number(hw.memory_bytes / kBytesPerGiB) + " GiB";
+    return out;
+}
+
+// Why a priced candidate is not kept (empty when it is): the request's limits, in words.
+std::string over_a_limit(const Candidate& c, const InferenceRecommendRequest& q) {
+    if (c.instances > q.max_instances) return "needs more instances than the maximum " + format_number(q.max_instances);
+    if (q.max_usd_per_hour && c.usd_per_hour > *q.max_usd_per_hour) return "over the budget $" + format_number(*q.max_usd_per_hour) + "/h";
+    if (q.max_seconds_per_token && c.seconds_per_token > *q.max_seconds_per_token)
+        return "slower than the limit of " + format_number(*q.max_seconds_per_token * 1e3) + " ms per token";
+    return "";
+}
+
+// One layout of one instance bought one way: the fleet it needs and what that costs.
+Candidate layout_candidate(const Instance& inst, PriceKind option, const Layout& layout, const InferenceRecommendRequest& q) {
+    Candidate c;
+    c.instance = inst.name;
+    c.purchase = option;
+    c.layout = layout_text(layout);
+    c.tensor_parallel = layout.tp;
+    c.replicas = layout.replicas;
+    c.batch = layout.batch;
+    c.instances = std::ceil(q.tokens_per_second / layout.tokens_per_second_per_instance);
+    c.tokens_per_second = c.instances * layout.tokens_per_second_per_instance;
+    c.seconds_per_token = layout.seconds_per_token;
+    const Price* price = inst.find_price(q.region, option);
+    if (!price || !price->usd_per_hour) {
+        c.kept = false;
+        c.dropped_because = inst.offered_in(q.region) ? "no " + std::string(to_string(option)) + " price in " + q.region : "not offered in " + q.region;
+        return c;
+    }
+    c.usd_per_hour = c.instances * *price->usd_per_hour;
+    // The fleet is paid for every hour; the workload uses the target throughput.
+    c.usd_per_million_tokens = c.usd_per_hour / (q.tokens_per_second * 3600.0) * 1e6;
+    c.dropped_because = over_a_limit(c, q);
+    c.kept = c.dropped_because.empty();
+    return c;
+}
+
+Candidate dropped_candidate(const Instance& inst, PriceKind option, const std::string& why) {
+    Candidate c;
+    c.instance = inst.name;
+    c.purchase = option;
+    c.kept = false;
+    c.dropped_because = why;
+    return c;
+}
+
+}  // namespace
+
+Recommendation recommend_inference(const Catalog& catalog, const InferenceRecommendRequest& q) {
+    check_request(q);
+    const double weight_total = count_parameters(*q.model).total * q.weight_bytes;
     const double kv_per_token = *kv_cache_bytes_per_token(*q.model, q.kv_bytes).value;
     const std::vector<PriceKind> purchase = q.purchase.empty() ? std::vector<PriceKind>{PriceKind::on_demand} : q.purchase;
 
     Recommendation r;
     for (const auto& inst : catalog.instances) {
         if (!q.families.empty() && std::find(q.families.begin(), q.families.end(), inst.family) == q.families.end()) continue;
-        const Hardware hw = hardware_of(catalog, inst);
-        std::vector<Layout> layouts;
-        std::string dropped = hw.why_not;
-        if (dropped.empty()) dropped = unsupported_dtype(*catalog.find_accelerator(*inst.accelerator), q.weight_bytes);
-        if (dropped.empty()) {
-            std::string why;
-            layouts = feasible_layouts(catalog, inst, hw, q, weight_total, kv_per_token, why);
-            if (layouts.empty())
-                dropped = !why.empty() ? why
-                                       : "does not fit: weights + one sequence's KV cache exceed " + format_number(hw.gpus) + " x " +
-                                             format_number(hw.memory_bytes / kBytesPerGiB) + " GiB";
-        }
+        const InstanceLayouts fit = instance_layouts(catalog, inst, q, weight_total, kv_per_token);
         for (const PriceKind option : purchase) {
-            if (!dropped.empty()) {
-                ++r.evaluated;
-                Candidate c;
-                c.instance = inst.name;
-                c.purchase = option;
-                c.kept = false;
-                c.dropped_because = dropped;
-                r.candidates.push_back(c);
-                continue;
-            }
-            const Price* price = inst.find_price(q.region, option);
-            for (const Layout& layout : layouts) {
-                ++r.evaluated;
-                Candidate c;
-                c.instance = inst.name;
-                c.purchase = option;
-                c.layout = layout_text(layout);
-                c.tensor_parallel = layout.tp;
-                c.replicas = layout.replicas;
-                c.batch = layout.batch;
-                c.instances = std::ceil(q.tokens_per_second / layout.tokens_per_second_per_instance);
-                c.tokens_per_second = c.instances * layout.tokens_per_second_per_instance;
-                c.seconds_per_token = layout.seconds_per_token;
-                if (!price || !price->usd_per_hour) {
-                    c.kept = false;
-                    c.dropped_because = inst.offered_in(q.region) ? "no " + std::string(to_string(option)) + " price in " + q.region
-                                                                  : "not offered in " + q.region;
-                } else {
-                    c.usd_per_hour = c.instances * *price->usd_per_hour;
-                    // The fleet is paid for every hour; the workload uses the target throughput.
-                    c.usd_per_million_tokens = c.usd_per_hour / (q.tokens_per_second * 3600.0) * 1e6;
-                    if (c.instances > q.max_instances) {
-                        c.kept = false;
-                        c.dropped_because = "needs more instances than the maximum " + format_number(q.max_instances);
-                    } else if (q.max_usd_per_hour && c.usd_per_hour > *q.max_usd_per_hour) {
-                        c.kept = false;
-                        c.dropped_because = "over the budget $" + format_number(*q.max_usd_per_hour) + "/h";
-                    } else if (q.max_seconds_per_token && c.seconds_per_token > *q.max_seconds_per_token) {
-                        c.kept = false;
-                        c.dropped_because = "slower than the limit of " + format_number(*q.max_seconds_per_token * 1e3) + " ms per token";
-                    }
-                }
-                r.candidates.push_back(c);
-            }
+            if (!fit.dropped.empty()) r.candidates.push_back(dropped_candidate(inst, option, fit.dropped));
+            for (const Layout& layout : fit.layouts) r.candidates.push_back(layout_candidate(inst, option, layout, q));
         }
     }
-
-    std::vector<std::size_t> kept;
-    for (std::size_t i = 0; i < r.candidates.size(); ++i)
-        if (r.candidates[i].kept) kept.push_back(i);
-    std::vector<Candidate> kept_points;
-    for (std::size_t i : kept) kept_points.push_back(r.candidates[i]);
-    for (std::size_t k : pareto_frontier(kept_points, [](const Candidate& c) { return c.usd_per_million_tokens; },
-                                         [](const Candidate& c) { return c.seconds_per_token; }))
-        r.frontier.push_back(kept[k]);
-    if (!r.frontier.empty()) {
-        std::vector<FrontierPoint> points;
-        for (std::size_t i : r.frontier) points.push_back({r.candidates[i].usd_per_million_tokens, r.candidates[i].seconds_per_token});
-        const FrontierPicks p = choose_picks(points);
-        r.picks = {r.frontier[p.cheapest], r.frontier[p.fastest], r.frontier[p.balanced]};
-        r.pick_reasons = {p.cheapest_why, p.fastest_why, p.balanced_why};
-    }
+    r.evaluated = r.candidates.size();
+    frontier_and_picks(r, [](const Candidate& c) { return c.usd_per_million_tokens; }, [](const Candidate& c) { return c.seconds_per_token; });
     for (std::size_t i : r.picks) r.pick_details.push_back(pick_detail(r.candidates[i], catalog, q));
     return r;
 }

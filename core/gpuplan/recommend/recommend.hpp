@@ -20,7 +20,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
-#include "gpuplan/topology/training_time.hpp"
+#include "gpuplan/workload/training_time.hpp"
 #include "gpuplan/workload/fit.hpp"
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/workload/model.hpp"

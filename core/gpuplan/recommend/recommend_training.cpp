@@ -5,10 +5,9 @@
 
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
-#include "gpuplan/recommend/pareto.hpp"
 #include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/recommend/picks.hpp"
-#include "gpuplan/topology/training_time.hpp"
+#include "gpuplan/workload/training_time.hpp"
 
 namespace gpuplan {
 
@@ -151,22 +150,6 @@ struct TrainingSweep {
     }
 };
 
-// The kept candidates' Pareto frontier of cost versus hours, and the three picks on it.
-void frontier_and_picks(TrainingRecommendation& r) {
-    std::vector<std::size_t> kept;
-    std::vector<TrainingCandidate> points;
-    for (std::size_t i = 0; i < r.candidates.size(); ++i)
-        if (r.candidates[i].kept) kept.push_back(i), points.push_back(r.candidates[i]);
-    for (std::size_t k : pareto_frontier(points, [](const TrainingCandidate& c) { return c.cost_usd; }, [](const TrainingCandidate& c) { return c.hours; }))
-        r.frontier.push_back(kept[k]);
-    if (r.frontier.empty()) return;
-    std::vector<FrontierPoint> frontier_points;
-    for (std::size_t i : r.frontier) frontier_points.push_back({r.candidates[i].cost_usd, r.candidates[i].hours});
-    const FrontierPicks p = choose_picks(frontier_points);
-    r.picks = {r.frontier[p.cheapest], r.frontier[p.fastest], r.frontier[p.balanced]};
-    r.pick_reasons = {p.cheapest_why, p.fastest_why, p.balanced_why};
-}
-
 }  // namespace
 
 TrainingRecommendation recommend_training(const Catalog& catalog, const TrainingRecommendRequest& q) {
@@ -177,7 +160,7 @@ TrainingRecommendation recommend_training(const Catalog& catalog, const Training
     TrainingSweep sweep{q, r};
     for (const auto& inst : catalog.instances)
         if (q.families.empty() || std::find(q.families.begin(), q.families.end(), inst.family) != q.families.end()) sweep.instance(catalog, inst);
-    frontier_and_picks(r);
+    frontier_and_picks(r, [](const TrainingCandidate& c) { return c.cost_usd; }, [](const TrainingCandidate& c) { return c.hours; });
     // Each pick's working: its step at its catalog price (the sweep above timed it without one).
     for (std::size_t i : r.picks) {
         const TrainingCandidate& c = r.candidates[i];

@@ -18,7 +18,7 @@
 #include "gpuplan/scenario/usage_sections.hpp"
 #include "gpuplan/scenario/workload_sections.hpp"
 #include "gpuplan/recommend/recommend.hpp"
-#include "gpuplan/topology/training_plan.hpp"
+#include "gpuplan/workload/training_plan.hpp"
 
 namespace gpuplan {
 
@@ -37,7 +37,7 @@ struct Scenario {
     std::vector<TokenCostRequest> token_costs;
     std::optional<VideoCostRequest> video;
     std::optional<InferenceRecommendRequest> recommend;
-    std::optional<TrainingPlanRequest> train;            // as `gpuplan train` (topology/training_plan.hpp)
+    std::optional<TrainingPlanRequest> train;            // as `gpuplan train` (workload/training_plan.hpp)
     std::optional<TrainingRecommendRequest> recommend_training;
     std::optional<DecodeRequest> decode;  // docs/decode-pipeline.md
     std::optional<FitSection> fit;                      // as `gpuplan fit` (workload_sections.hpp)

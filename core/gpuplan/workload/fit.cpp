@@ -176,27 +176,18 @@ std::vector<FitAlternative> inference_alternatives(const InferenceMemoryRequest&
 
 }  // namespace
 
-// Over 80 lines: not split yet (issue 36 lists it): the figures, then the verdict in words and
-// the refusal, would be its steps.
-InferenceFit check_inference_fit(const InferenceFitRequest& request, const GpuPool& pool) {
-    check_tensor_parallel(request.tensor_parallel.value_or(pool.gpus_per_node), pool, "tensor_parallel");
-    InferenceFit r;
-    r.serving = request;
-    r.parameters = count_parameters(*request.model).total_figure;
-    const InferenceMemoryRequest q = inference_request(request, pool);
-    const std::string& dtype = request.dtype;
-    const std::string& kv_dtype = request.kv_dtype;
-    r.request = q;
-    r.memory = inference_memory(q);
+namespace {
+
+// The figures: capacity, margin, and the largest batch and context that fit.
+void inference_fit_figures(InferenceFit& r, const InferenceFitRequest& request, const GpuPool& pool) {
+    const InferenceMemoryRequest& q = r.request;
     const InferenceMemory& m = r.memory;
     const double tp = q.tensor_parallel;
-    r.replicas = std::floor(pool.gpus() / tp);
-    r.kv_heads_replicated = tp > q.model->kv_heads;
     const double cap = tp * pool.gb_each();
     r.capacity_gb = {"capacity_gb", cap, "GB", "tensor_parallel x accelerator_memory_gib_each x 2^30 / 10^9",
                      n(tp) + " x " + n(pool.gib_each) + " GiB x 2^30 / 10^9 = " + n(cap) + " GB (" + n(tp * pool.gib_each) + " GiB)",
                      {input("tensor_parallel", "GPUs", user_or_default(request.tensor_parallel, tp, kDefaultTensorParallel)), pool.gib_each_input}, ""};
-    const double total = val(m.total_gb), weights = val(m.weights_gb), kv = val(m.kv_cache_gb), over = val(m.overhead_gb);
+    const double total = val(m.total_gb), weights = val(m.weights_gb), over = val(m.overhead_gb);
     const double margin = cap - total;
     r.margin_gb = {"margin_gb", margin, "GB", "capacity - total (negative: short by that much)",
                    n(cap) + " - " + n(total) + " = " + n(margin) + " GB (" + n(gb_to_gib(margin)) + " GiB)",
@@ -222,54 +213,91 @@ InferenceFit check_inference_fit(const InferenceFitRequest& request, const GpuPo
                      {r.capacity_gb.as_input(), m.weights_gb.as_input(), m.overhead_gb.as_input(), kv_token.as_input(kv_token.worked),
                       input("batch", "sequences", user_given(q.batch))},
                      ""};
+}
 
+// The first lines of the verdict: fits or not, and by how much, in words.
+std::string inference_fit_headline(const InferenceFit& r, const GpuPool& pool) {
+    const InferenceMemoryRequest& q = r.request;
+    const InferenceMemory& m = r.memory;
+    const double tp = q.tensor_parallel, cap = val(r.capacity_gb), margin = val(r.margin_gb);
+    const double total = val(m.total_gb), weights = val(m.weights_gb), kv = val(m.kv_cache_gb), over = val(m.overhead_gb);
     const std::string holders = gpus_text(tp, pool);
-    const std::string shape = quantity(q.batch) + " x " + quantity(q.context) + " tokens";
     const std::string cap_text = gb_gib_text(cap) + " that " + holders + (tp == 1 ? " holds" : " hold");
-    std::string v;
-    if (r.fits) {
-        v = "fits: yes — weights " + decimals(weights, 2) + " + KV cache " + decimals(kv, 2) + " + runtime overhead " + decimals(over, 2) + " = " +
-            gb_gib_text(total) + star(m.total_gb) + " of the " + cap_text + "; " + gb_gib_text(margin) + star(r.margin_gb) + " to spare.\n";
-    } else if (r.weights_alone_too_big) {
-        v = "fits: no — the " + dtype + " weights alone are " + gb_gib_text(weights) + ", more than the " + cap_text + ", before any KV cache (" +
-            gb_text(kv) + ") or runtime overhead (" + gb_text(over) + ").\n";
-        if (q.weight_bytes >= 2) {
-            // The claim in circulation (shared/cases/workloads.md W2) is about unquantized weights.
-            const ParameterCount c = count_parameters(*q.model);
-            v += "Why: without quantization (" + dtype + ", " + n(q.weight_bytes) + " bytes per weight) the " + quantity(c.total) + " parameters of " +
-                 q.model->name + " take " + n(q.weight_bytes) + " x " + quantity(c.total) + " bytes = " + gb_text(weights) +
-                 " for the weights alone. A claim that " + holders + " (" + decimals(pool.gb_each(), 0) + " GB each) serve " + q.model->name +
-                 " without quantization, tensor parallel across " + n(tp) + " GPU" + (tp == 1 ? "" : "s") + ", is therefore wrong: " +
-                 decimals(weights, 2) + " GB > " + decimals(cap, 2) + " GB.\n";
-        }
-    } else {
-        v = "fits: no — weights " + decimals(weights, 2) + " + KV cache " + decimals(kv, 2) + " (" + kv_dtype + ", " + shape + ") + runtime overhead " +
-            decimals(over, 2) + " = " + gb_gib_text(total) + star(m.total_gb) + ", more than the " + cap_text + ": " + gb_gib_text(-margin) +
-            star(r.margin_gb) + " short.\n";
+    const std::string& dtype = r.serving.dtype;
+    if (r.fits)
+        return "fits: yes — weights " + decimals(weights, 2) + " + KV cache " + decimals(kv, 2) + " + runtime overhead " + decimals(over, 2) + " = " +
+               gb_gib_text(total) + star(m.total_gb) + " of the " + cap_text + "; " + gb_gib_text(margin) + star(r.margin_gb) + " to spare.\n";
+    if (!r.weights_alone_too_big) {
+        const std::string shape = quantity(q.batch) + " x " + quantity(q.context) + " tokens";
+        std::string v = "fits: no — weights " + decimals(weights, 2) + " + KV cache " + decimals(kv, 2) + " (" + r.serving.kv_dtype + ", " + shape +
+                        ") + runtime overhead " + decimals(over, 2) + " = " + gb_gib_text(total) + star(m.total_gb) + ", more than the " + cap_text +
+                        ": " + gb_gib_text(-margin) + star(r.margin_gb) + " short.\n";
         if (weights + kv > cap) v += "Even without runtime overhead, weights + KV cache = " + gb_text(weights + kv) + " > " + gb_text(cap) + ".\n";
+        return v;
     }
-    if (!r.fits) {
-        r.alternatives = inference_alternatives(q, pool, dtype, kv_dtype, r.weights_alone_too_big, cap);
-        if (!r.alternatives.empty()) {
-            v += "What would fit instead:\n";
-            for (const FitAlternative& a : r.alternatives) v += a.text;
-        }
+    std::string v = "fits: no — the " + dtype + " weights alone are " + gb_gib_text(weights) + ", more than the " + cap_text +
+                    ", before any KV cache (" + gb_text(kv) + ") or runtime overhead (" + gb_text(over) + ").\n";
+    if (q.weight_bytes >= 2) {
+        // The claim in circulation (shared/cases/workloads.md W2) is about unquantized weights.
+        const ParameterCount c = count_parameters(*q.model);
+        v += "Why: without quantization (" + dtype + ", " + n(q.weight_bytes) + " bytes per weight) the " + quantity(c.total) + " parameters of " +
+             q.model->name + " take " + n(q.weight_bytes) + " x " + quantity(c.total) + " bytes = " + gb_text(weights) +
+             " for the weights alone. A claim that " + holders + " (" + decimals(pool.gb_each(), 0) + " GB each) serve " + q.model->name +
+             " without quantization, tensor parallel across " + n(tp) + " GPU" + (tp == 1 ? "" : "s") + ", is therefore wrong: " +
+             decimals(weights, 2) + " GB > " + decimals(cap, 2) + " GB.\n";
     }
-    if (mb >= 1)
-        v += "Largest batch that fits at context " + quantity(q.context) + ": " + quantity(mb) + star(r.max_batch) + "; longest context at batch " +
-             quantity(q.batch) + ": " + quantity(mc) + star(r.max_context) + " tokens.\n";
-    else
-        v += "No batch fits at context " + quantity(q.context) + ": weights + runtime overhead (" + gb_text(fixed) + ") leave no room for a KV cache.\n";
-    r.verdict = v;
+    return v;
+}
 
+// The rest of the verdict: what would fit instead, and the largest batch and context that do.
+std::string inference_fit_advice(const InferenceFit& r) {
+    const InferenceMemoryRequest& q = r.request;
+    std::string v;
+    if (!r.alternatives.empty()) {
+        v += "What would fit instead:\n";
+        for (const FitAlternative& a : r.alternatives) v += a.text;
+    }
+    const double mb = val(r.max_batch), mc = val(r.max_context);
+    if (mb >= 1)
+        return v + "Largest batch that fits at context " + quantity(q.context) + ": " + quantity(mb) + star(r.max_batch) + "; longest context at batch " +
+               quantity(q.batch) + ": " + quantity(mc) + star(r.max_context) + " tokens.\n";
+    const double fixed = val(r.memory.weights_gb) + val(r.memory.overhead_gb);
+    return v + "No batch fits at context " + quantity(q.context) + ": weights + runtime overhead (" + gb_text(fixed) + ") leave no room for a KV cache.\n";
+}
+
+// One line for a command that refuses a layout that does not fit, naming the flags to change.
+std::string inference_fit_refusal(const InferenceFit& r, const GpuPool& pool) {
+    const InferenceMemoryRequest& q = r.request;
+    const InferenceMemory& m = r.memory;
+    const double tp = q.tensor_parallel, cap = val(r.capacity_gb), mb = val(r.max_batch);
+    const double total = val(m.total_gb), weights = val(m.weights_gb), kv = val(m.kv_cache_gb), over = val(m.overhead_gb);
     const std::string where = r.weights_alone_too_big ? "--dtype / --tp"
-                              : fixed > cap           ? "--dtype / --tp / --overhead-gib"
+                              : weights + over > cap  ? "--dtype / --tp / --overhead-gib"
                                                       : "--batch / --context";
-    r.refusal = where + ": " + q.model->name + " does not fit on " + holders + " (tensor parallel " + n(tp) + "): " +
-                (r.weights_alone_too_big ? "the " + dtype + " weights alone are " + gb_text(weights) + ", more than their " + gb_text(cap)
-                                         : "weights " + decimals(weights, 2) + " + KV cache " + decimals(kv, 2) + " (" + shape + ") + overhead " +
-                                               decimals(over, 2) + " = " + gb_text(total) + ", more than their " + gb_text(cap) +
-                                               (mb >= 1 ? "; the largest batch at this context is " + quantity(mb) : std::string()));
+    const std::string shape = quantity(q.batch) + " x " + quantity(q.context) + " tokens";
+    return where + ": " + q.model->name + " does not fit on " + gpus_text(tp, pool) + " (tensor parallel " + n(tp) + "): " +
+           (r.weights_alone_too_big ? "the " + r.serving.dtype + " weights alone are " + gb_text(weights) + ", more than their " + gb_text(cap)
+                                    : "weights " + decimals(weights, 2) + " + KV cache " + decimals(kv, 2) + " (" + shape + ") + overhead " +
+                                          decimals(over, 2) + " = " + gb_text(total) + ", more than their " + gb_text(cap) +
+                                          (mb >= 1 ? "; the largest batch at this context is " + quantity(mb) : std::string()));
+}
+
+}  // namespace
+
+InferenceFit check_inference_fit(const InferenceFitRequest& request, const GpuPool& pool) {
+    check_tensor_parallel(request.tensor_parallel.value_or(pool.gpus_per_node), pool, "tensor_parallel");
+    InferenceFit r;
+    r.serving = request;
+    r.parameters = count_parameters(*request.model).total_figure;
+    r.request = inference_request(request, pool);
+    r.memory = inference_memory(r.request);
+    r.replicas = std::floor(pool.gpus() / r.request.tensor_parallel);
+    r.kv_heads_replicated = r.request.tensor_parallel > r.request.model->kv_heads;
+    inference_fit_figures(r, request, pool);
+    if (!r.fits)
+        r.alternatives = inference_alternatives(r.request, pool, request.dtype, request.kv_dtype, r.weights_alone_too_big, val(r.capacity_gb));
+    r.verdict = inference_fit_headline(r, pool) + inference_fit_advice(r);
+    r.refusal = inference_fit_refusal(r, pool);
     return r;
 }
 

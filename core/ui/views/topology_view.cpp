@@ -10,7 +10,7 @@
 
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
-#include "gpuplan/topology/training_plan.hpp"
+#include "gpuplan/workload/training_plan.hpp"
 #include "imgui.h"
 #include "ui/theme.hpp"
 #include "ui/views/view_common.hpp"

@@ -3,11 +3,11 @@
 // (weights, gradients, optimizer, activations, overhead against the GPU's capacity), the
 // step-time breakdown, and time and cost for every purchase option of the instance.
 // The layout lives in the scenario's "train" section; every figure shown comes from the typed
-// training plan the core returned (AppState::result->train, topology/training_plan.hpp), by member.
+// training plan the core returned (AppState::result->train, workload/training_plan.hpp), by member.
 #include <algorithm>
 
 #include "gpuplan/scenario/scenario_result.hpp"
-#include "gpuplan/topology/training_plan.hpp"
+#include "gpuplan/workload/training_plan.hpp"
 #include "gpuplan/validation/validation.hpp"
 #include "imgui.h"
 #include "ui/plot.hpp"
@@ -43,7 +43,7 @@ void draw_controls(AppState& state) {
     edit_number(state, train, "tokens", "tokens to train", 1e10, 1, 1e15, "%.3g");
 }
 
-// The training plan the core returned for the scenario's train section (topology/training_plan.hpp),
+// The training plan the core returned for the scenario's train section (workload/training_plan.hpp),
 // or null before one has evaluated.
 const TrainingPlan* plan_of(const AppState& state) { return state.result && state.result->train ? &*state.result->train : nullptr; }
 

@@ -1,5 +1,5 @@
 // training_plan.cpp — fit, step time, cost and sources of one training job (training_plan.hpp).
-#include "gpuplan/topology/training_plan.hpp"
+#include "gpuplan/workload/training_plan.hpp"
 #include "gpuplan/formula_text.hpp"
 
 #include "gpuplan/input_error.hpp"

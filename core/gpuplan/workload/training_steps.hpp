@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuplan/topology/training_time.hpp"
+#include "gpuplan/workload/training_time.hpp"
 
 namespace gpuplan::training_steps {
 
@@ -71,8 +71,9 @@ Figure expert_parallel_seconds(const TrainingShape& shape, const ModelSpec& mode
 // The pipeline bubble over the pipelined work; needs the compute and per-micro-batch figures.
 Figure bubble_seconds(const TrainingShape& shape, const TrainingTime& so_far);
 
-// ZeRO-Offload: gradients out, parameters back over PCIe, and CPU Adam.
-Figure offload_seconds(const TrainingShape& shape, double params_per_rank, bool offload_parameters, const Link& host,
+// ZeRO-Offload: gradients out, parameters back over PCIe, and CPU Adam; zero without
+// layout.offload_optimizer, and 8 rather than 4 bytes per parameter with layout.offload_parameters.
+Figure offload_seconds(const TrainingShape& shape, double params_per_rank, const ParallelLayout& layout, const Link& host,
                        const Param& cpu_adam_params_per_s, const Param& overlap);
 
 // The exposed communication summed per link class ("exposed_efa_gdr_seconds", ...).

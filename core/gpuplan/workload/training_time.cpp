@@ -1,10 +1,8 @@
-#include "gpuplan/topology/training_time.hpp"
+#include "gpuplan/workload/training_time.hpp"
 #include "gpuplan/formula_text.hpp"
-#include "gpuplan/topology/training_steps.hpp"
+#include "gpuplan/workload/training_steps.hpp"
 
-#include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/workload/fit.hpp"
@@ -81,7 +79,6 @@ std::vector<Figure> TrainingTime::all() const {
 TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q) {
     using namespace training_steps;
     const TrainingShape shape = check_request(catalog, q);
-    const ParallelLayout& L = q.layout;
     const ModelSpec& m = *q.model;
     const Instance& inst = *q.instance;
     const Accelerator& acc = *catalog.find_accelerator(*inst.accelerator);
@@ -119,8 +116,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     if (pp > 1 && r.bubble_seconds.value)
         parts.parts.push_back({"pipeline bubble ((p-1)/(m+p-1) with p " + n(pp) + ", m " + n(mb) + ")", LinkClass::none, *r.bubble_seconds.value,
                                r.bubble_seconds.rests_on_assumption()});
-    r.offload_seconds = L.offload_optimizer ? offload_seconds(shape, params_rank, L.offload_parameters, topo.host, q.cpu_adam_params_per_s, q.overlap.offload)
-                                            : make_figure("offload_seconds", 0, "s", "no CPU offload", "0", {});
+    r.offload_seconds = offload_seconds(shape, params_rank, q.layout, topo.host, q.cpu_adam_params_per_s, q.overlap.offload);
     if (parts.need(r.offload_seconds) && *r.offload_seconds.value > 0)
         parts.parts.push_back({"CPU offload (PCIe transfers + CPU Adam)", LinkClass::none, *r.offload_seconds.value, r.offload_seconds.rests_on_assumption()});
     r.exposed_by_link = exposed_by_link(parts.parts);
@@ -140,7 +136,7 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     // Step time assumes the layout fits: say so when the memory model (memory.hpp) disagrees.
     if (inst.accelerator_memory_gib_each) {
         const GpuPool pool = instance_pool(catalog, inst.name, q.nodes, "instance");
-        const TrainingFit fit = check_training_fit(training_memory_request(q.model, L), pool, FitSearch::verdict_only);
+        const TrainingFit fit = check_training_fit(training_memory_request(q.model, q.layout), pool, FitSearch::verdict_only);
         if (!fit.fits)
             r.warnings.push_back("does not fit: " + n(*fit.memory.total_per_gpu_gb.value) + " GB per GPU needed (model states + activations + overhead, " +
                                  "`gpuplan fit`) but " + inst.name + " has " + n(pool.gb_each()) + " GB per GPU; lower micro_batch, " +

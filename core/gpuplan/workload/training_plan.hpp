@@ -13,7 +13,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
-#include "gpuplan/topology/training_time.hpp"
+#include "gpuplan/workload/training_time.hpp"
 #include "gpuplan/workload/fit.hpp"
 
 namespace gpuplan {

@@ -1,6 +1,6 @@
 // training_steps.cpp — the terms of a training step, one function each (training_steps.hpp).
 // The formulas and their sources are in training_time.hpp and docs/models.md.
-#include "gpuplan/topology/training_steps.hpp"
+#include "gpuplan/workload/training_steps.hpp"
 #include "gpuplan/formula_text.hpp"
 
 #include <algorithm>
@@ -311,10 +311,11 @@ Figure bubble_seconds(const TrainingShape& shape, const TrainingTime& r) {
                         r.micro_batches.as_input()});
 }
 
-Figure offload_seconds(const TrainingShape& shape, double params_rank, bool offload_parameters, const Link& host, const Param& cpu_adam,
+Figure offload_seconds(const TrainingShape& shape, double params_rank, const ParallelLayout& layout, const Link& host, const Param& cpu_adam,
                        const Param& overlap) {
+    if (!layout.offload_optimizer) return zero_seconds("offload_seconds", "no CPU offload");
     if (!host.known()) return unknown_figure("offload_seconds", "s", "", "GPU-host PCIe link unknown: " + host.unknown_reason);
-    const double shard = params_rank / shape.data, bytes_per = offload_parameters ? 8 : 4, bytes = shard * bytes_per;
+    const double shard = params_rank / shape.data, bytes_per = layout.offload_parameters ? 8 : 4, bytes = shard * bytes_per;
     const double transfer = bytes / (host.gb_per_s.value * 1e9);
     const double adam = shard * shape.gpus_per_node / cpu_adam.value;
     const double v = (transfer + adam) * (1 - overlap.value);
