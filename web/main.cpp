@@ -5,13 +5,12 @@
 // `?embed=1#view=costs&z=...` into `--embed=1 --view=costs --scenario=...`), parsed by the same CLI11 parser as
 // `gpuplan gui` (core/ui/app_options.hpp). Then the browser owns the main loop: main() hands
 // run_frame() to emscripten_set_main_loop_arg (one call per requestAnimationFrame) and
-// returns. An idle page draws nothing: run_frame only draws after input, a resize or a
-// change made through the page bridge (page_bridge.hpp, the only JavaScript interop).
+// returns. Each call is one turn of the loop the desktop shares (core/ui/shell/app_loop.hpp).
+// An idle page draws nothing: a frame is drawn only after input, a resize or a change made
+// through the page bridge (page_bridge.hpp, the only JavaScript interop).
 #include <emscripten.h>
-#include <GLES3/gl3.h>
 #include <SDL.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <string>
@@ -20,13 +19,12 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
 #include "imgui.h"
-#include "imgui_impl_opengl3.h"
-#include "imgui_impl_sdl.h"
 #include "page.hpp"
 #include "page_bridge.hpp"
 #include "ui/app.hpp"
 #include "ui/app_options.hpp"
 #include "ui/names.hpp"
+#include "ui/shell/app_loop.hpp"
 
 namespace {
 
@@ -37,21 +35,12 @@ using gpuplan::web::Page;
 void apply_options(Page& page, const std::vector<std::string>& args) {
     gpuplan::ui::ParsedAppOptions parsed = gpuplan::ui::parse_app_arguments(args);
     page.url_errors = parsed.errors;
+    for (std::string& error : gpuplan::shell::apply_app_options(page.state, parsed.options, "scenario (URL)")) page.url_errors.push_back(std::move(error));
     auto& state = page.state;
-    state.view = parsed.options.view;
-    state.embed = parsed.options.embed;
-    // Light unless the link asks for dark (the docs pages embed views on a light background).
-    state.dark_theme = parsed.options.dark_theme.value_or(false);
-    state.show_frame_timing = parsed.options.debug;
-    if (parsed.options.scenario) {
-        gpuplan::ui::set_scenario(state, *parsed.options.scenario);
-        if (!state.error.empty()) page.url_errors.push_back("scenario (URL): " + gpuplan::ui::human_error(state.error));
-    }
-    if (!parsed.options.catalog.empty()) gpuplan::ui::set_catalog_view_link(state, parsed.options.catalog);  // resolved: it reads
-    if (!parsed.options.chart_ranges.empty()) gpuplan::ui::set_chart_ranges_view_link(state, parsed.options.chart_ranges);
     page.published_view = state.view;
     page.published_catalog = gpuplan::ui::catalog_view_link(state);
     page.published_charts = gpuplan::ui::chart_ranges_view_link(state);
+    page.published_dark_theme = state.dark_theme;
 }
 
 void load_catalog(Page& page) {
@@ -66,46 +55,17 @@ void load_catalog(Page& page) {
     }
 }
 
-// Reads all pending input into ImGui; true when anything arrived. Dear ImGui 1.86 reads a key
-// as held or not once per frame, so a key pressed and released between two frames (a quick
-// tap, or an automated Tab) would never be seen pressed: such a release is held back to the
-// next frame. (Mouse buttons have the same latch inside ImGui's SDL backend.)
-bool pump_events(std::vector<SDL_Event>& held_key_ups) {
-    bool any = !held_key_ups.empty();
-    for (SDL_Event& held : held_key_ups) ImGui_ImplSDL2_ProcessEvent(&held);
-    held_key_ups.clear();
-    std::vector<SDL_Keycode> pressed_now;
-    SDL_Event event;
-    while (SDL_PollEvent(&event)) {
-        any = true;
-        if (event.type == SDL_KEYDOWN) pressed_now.push_back(event.key.keysym.sym);
-        if (event.type == SDL_KEYUP &&
-            std::find(pressed_now.begin(), pressed_now.end(), event.key.keysym.sym) != pressed_now.end()) {
-            held_key_ups.push_back(event);
-            continue;
-        }
-        ImGui_ImplSDL2_ProcessEvent(&event);
-    }
-    return any;
-}
-
 // After a frame: tell the URL and an embedding host what the views changed.
 void publish_changes(Page& page) {
     auto& state = page.state;
-    bool theme_changed = false;
-    if (state.dark_theme != page.applied_dark_theme) {
-        gpuplan::ui::apply_theme(state.dark_theme, 1.0f);
-        page.applied_dark_theme = state.dark_theme;
-        gpuplan::web::request_frames(page);
-        theme_changed = true;  // the link and the page around the canvas follow the theme
-    }
-    // The catalog table's filters, compare selection and sort, and the charts' ranges, are
-    // part of the link too.
+    // The theme, the catalog table's filters, compare selection and sort, and the charts'
+    // ranges, are part of the link too.
     const std::string catalog = gpuplan::ui::catalog_view_link(state);
     const std::string charts = gpuplan::ui::chart_ranges_view_link(state);
-    if (theme_changed || state.scenario_changed || state.view != page.published_view || catalog != page.published_catalog ||
-        charts != page.published_charts) {
+    if (state.dark_theme != page.published_dark_theme || state.scenario_changed || state.view != page.published_view ||
+        catalog != page.published_catalog || charts != page.published_charts) {
         state.scenario_changed = false;
+        page.published_dark_theme = state.dark_theme;
         page.published_view = state.view;
         page.published_catalog = catalog;
         page.published_charts = charts;
@@ -113,37 +73,29 @@ void publish_changes(Page& page) {
     }
 }
 
-// One animation frame: input, then (only if something changed) UI and render.
-void run_frame(void* page_pointer) {
-    Page& page = *static_cast<Page*>(page_pointer);
-    if (pump_events(page.held_key_ups)) gpuplan::web::request_frames(page);
-    if (page.frames_pending == 0) return;  // idle: the canvas keeps showing the last frame
-    --page.frames_pending;
-
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplSDL2_NewFrame();
-    ImGui::NewFrame();
-    gpuplan::ui::draw_app(page.state);
-    ImGui::Render();
-
-    // The drawable is the canvas in device pixels (SDL applies devicePixelRatio).
-    int width_px = 0, height_px = 0;
-    SDL_GL_GetDrawableSize(page.window, &width_px, &height_px);
-    glViewport(0, 0, width_px, height_px);
-    const ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    glClearColor(background.x, background.y, background.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    SDL_GL_SwapWindow(page.window);  // a no-op in the browser; kept so the loop reads as usual
-
-    ++page.frames_drawn;
-    publish_changes(page);
-    // Ready once a settled frame is on screen (ImGui lays out auto-fit columns on frame 2).
-    if (!page.ready_published && page.frames_drawn >= gpuplan::web::kFramesAfterChange) {
-        page.ready_published = true;
-        gpuplan::web::publish_ready(page);
+// The browser's side of the shared loop: it never sleeps (the browser calls once per animation
+// frame), draws nothing beside the views, and after a frame updates the URL and the host.
+class PagePlatform final : public gpuplan::shell::Platform {
+public:
+    explicit PagePlatform(Page& page) : page_(page) {}
+    bool sleeps_when_idle() const override { return false; }
+    bool after_frame(gpuplan::ui::AppState&, const gpuplan::shell::FrameInfo& frame) override {
+        page_.frames_drawn = frame.frames_drawn;
+        publish_changes(page_);
+        // Ready once a settled frame is on screen (ImGui lays out auto-fit columns on frame 2).
+        if (!page_.ready_published && frame.frames_drawn >= gpuplan::shell::kFramesAfterChange) {
+            page_.ready_published = true;
+            gpuplan::web::publish_ready(page_);
+        }
+        return true;
     }
-}
+
+private:
+    Page& page_;
+};
+
+// One animation frame: input, then (only if something changed) UI and render.
+void run_frame(void* page_pointer) { static_cast<Page*>(page_pointer)->loop->turn(); }
 
 // SDL + WebGL2 + ImGui; false (with the message shown on the page) when WebGL2 is missing.
 bool start_graphics(Page& page) {
@@ -173,25 +125,12 @@ bool start_graphics(Page& page) {
         return false;
     }
 
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;  // no filesystem in the page; layout is not persisted
-    ImGui_ImplSDL2_InitForOpenGL(page.window, page.gl_context);
+    gpuplan::shell::start_imgui(page.window, page.gl_context, "#version 300 es", "", page.state.dark_theme);
     // Copying (a figure's right-click) goes to the system clipboard through the page: SDL's
     // clipboard in the browser stays inside the program.
     ImGui::GetIO().SetClipboardTextFn = [](void*, const char* text) {
         EM_ASM({ Module.gpuplanShell.copyText(UTF8ToString($0)); }, text);
     };
-    ImGui_ImplOpenGL3_Init("#version 300 es");
-
-    // ImGui works in CSS pixels; the font is rasterised at the device pixel ratio.
-    int window_w = 0, drawable_w = 0, unused = 0;
-    SDL_GetWindowSize(page.window, &window_w, &unused);
-    SDL_GL_GetDrawableSize(page.window, &drawable_w, &unused);
-    const float pixel_ratio = window_w > 0 ? static_cast<float>(drawable_w) / static_cast<float>(window_w) : 1.0f;
-    gpuplan::ui::load_fonts(1.0f, "", pixel_ratio);
-    gpuplan::ui::apply_theme(page.state.dark_theme, 1.0f);
-    page.applied_dark_theme = page.state.dark_theme;
     return true;
 }
 
@@ -204,6 +143,8 @@ int main(int argc, char** argv) {
     load_catalog(page);
     apply_options(page, std::vector<std::string>(argv + 1, argv + argc));
     if (!start_graphics(page)) return 1;
+    static PagePlatform platform(page);
+    page.loop.emplace(page.window, page.state, platform);
     gpuplan::web::request_frames(page);
     // fps 0 = follow requestAnimationFrame; true = never return here (state is in `page`).
     emscripten_set_main_loop_arg(run_frame, &page, 0, true);

@@ -10,6 +10,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "ui/app.hpp"
+#include "ui/shell/app_loop.hpp"
 
 namespace gpuplan::web {
 
@@ -23,10 +24,10 @@ struct Page {
     // validate); shown in the page's notice banner. Empty when the link was fine.
     std::vector<std::string> url_errors;
 
-    // Frames still to draw before the page goes idle. Input, resizes and bridge calls raise
-    // it; an idle page draws nothing (the canvas keeps showing its last frame).
-    int frames_pending = 0;
-    std::vector<SDL_Event> held_key_ups;  // key releases held back a frame (main.cpp, pump_events)
+    // The main loop shared with the desktop (ui/shell/app_loop.hpp); made once graphics start.
+    // Input, resizes and bridge calls ask it for frames; an idle page draws nothing (the canvas
+    // keeps showing its last frame).
+    std::optional<shell::AppLoop> loop;
     int frames_drawn = 0;
     bool ready_published = false;
 
@@ -34,15 +35,12 @@ struct Page {
     ui::View published_view = ui::View::catalog;
     std::string published_catalog;  // the catalog table's link value last put in the URL
     std::string published_charts;   // the charts' ranges last put in the URL
-    bool applied_dark_theme = false;
+    bool published_dark_theme = false;
 };
 
-// ImGui settles auto-fitting columns and tab bars over its first two frames; input changes
-// hover and active states that the next frame or two draw. After either, draw this many.
-inline constexpr int kFramesAfterChange = 3;
-
-inline void request_frames(Page& page, int frames = kFramesAfterChange) {
-    if (page.frames_pending < frames) page.frames_pending = frames;
+// Before graphics start there is no loop yet: the first frames draw whatever the bridge set.
+inline void request_frames(Page& page, int frames = shell::kFramesAfterChange) {
+    if (page.loop) page.loop->request_frames(frames);
 }
 
 }  // namespace gpuplan::web

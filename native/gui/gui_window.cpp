@@ -1,12 +1,7 @@
-// gui_window.cpp — see gui_window.hpp. One readable main loop:
-//
-//   while the window is open:
-//       wait for input (or a benchmark progress event), unless frames are still pending
-//       feed every pending event to ImGui
-//       NewFrame → draw_app(state) (+ the Benchmarks panel) → Render → swap
-//
-// An idle window sleeps in SDL_WaitEvent and draws nothing; input draws a few frames so
-// ImGui can settle hover and layout states.
+// gui_window.cpp — see gui_window.hpp. The main loop is the one the browser page runs too
+// (core/ui/shell/app_loop.hpp); this file opens the window and says what the desktop does
+// differently (DesktopPlatform): an idle window sleeps in SDL_WaitEvent and draws nothing,
+// the Benchmarks panel is drawn beside the views, and --screenshot writes the last frame.
 #include "gui_window.hpp"
 
 #include <SDL.h>
@@ -17,18 +12,14 @@
 #include <vector>
 
 #include "benchmarks_panel.hpp"
-#include "imgui.h"
-#include "imgui_impl_opengl3.h"
-#include "imgui_impl_sdl.h"
 #include "png_writer.hpp"
 #include "ui/app.hpp"
+#include "ui/shell/app_loop.hpp"
 
 namespace gpuplan::gui {
 
 namespace {
 
-// Frames drawn after any event: ImGui settles auto-fit columns and hover states over 2-3.
-constexpr int kFramesAfterChange = 3;
 // The UI font on Debian (fonts-dejavu-core); the embedded font stands in when it is missing.
 constexpr const char* kFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 
@@ -68,13 +59,6 @@ void open_window(Window& w, const GuiOptions& options) {
     SDL_GL_SetSwapInterval(1);  // vsync: never faster than the screen
 }
 
-float framebuffer_scale(SDL_Window* window) {
-    int window_w = 0, drawable_w = 0, unused = 0;
-    SDL_GetWindowSize(window, &window_w, &unused);
-    SDL_GL_GetDrawableSize(window, &drawable_w, &unused);
-    return window_w > 0 ? static_cast<float>(drawable_w) / static_cast<float>(window_w) : 1.0f;
-}
-
 // Reads the back buffer just drawn (before the swap) and writes it as a PNG, top row first.
 void save_screenshot(SDL_Window* window, const std::string& path) {
     int width = 0, height = 0;
@@ -91,80 +75,50 @@ void save_screenshot(SDL_Window* window, const std::string& path) {
     write_png_rgb(path, width, height, top_down);
 }
 
+// The desktop's side of the shared loop (ui/shell/app_loop.hpp): it sleeps in SDL_WaitEvent
+// when idle, draws the Benchmarks panel beside the views (and every frame while one runs, as
+// its progress arrives), and with --screenshot writes the last of its frames and closes.
+class DesktopPlatform final : public shell::Platform {
+public:
+    DesktopPlatform(SDL_Window* window, BenchmarksPanel& benchmarks, std::string screenshot_path)
+        : window_(window), benchmarks_(benchmarks), screenshot_path_(std::move(screenshot_path)) {}
+    bool sleeps_when_idle() const override { return true; }
+    bool busy() const override { return benchmarks_.running(); }
+    void draw_beside_views(ui::AppState& state) override {
+        if (!state.embed) benchmarks_.draw(state);
+        state.scenario_changed = false;  // a desktop window has no URL to update
+    }
+    bool after_frame(ui::AppState&, const shell::FrameInfo& frame) override {
+        if (screenshot_path_.empty() || frame.frames_pending > 0) return true;
+        save_screenshot(window_, screenshot_path_);
+        return false;
+    }
+
+private:
+    SDL_Window* window_;
+    BenchmarksPanel& benchmarks_;
+    std::string screenshot_path_;
+};
+
 }  // namespace
 
 void run_gui(const GuiOptions& options, const Catalog& catalog) {
     Window w;
     open_window(w, options);
 
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;  // layout is not persisted; the state is the scenario
-    ImGui_ImplSDL2_InitForOpenGL(w.window, w.gl);
-    ImGui_ImplOpenGL3_Init("#version 150");
-
     ui::AppState state;
     state.catalog = &catalog;
-    state.view = options.app.view;
-    state.embed = options.app.embed;
-    state.dark_theme = options.app.dark_theme.value_or(false);
-    state.show_frame_timing = options.app.debug;
-    if (options.app.scenario) ui::set_scenario(state, *options.app.scenario);
-    if (!options.app.catalog.empty()) ui::set_catalog_view_link(state, options.app.catalog);
-    if (!options.app.chart_ranges.empty()) ui::set_chart_ranges_view_link(state, options.app.chart_ranges);
+    shell::apply_app_options(state, options.app, "--scenario");  // a scenario's error stays in state.error, shown in the window
     if (!options.bench_text.empty()) ui::set_bench_results(state, options.bench_text, options.bench_source);
-    ui::load_fonts(1.0f, std::filesystem::exists(kFontPath) ? kFontPath : "", framebuffer_scale(w.window));
-    ui::apply_theme(state.dark_theme, 1.0f);
-    bool applied_dark = state.dark_theme;
+    shell::start_imgui(w.window, w.gl, "#version 150", std::filesystem::exists(kFontPath) ? kFontPath : "", state.dark_theme);
 
     BenchmarksPanel benchmarks;  // a panel of its own: it needs threads and the GPU, not the core
-    const bool screenshot = !options.screenshot_path.empty();
-    int frames_pending = screenshot ? options.frames : kFramesAfterChange;
-    bool open = true;
-    while (open) {
-        SDL_Event event;
-        // Idle: sleep until input arrives (benchmark progress arrives as an SDL user event).
-        if (frames_pending == 0 && !benchmarks.running()) {
-            if (SDL_WaitEvent(&event) == 0) break;
-            SDL_PushEvent(&event);  // handled with the rest below
-        }
-        while (SDL_PollEvent(&event)) {
-            ImGui_ImplSDL2_ProcessEvent(&event);
-            if (event.type == SDL_QUIT) open = false;
-            if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE) open = false;
-            frames_pending = std::max(frames_pending, kFramesAfterChange);
-        }
-        if (frames_pending > 0) --frames_pending;
-
-        ImGui_ImplOpenGL3_NewFrame();
-        ImGui_ImplSDL2_NewFrame();
-        ImGui::NewFrame();
-        ui::draw_app(state);
-        if (!state.embed) benchmarks.draw(state);
-        ImGui::Render();
-        if (state.dark_theme != applied_dark) {  // the theme switch in draw_app's chrome
-            ui::apply_theme(state.dark_theme, 1.0f);
-            applied_dark = state.dark_theme;
-        }
-        state.scenario_changed = false;  // a desktop window has no URL to update
-
-        int width_px = 0, height_px = 0;
-        SDL_GL_GetDrawableSize(w.window, &width_px, &height_px);
-        glViewport(0, 0, width_px, height_px);
-        const ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-        glClearColor(background.x, background.y, background.z, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        if (screenshot && frames_pending == 0) {
-            save_screenshot(w.window, options.screenshot_path);
-            open = false;
-        }
-        SDL_GL_SwapWindow(w.window);
+    DesktopPlatform platform(w.window, benchmarks, options.screenshot_path);
+    shell::AppLoop loop(w.window, state, platform);
+    loop.request_frames(options.screenshot_path.empty() ? shell::kFramesAfterChange : options.frames);
+    while (loop.turn()) {
     }
-
-    ImGui_ImplOpenGL3_Shutdown();
-    ImGui_ImplSDL2_Shutdown();
-    ImGui::DestroyContext();
+    shell::stop_imgui();
 }
 
 }  // namespace gpuplan::gui
