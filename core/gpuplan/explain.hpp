@@ -25,9 +25,9 @@ enum class InputOrigin {
 struct FigureInput {
     std::string name;   // "on_demand_usd_per_hour"
     double value = 0;
-    std::string unit;   // "USD/h"
+    std::string unit = {};   // "USD/h"
     InputOrigin origin = InputOrigin::user;
-    std::string source; // "catalog p5.48xlarge us-east-1 on_demand, KARP-PRICE, as of 2026-07-20"
+    std::string source = {}; // "catalog p5.48xlarge us-east-1 on_demand, KARP-PRICE, as of 2026-07-20"
     bool rests_on_assumption = false;  // a derived input whose own inputs include an assumption
 };
 
@@ -55,11 +55,11 @@ inline FigureInput input(std::string name, std::string unit, const Param& p) {
 struct Figure {
     std::string name;                // "effective_usd_per_hour"
     std::optional<double> value;     // nullopt: unknown (see unknown_reason)
-    std::string unit;
-    std::string formula;             // "on_demand_usd_per_hour x (1 - discount)"
-    std::string worked;              // "55.04 x (1 - 0.3) = 38.528"
-    std::vector<FigureInput> inputs;
-    std::string unknown_reason;
+    std::string unit = {};
+    std::string formula = {};             // "on_demand_usd_per_hour x (1 - discount)"
+    std::string worked = {};              // "55.04 x (1 - 0.3) = 38.528"
+    std::vector<FigureInput> inputs = {};
+    std::string unknown_reason = {};  // the fields above may be left out of a designated initialiser
 
     // True when any input is a default assumption, so the output can flag the figure.
     bool rests_on_assumption() const;

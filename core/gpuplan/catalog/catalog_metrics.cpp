@@ -38,8 +38,8 @@ InstanceMetrics instance_metrics(const Catalog& catalog, const Instance& inst, c
     const auto price = catalog_price(catalog, inst, region, PriceKind::on_demand);
     const std::string price_why = price_unknown_reason(inst, region, PriceKind::on_demand);
     if (price)
-        m.on_demand_usd_per_hour = {"on_demand_usd_per_hour", price->value, "USD/h", "catalog price", format_number(price->value),
-                                    {input("on_demand_usd_per_hour", "USD/h", *price)}, ""};
+        m.on_demand_usd_per_hour = {.name = "on_demand_usd_per_hour", .value = price->value, .unit = "USD/h", .formula = "catalog price", .worked = format_number(price->value),
+                                    .inputs = {input("on_demand_usd_per_hour", "USD/h", *price)}};
     else
         m.on_demand_usd_per_hour = unknown_figure("on_demand_usd_per_hour", "USD/h", "catalog price", price_why);
 
@@ -53,13 +53,12 @@ InstanceMetrics instance_metrics(const Catalog& catalog, const Instance& inst, c
         m.usd_per_accelerator_hour = unknown_figure("usd_per_accelerator_hour", "USD/accelerator-h", "on_demand_usd_per_hour / accelerator_count",
                                              "accelerator count unknown: " + inst.unknown_reason("accelerator_count"));
     else
-        m.usd_per_accelerator_hour = {"usd_per_accelerator_hour", price->value / *inst.accelerator_count, "USD/accelerator-h",
-                                      "on_demand_usd_per_hour / accelerator_count",
-                                      format_number(price->value) + " / " + format_number(*inst.accelerator_count) + " = " +
+        m.usd_per_accelerator_hour = {.name = "usd_per_accelerator_hour", .value = price->value / *inst.accelerator_count, .unit = "USD/accelerator-h",
+                                      .formula = "on_demand_usd_per_hour / accelerator_count",
+                                      .worked = format_number(price->value) + " / " + format_number(*inst.accelerator_count) + " = " +
                                           format_number(price->value / *inst.accelerator_count),
-                                      {input("on_demand_usd_per_hour", "USD/h", *price),
-                                       input("accelerator_count", "", {*inst.accelerator_count, InputOrigin::catalog, "catalog " + inst.name})},
-                                      ""};
+                                      .inputs = {input("on_demand_usd_per_hour", "USD/h", *price),
+                                       input("accelerator_count", "", {*inst.accelerator_count, InputOrigin::catalog, "catalog " + inst.name})}};
 
     if (inst.accelerator_count && *inst.accelerator_count < 1) {
         // A slice's memory is listed per slice, so it is its whole memory.

@@ -81,22 +81,22 @@ FleetResult evaluate_fleet(const FleetRequest& request) {
     }
     if (used <= 0) throw InputError("fleet.tiers", "0 used GPU-hours", "at least one tier with GPUs in use (gpus x utilization > 0)");
 
-    r.total_cost_usd = {"total_cost_usd", total, "USD", "sum of tier costs", total_worked + " = " + format_number(total), total_inputs, ""};
-    r.used_gpu_hours = {"used_gpu_hours", used, "GPU-h", "sum of gpus x utilization x hours", used_worked + " = " + format_number(used), {}, ""};
+    r.total_cost_usd = {.name = "total_cost_usd", .value = total, .unit = "USD", .formula = "sum of tier costs", .worked = total_worked + " = " + format_number(total), .inputs = total_inputs};
+    r.used_gpu_hours = {.name = "used_gpu_hours", .value = used, .unit = "GPU-h", .formula = "sum of gpus x utilization x hours", .worked = used_worked + " = " + format_number(used), .inputs = {}};
     const double blended = total / used;
-    r.blended_usd_per_gpu_hour = {"blended_usd_per_gpu_hour", blended, "USD/GPU-h", "total_cost_usd / used_gpu_hours",
-                                  format_number(total) + " / " + format_number(used) + " = " + format_number(blended),
-                                  {r.total_cost_usd.as_input(), r.used_gpu_hours.as_input()}, ""};
+    r.blended_usd_per_gpu_hour = {.name = "blended_usd_per_gpu_hour", .value = blended, .unit = "USD/GPU-h", .formula = "total_cost_usd / used_gpu_hours",
+                                  .worked = format_number(total) + " / " + format_number(used) + " = " + format_number(blended),
+                                  .inputs = {r.total_cost_usd.as_input(), r.used_gpu_hours.as_input()}};
     const double od = request.on_demand_usd_per_gpu_hour.value;
     const FigureInput in_od = input("on_demand_usd_per_gpu_hour", "USD/GPU-h", request.on_demand_usd_per_gpu_hour);
     const double all_od = used * od;
-    r.all_on_demand_cost_usd = {"all_on_demand_cost_usd", all_od, "USD", "used_gpu_hours x on_demand_usd_per_gpu_hour",
-                                format_number(used) + " x " + format_number(od) + " = " + format_number(all_od),
-                                {r.used_gpu_hours.as_input(), in_od}, ""};
+    r.all_on_demand_cost_usd = {.name = "all_on_demand_cost_usd", .value = all_od, .unit = "USD", .formula = "used_gpu_hours x on_demand_usd_per_gpu_hour",
+                                .worked = format_number(used) + " x " + format_number(od) + " = " + format_number(all_od),
+                                .inputs = {r.used_gpu_hours.as_input(), in_od}};
     const double saving = 1.0 - total / all_od;
-    r.saving_vs_on_demand = {"saving_vs_on_demand", saving, "fraction", "1 - total_cost_usd / all_on_demand_cost_usd",
-                             "1 - " + format_number(total) + " / " + format_number(all_od) + " = " + format_number(saving),
-                             {r.total_cost_usd.as_input(), r.all_on_demand_cost_usd.as_input()}, ""};
+    r.saving_vs_on_demand = {.name = "saving_vs_on_demand", .value = saving, .unit = "fraction", .formula = "1 - total_cost_usd / all_on_demand_cost_usd",
+                             .worked = "1 - " + format_number(total) + " / " + format_number(all_od) + " = " + format_number(saving),
+                             .inputs = {r.total_cost_usd.as_input(), r.all_on_demand_cost_usd.as_input()}};
     r.saving_usd = make_figure("saving_usd", all_od - total, "USD", "all_on_demand_cost_usd - total_cost_usd",
                                format_number(all_od) + " - " + format_number(total) + " = " + format_number(all_od - total),
                                {r.all_on_demand_cost_usd.as_input(), r.total_cost_usd.as_input()});

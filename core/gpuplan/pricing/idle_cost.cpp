@@ -16,12 +16,12 @@ IdleResult evaluate_idle_cost(const IdleRequest& q) {
 
     IdleResult r;
     const double on = q.hours_per_month * p;
-    r.always_on_usd_per_instance = {"always_on_usd_per_instance", on, "USD/month", "hours_per_month x usd_per_hour",
-                                    format_number(q.hours_per_month) + " x " + format_number(p) + " = " + format_number(on),
-                                    {input("hours_per_month", "h", user_given(q.hours_per_month)), in_price}, ""};
-    r.always_on_usd_total = {"always_on_usd_total", on * q.engineers, "USD/month", "always_on_usd_per_instance x engineers",
-                             format_number(on) + " x " + format_number(q.engineers) + " = " + format_number(on * q.engineers),
-                             {r.always_on_usd_per_instance.as_input(), in_n}, ""};
+    r.always_on_usd_per_instance = {.name = "always_on_usd_per_instance", .value = on, .unit = "USD/month", .formula = "hours_per_month x usd_per_hour",
+                                    .worked = format_number(q.hours_per_month) + " x " + format_number(p) + " = " + format_number(on),
+                                    .inputs = {input("hours_per_month", "h", user_given(q.hours_per_month)), in_price}};
+    r.always_on_usd_total = {.name = "always_on_usd_total", .value = on * q.engineers, .unit = "USD/month", .formula = "always_on_usd_per_instance x engineers",
+                             .worked = format_number(on) + " x " + format_number(q.engineers) + " = " + format_number(on * q.engineers),
+                             .inputs = {r.always_on_usd_per_instance.as_input(), in_n}};
     const double hours = q.workdays_per_month * day_hours;
     r.ephemeral_hours_per_instance = {
         "ephemeral_hours_per_instance", hours, "h/month",
@@ -32,22 +32,21 @@ IdleResult evaluate_idle_cost(const IdleRequest& q) {
          input("boot_setup_minutes", "min", user_given(q.boot_setup_minutes)), input("idle_shutdown_minutes", "min", user_given(q.idle_shutdown_minutes))},
         ""};
     const double eph = hours * p;
-    r.ephemeral_usd_per_instance = {"ephemeral_usd_per_instance", eph, "USD/month", "ephemeral_hours_per_instance x usd_per_hour",
-                                    format_number(hours) + " x " + format_number(p) + " = " + format_number(eph),
-                                    {r.ephemeral_hours_per_instance.as_input(), in_price}, ""};
-    r.ephemeral_usd_total = {"ephemeral_usd_total", eph * q.engineers, "USD/month", "ephemeral_usd_per_instance x engineers",
-                             format_number(eph) + " x " + format_number(q.engineers) + " = " + format_number(eph * q.engineers),
-                             {r.ephemeral_usd_per_instance.as_input(), in_n}, ""};
+    r.ephemeral_usd_per_instance = {.name = "ephemeral_usd_per_instance", .value = eph, .unit = "USD/month", .formula = "ephemeral_hours_per_instance x usd_per_hour",
+                                    .worked = format_number(hours) + " x " + format_number(p) + " = " + format_number(eph),
+                                    .inputs = {r.ephemeral_hours_per_instance.as_input(), in_price}};
+    r.ephemeral_usd_total = {.name = "ephemeral_usd_total", .value = eph * q.engineers, .unit = "USD/month", .formula = "ephemeral_usd_per_instance x engineers",
+                             .worked = format_number(eph) + " x " + format_number(q.engineers) + " = " + format_number(eph * q.engineers),
+                             .inputs = {r.ephemeral_usd_per_instance.as_input(), in_n}};
     const double storage = q.storage_gb * q.storage_usd_per_gb_month.value * q.engineers;
-    r.storage_usd_total = {"storage_usd_total", storage, "USD/month", "storage_gb x usd_per_gb_month x engineers (paid in both cases)",
-                           format_number(q.storage_gb) + " x " + format_number(q.storage_usd_per_gb_month.value) + " x " +
+    r.storage_usd_total = {.name = "storage_usd_total", .value = storage, .unit = "USD/month", .formula = "storage_gb x usd_per_gb_month x engineers (paid in both cases)",
+                           .worked = format_number(q.storage_gb) + " x " + format_number(q.storage_usd_per_gb_month.value) + " x " +
                                format_number(q.engineers) + " = " + format_number(storage),
-                           {input("storage_gb", "GB", user_given(q.storage_gb)), input("storage_usd_per_gb_month", "USD/GB-month", q.storage_usd_per_gb_month), in_n},
-                           ""};
+                           .inputs = {input("storage_gb", "GB", user_given(q.storage_gb)), input("storage_usd_per_gb_month", "USD/GB-month", q.storage_usd_per_gb_month), in_n}};
     const double saving = 1.0 - eph / on;
-    r.saving_fraction_compute = {"saving_fraction_compute", saving, "fraction", "1 - ephemeral_usd_per_instance / always_on_usd_per_instance",
-                                 "1 - " + format_number(eph) + " / " + format_number(on) + " = " + format_number(saving),
-                                 {r.ephemeral_usd_per_instance.as_input(), r.always_on_usd_per_instance.as_input()}, ""};
+    r.saving_fraction_compute = {.name = "saving_fraction_compute", .value = saving, .unit = "fraction", .formula = "1 - ephemeral_usd_per_instance / always_on_usd_per_instance",
+                                 .worked = "1 - " + format_number(eph) + " / " + format_number(on) + " = " + format_number(saving),
+                                 .inputs = {r.ephemeral_usd_per_instance.as_input(), r.always_on_usd_per_instance.as_input()}};
     return r;
 }
 

@@ -45,8 +45,8 @@ StorageResult evaluate_storage(const StorageRequest& q) {
         worked += (worked.empty() ? "" : " + ") + format_number(*line.value);
         inputs.push_back(line.as_input());
     }
-    r.total_usd = {"total_usd", total, "USD", "sum of storage and transfer lines",
-                   (worked.empty() ? "0" : worked) + " = " + format_number(total), inputs, ""};
+    r.total_usd = {.name = "total_usd", .value = total, .unit = "USD", .formula = "sum of storage and transfer lines",
+                   .worked = (worked.empty() ? "0" : worked) + " = " + format_number(total), .inputs = inputs};
     return r;
 }
 

@@ -147,9 +147,9 @@ std::optional<PickFigures> pick_figures(const Candidate& pick, const Catalog& ca
     const auto price = catalog_price(catalog, inst, q.region, pick.purchase);
     const Param fleet_hourly{pick.usd_per_hour, InputOrigin::derived,
                              format_number(pick.instances) + " x " + (price ? price->source : std::string("price"))};
-    Figure instances{"instances", pick.instances, "instances", "ceil(target_tokens_per_second / tokens_per_second_per_instance)",
-                     "ceil(" + format_number(q.tokens_per_second) + " / " + format_number(*e->per_instance.value) + ") = " + format_number(pick.instances),
-                     {e->per_instance.as_input()}, ""};
+    Figure instances{.name = "instances", .value = pick.instances, .unit = "instances", .formula = "ceil(target_tokens_per_second / tokens_per_second_per_instance)",
+                     .worked = "ceil(" + format_number(q.tokens_per_second) + " / " + format_number(*e->per_instance.value) + ") = " + format_number(pick.instances),
+                     .inputs = {e->per_instance.as_input()}};
     return PickFigures{.bytes_per_step = e->roofline.bytes_per_step,
                        .decode_step_seconds = e->decode_step_seconds,
                        .tokens_per_second_per_instance = e->per_instance,

@@ -46,11 +46,11 @@ CollectiveEstimate estimate_collective(const Catalog& catalog, const CollectiveR
         return e;
     }
     const double t = *e.seconds.value, alg = q.bytes / t / 1e9, bus = alg * factor;
-    e.algorithm_bandwidth_gb_per_s = {"algorithm_bandwidth_gb_per_s", alg, "GB/s", "S / seconds (nccl-tests algbw)",
-                                      n(q.bytes) + " / " + n(t) + " / 1e9 = " + n(alg), {input("bytes", "bytes", user_given(q.bytes)), e.seconds.as_input()}, ""};
-    e.bus_bandwidth_gb_per_s = {"bus_bandwidth_gb_per_s", bus, "GB/s",
-                                "algorithm_bandwidth x " + factor_text + ", n = " + n(r) + " ranks (nccl-tests busbw for " + std::string(to_string(q.op)) + ")",
-                                n(alg) + " x " + n(factor) + " = " + n(bus), {e.algorithm_bandwidth_gb_per_s.as_input(), input("ranks", "", user_given(r))}, ""};
+    e.algorithm_bandwidth_gb_per_s = {.name = "algorithm_bandwidth_gb_per_s", .value = alg, .unit = "GB/s", .formula = "S / seconds (nccl-tests algbw)",
+                                      .worked = n(q.bytes) + " / " + n(t) + " / 1e9 = " + n(alg), .inputs = {input("bytes", "bytes", user_given(q.bytes)), e.seconds.as_input()}};
+    e.bus_bandwidth_gb_per_s = {.name = "bus_bandwidth_gb_per_s", .value = bus, .unit = "GB/s",
+                                .formula = "algorithm_bandwidth x " + factor_text + ", n = " + n(r) + " ranks (nccl-tests busbw for " + std::string(to_string(q.op)) + ")",
+                                .worked = n(alg) + " x " + n(factor) + " = " + n(bus), .inputs = {e.algorithm_bandwidth_gb_per_s.as_input(), input("ranks", "", user_given(r))}};
     return e;
 }
 

@@ -432,12 +432,11 @@ CollectiveCost hierarchical_collective(Collective kind, double bytes, const Node
             // 2 (g-1)/g S.
             const Param& eff = *t.nvls_efficiency;
             const double v = nvls_seconds(bytes, t, g);
-            in_phases = {Figure{"nvls_all_reduce_seconds", v, "s", "(1 + 1/g) x S / (B x nvls_efficiency) + 2 alpha (NVLink SHARP: the switch reduces)",
-                                "(1 + 1/" + n(g) + ") x " + n(bytes) + " / (" + n(t.intra.gb_per_s.value) + "e9 x " + n(eff.value) + ") + 2 x " +
+            in_phases = {Figure{.name = "nvls_all_reduce_seconds", .value = v, .unit = "s", .formula = "(1 + 1/g) x S / (B x nvls_efficiency) + 2 alpha (NVLink SHARP: the switch reduces)",
+                                .worked = "(1 + 1/" + n(g) + ") x " + n(bytes) + " / (" + n(t.intra.gb_per_s.value) + "e9 x " + n(eff.value) + ") + 2 x " +
                                     n(t.intra.latency_us.value) + "e-6 = " + n(v),
-                                {input("bytes", "bytes", {bytes, InputOrigin::user, ""}), input("bandwidth_gb_per_s", "GB/s", t.intra.gb_per_s),
-                                 input("nvls_efficiency", "fraction", eff), input("latency_us", "us", t.intra.latency_us)},
-                                ""}};
+                                .inputs = {input("bytes", "bytes", {bytes, InputOrigin::user, ""}), input("bandwidth_gb_per_s", "GB/s", t.intra.gb_per_s),
+                                 input("nvls_efficiency", "fraction", eff), input("latency_us", "us", t.intra.latency_us)}}};
             in_labels = {"NVLS all-reduce of S" + in_where};
         } else if (kind == Collective::all_reduce && nodes <= 1) {
             in_phases = {on(Collective::all_reduce, bytes, g, t.intra)};

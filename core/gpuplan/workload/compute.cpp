@@ -23,14 +23,14 @@ TrainingFlops training_step_flops(const ModelSpec& m, double tokens, double sequ
     const double extra_dense = recompute == RecomputeFlops::full ? dense_fwd : 0;
     const std::vector<FigureInput> ins = {c.active_figure.as_input(), input("tokens", "tokens", user_given(tokens)), input("sequence", "tokens", user_given(sequence))};
     TrainingFlops f;
-    f.model = {"model_flops", model * tokens, "FLOP",
-               "3 x (2 x active_parameters + 2 x layers x sequence x heads x head_dim) x tokens (forward + 2 x backward; causal attention)",
-               "3 x (" + n(dense_fwd) + " + " + n(attn_fwd) + ") x " + n(tokens) + " = " + n(model * tokens), ins, ""};
+    f.model = {.name = "model_flops", .value = model * tokens, .unit = "FLOP",
+               .formula = "3 x (2 x active_parameters + 2 x layers x sequence x heads x head_dim) x tokens (forward + 2 x backward; causal attention)",
+               .worked = "3 x (" + n(dense_fwd) + " + " + n(attn_fwd) + ") x " + n(tokens) + " = " + n(model * tokens), .inputs = ins};
     const std::string what = recompute == RecomputeFlops::full ? " + recomputed forward (2N + attention, full recompute)"
                              : recompute == RecomputeFlops::selective ? " + recomputed attention core (selective recompute)" : "";
-    f.hardware = {"training_flops", (model + extra) * tokens, "FLOP", "model FLOPs" + what + " (Korthikanti et al. 2022)",
-                  "(" + n(model) + (extra > 0 ? " + " + n(extra) : std::string()) + ") x " + n(tokens) + " = " + n((model + extra) * tokens),
-                  {f.model.as_input()}, ""};
+    f.hardware = {.name = "training_flops", .value = (model + extra) * tokens, .unit = "FLOP", .formula = "model FLOPs" + what + " (Korthikanti et al. 2022)",
+                  .worked = "(" + n(model) + (extra > 0 ? " + " + n(extra) : std::string()) + ") x " + n(tokens) + " = " + n((model + extra) * tokens),
+                  .inputs = {f.model.as_input()}};
     f.hardware_dense = (3 * dense_fwd + extra_dense) * tokens;
     f.hardware_attention = (model + extra) * tokens - f.hardware_dense;
     return f;
@@ -38,11 +38,10 @@ TrainingFlops training_step_flops(const ModelSpec& m, double tokens, double sequ
 
 Figure compute_seconds(const Figure& flops, double accelerators, const Param& peak_tflops, const Param& efficiency) {
     const double v = *flops.value / (accelerators * peak_tflops.value * 1e12 * efficiency.value);
-    return {"compute_seconds", v, "s", "flops / (accelerators x dense_peak_tflops x 1e12 x efficiency)",
-            n(*flops.value) + " / (" + n(accelerators) + " x " + n(peak_tflops.value) + "e12 x " + n(efficiency.value) + ") = " + n(v),
-            {flops.as_input(), input("accelerators", "", user_given(accelerators)), input("dense_peak_tflops", "TFLOPS", peak_tflops),
-             input("compute_efficiency", "fraction", efficiency)},
-            ""};
+    return {.name = "compute_seconds", .value = v, .unit = "s", .formula = "flops / (accelerators x dense_peak_tflops x 1e12 x efficiency)",
+            .worked = n(*flops.value) + " / (" + n(accelerators) + " x " + n(peak_tflops.value) + "e12 x " + n(efficiency.value) + ") = " + n(v),
+            .inputs = {flops.as_input(), input("accelerators", "", user_given(accelerators)), input("dense_peak_tflops", "TFLOPS", peak_tflops),
+             input("compute_efficiency", "fraction", efficiency)}};
 }
 
 DecodeRoofline decode_roofline(const ModelSpec& m, double weight_bytes, double kv_bytes, double batch, double context, double gpus,
@@ -66,19 +65,19 @@ DecodeRoofline decode_roofline(const ModelSpec& m, double weight_bytes, double k
     const double weights = read_params * weight_bytes;
     const double kv = *kv_token.value * batch * context;
     DecodeRoofline r;
-    r.bytes_per_step = {"bytes_per_step", weights + kv, "bytes", read_formula + " x bytes_per_weight + kv_bytes_per_token x batch x context",
-                        "(" + read_worked + ") x " + n(weight_bytes) + " + " + n(*kv_token.value) + " x " + n(batch) + " x " + n(context) + " = " + n(weights + kv),
-                        {c.active_figure.as_input(), kv_token.as_input(kv_token.worked)}, ""};
+    r.bytes_per_step = {.name = "bytes_per_step", .value = weights + kv, .unit = "bytes", .formula = read_formula + " x bytes_per_weight + kv_bytes_per_token x batch x context",
+                        .worked = "(" + read_worked + ") x " + n(weight_bytes) + " + " + n(*kv_token.value) + " x " + n(batch) + " x " + n(context) + " = " + n(weights + kv),
+                        .inputs = {c.active_figure.as_input(), kv_token.as_input(kv_token.worked)}};
     const double bw = bandwidth.value * 1e9 * gpus;
     const double steps = bw / (weights + kv);
-    r.steps_per_second = {"steps_per_second", steps, "steps/s", "gpus x bandwidth / bytes_per_step (memory-bound roofline)",
-                          n(gpus) + " x " + n(bandwidth.value) + "e9 / " + n(weights + kv) + " = " + n(steps),
-                          {input("memory_bandwidth_gb_per_s", "GB/s", bandwidth), r.bytes_per_step.as_input()}, ""};
-    r.tokens_per_second = {"tokens_per_second_upper_bound", steps * batch, "tokens/s", "steps_per_second x batch",
-                           n(steps) + " x " + n(batch) + " = " + n(steps * batch), {r.steps_per_second.as_input()}, ""};
-    r.tokens_per_second_expected = {"tokens_per_second", steps * batch * efficiency.value, "tokens/s", "tokens_per_second_upper_bound x bandwidth_efficiency",
-                                    n(steps * batch) + " x " + n(efficiency.value) + " = " + n(steps * batch * efficiency.value),
-                                    {r.tokens_per_second.as_input(), input("bandwidth_efficiency", "fraction", efficiency)}, ""};
+    r.steps_per_second = {.name = "steps_per_second", .value = steps, .unit = "steps/s", .formula = "gpus x bandwidth / bytes_per_step (memory-bound roofline)",
+                          .worked = n(gpus) + " x " + n(bandwidth.value) + "e9 / " + n(weights + kv) + " = " + n(steps),
+                          .inputs = {input("memory_bandwidth_gb_per_s", "GB/s", bandwidth), r.bytes_per_step.as_input()}};
+    r.tokens_per_second = {.name = "tokens_per_second_upper_bound", .value = steps * batch, .unit = "tokens/s", .formula = "steps_per_second x batch",
+                           .worked = n(steps) + " x " + n(batch) + " = " + n(steps * batch), .inputs = {r.steps_per_second.as_input()}};
+    r.tokens_per_second_expected = {.name = "tokens_per_second", .value = steps * batch * efficiency.value, .unit = "tokens/s", .formula = "tokens_per_second_upper_bound x bandwidth_efficiency",
+                                    .worked = n(steps * batch) + " x " + n(efficiency.value) + " = " + n(steps * batch * efficiency.value),
+                                    .inputs = {r.tokens_per_second.as_input(), input("bandwidth_efficiency", "fraction", efficiency)}};
     return r;
 }
 
@@ -88,11 +87,10 @@ Figure prefill_seconds(const ModelSpec& m, double prompt_tokens, double batch, d
     // Causal attention over the prompt: on average half the prompt is attended to.
     const double flops = (2 * c.active + 2 * m.layers * prompt_tokens * attn_dim) * prompt_tokens * batch;
     const double v = flops / (gpus * peak.value * 1e12 * efficiency.value);
-    return {"prefill_seconds", v, "s", "(2 x active_parameters + 2 x layers x prompt x heads x head_dim) x prompt x batch / (gpus x peak x efficiency)",
-            n(flops) + " / (" + n(gpus) + " x " + n(peak.value) + "e12 x " + n(efficiency.value) + ") = " + n(v),
-            {c.active_figure.as_input(), input("prompt_tokens", "tokens", user_given(prompt_tokens)), input("batch", "", user_given(batch)),
-             input("gpus", "", user_given(gpus)), input("dense_peak_tflops", "TFLOPS", peak), input("compute_efficiency", "fraction", efficiency)},
-            ""};
+    return {.name = "prefill_seconds", .value = v, .unit = "s", .formula = "(2 x active_parameters + 2 x layers x prompt x heads x head_dim) x prompt x batch / (gpus x peak x efficiency)",
+            .worked = n(flops) + " / (" + n(gpus) + " x " + n(peak.value) + "e12 x " + n(efficiency.value) + ") = " + n(v),
+            .inputs = {c.active_figure.as_input(), input("prompt_tokens", "tokens", user_given(prompt_tokens)), input("batch", "", user_given(batch)),
+             input("gpus", "", user_given(gpus)), input("dense_peak_tflops", "TFLOPS", peak), input("compute_efficiency", "fraction", efficiency)}};
 }
 
 std::string_view to_string(Collective c) {

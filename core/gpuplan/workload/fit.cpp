@@ -48,8 +48,8 @@ GpuPool instance_pool(const Catalog& catalog, const std::string& name, double no
     p.gpus_per_node = count < 1 ? 1 : count;
     p.nodes = nodes;
     p.gib_each = *inst.accelerator_memory_gib_each;
-    p.gib_each_input = {"accelerator_memory_gib_each", p.gib_each, "GiB", InputOrigin::catalog,
-                        "catalog " + inst.name + " accelerator_memory_gib_each (GiB as EC2 reports it)"};
+    p.gib_each_input = {.name = "accelerator_memory_gib_each", .value = p.gib_each, .unit = "GiB", .origin = InputOrigin::catalog,
+                        .source = "catalog " + inst.name + " accelerator_memory_gib_each (GiB as EC2 reports it)"};
     const std::string what = count < 1 ? "a " + n(count) + " slice of one " + p.accelerator_name : n(count) + " x " + p.accelerator_name;
     p.label = (nodes > 1 ? n(nodes) + " x " : std::string()) + inst.name + " (" + what + ", " + n(p.gib_each) + " GiB each" +
               (nodes > 1 ? "; " + n(p.gpus()) + " GPUs in all" : std::string()) + ")";
@@ -60,7 +60,7 @@ GpuPool bare_pool(double gpus, double gib_each) {
     GpuPool p;
     p.gpus_per_node = gpus;
     p.gib_each = gib_each;
-    p.gib_each_input = {"gpu_memory_gib", gib_each, "GiB", InputOrigin::user, "given GPU memory"};
+    p.gib_each_input = {.name = "gpu_memory_gib", .value = gib_each, .unit = "GiB", .origin = InputOrigin::user, .source = "given GPU memory"};
     p.label = n(gpus) + " GPU" + (gpus == 1 ? "" : "s") + " x " + n(gib_each) + " GiB (given, no instance type)";
     return p;
 }
@@ -184,14 +184,14 @@ void inference_fit_figures(InferenceFit& r, const InferenceFitRequest& request, 
     const InferenceMemory& m = r.memory;
     const double tp = q.tensor_parallel;
     const double cap = tp * pool.gb_each();
-    r.capacity_gb = {"capacity_gb", cap, "GB", "tensor_parallel x accelerator_memory_gib_each x 2^30 / 10^9",
-                     n(tp) + " x " + n(pool.gib_each) + " GiB x 2^30 / 10^9 = " + n(cap) + " GB (" + n(tp * pool.gib_each) + " GiB)",
-                     {input("tensor_parallel", "GPUs", user_or_default(request.tensor_parallel, tp, kDefaultTensorParallel)), pool.gib_each_input}, ""};
+    r.capacity_gb = {.name = "capacity_gb", .value = cap, .unit = "GB", .formula = "tensor_parallel x accelerator_memory_gib_each x 2^30 / 10^9",
+                     .worked = n(tp) + " x " + n(pool.gib_each) + " GiB x 2^30 / 10^9 = " + n(cap) + " GB (" + n(tp * pool.gib_each) + " GiB)",
+                     .inputs = {input("tensor_parallel", "GPUs", user_or_default(request.tensor_parallel, tp, kDefaultTensorParallel)), pool.gib_each_input}};
     const double total = val(m.total_gb), weights = val(m.weights_gb), over = val(m.overhead_gb);
     const double margin = cap - total;
-    r.margin_gb = {"margin_gb", margin, "GB", "capacity - total (negative: short by that much)",
-                   n(cap) + " - " + n(total) + " = " + n(margin) + " GB (" + n(gb_to_gib(margin)) + " GiB)",
-                   {r.capacity_gb.as_input(), m.total_gb.as_input()}, ""};
+    r.margin_gb = {.name = "margin_gb", .value = margin, .unit = "GB", .formula = "capacity - total (negative: short by that much)",
+                   .worked = n(cap) + " - " + n(total) + " = " + n(margin) + " GB (" + n(gb_to_gib(margin)) + " GiB)",
+                   .inputs = {r.capacity_gb.as_input(), m.total_gb.as_input()}};
     r.fits = total <= cap;
     r.weights_alone_too_big = weights > cap;
 
@@ -199,20 +199,18 @@ void inference_fit_figures(InferenceFit& r, const InferenceFitRequest& request, 
     const Figure& kv_token = r.kv_bytes_per_token;
     const double per_token = val(kv_token);
     const double mb = max_batch_that_fits(q, cap);
-    r.max_batch = {"max_batch", mb, "sequences",
-                   "floor((capacity - weights - overhead) / (kv_cache_bytes_per_token x context)); 0 when weights + overhead do not fit",
-                   "floor((" + n(cap) + " - " + n(weights) + " - " + n(over) + ") GB / (" + n(per_token) + " x " + n(q.context) + " bytes)) = " + n(mb),
-                   {r.capacity_gb.as_input(), m.weights_gb.as_input(), m.overhead_gb.as_input(), kv_token.as_input(kv_token.worked),
-                    input("context", "tokens", user_given(q.context))},
-                   ""};
+    r.max_batch = {.name = "max_batch", .value = mb, .unit = "sequences",
+                   .formula = "floor((capacity - weights - overhead) / (kv_cache_bytes_per_token x context)); 0 when weights + overhead do not fit",
+                   .worked = "floor((" + n(cap) + " - " + n(weights) + " - " + n(over) + ") GB / (" + n(per_token) + " x " + n(q.context) + " bytes)) = " + n(mb),
+                   .inputs = {r.capacity_gb.as_input(), m.weights_gb.as_input(), m.overhead_gb.as_input(), kv_token.as_input(kv_token.worked),
+                    input("context", "tokens", user_given(q.context))}};
     const double fixed = weights + over;
     const double mc = fixed >= cap ? 0 : std::floor((cap - fixed) * kBytesPerGB / (per_token * q.batch));
-    r.max_context = {"max_context", mc, "tokens",
-                     "floor((capacity - weights - overhead) / (kv_cache_bytes_per_token x batch)); 0 when weights + overhead do not fit",
-                     "floor((" + n(cap) + " - " + n(weights) + " - " + n(over) + ") GB / (" + n(per_token) + " x " + n(q.batch) + " bytes)) = " + n(mc),
-                     {r.capacity_gb.as_input(), m.weights_gb.as_input(), m.overhead_gb.as_input(), kv_token.as_input(kv_token.worked),
-                      input("batch", "sequences", user_given(q.batch))},
-                     ""};
+    r.max_context = {.name = "max_context", .value = mc, .unit = "tokens",
+                     .formula = "floor((capacity - weights - overhead) / (kv_cache_bytes_per_token x batch)); 0 when weights + overhead do not fit",
+                     .worked = "floor((" + n(cap) + " - " + n(weights) + " - " + n(over) + ") GB / (" + n(per_token) + " x " + n(q.batch) + " bytes)) = " + n(mc),
+                     .inputs = {r.capacity_gb.as_input(), m.weights_gb.as_input(), m.overhead_gb.as_input(), kv_token.as_input(kv_token.worked),
+                      input("batch", "sequences", user_given(q.batch))}};
 }
 
 // The first lines of the verdict: fits or not, and by how much, in words.
@@ -440,24 +438,23 @@ TrainingFit check_training_fit(const TrainingMemoryRequest& q, const GpuPool& po
     r.memory = training_memory(q);
     const TrainingMemory& m = r.memory;
     const double each_gb = pool.gb_each();
-    r.capacity_gb = {"capacity_per_gpu_gb", each_gb, "GB", "accelerator_memory_gib_each x 2^30 / 10^9",
-                     n(pool.gib_each) + " GiB x 2^30 / 10^9 = " + n(each_gb) + " GB", {pool.gib_each_input}, ""};
+    r.capacity_gb = {.name = "capacity_per_gpu_gb", .value = each_gb, .unit = "GB", .formula = "accelerator_memory_gib_each x 2^30 / 10^9",
+                     .worked = n(pool.gib_each) + " GiB x 2^30 / 10^9 = " + n(each_gb) + " GB", .inputs = {pool.gib_each_input}};
     const double total = val(m.total_per_gpu_gb), margin = each_gb - total;
-    r.margin_gb = {"margin_per_gpu_gb", margin, "GB", "capacity_per_gpu - total_per_gpu (negative: short by that much)",
-                   n(each_gb) + " - " + n(total) + " = " + n(margin) + " GB (" + n(gb_to_gib(margin)) + " GiB)",
-                   {r.capacity_gb.as_input(), m.total_per_gpu_gb.as_input()}, ""};
+    r.margin_gb = {.name = "margin_per_gpu_gb", .value = margin, .unit = "GB", .formula = "capacity_per_gpu - total_per_gpu (negative: short by that much)",
+                   .worked = n(each_gb) + " - " + n(total) + " = " + n(margin) + " GB (" + n(gb_to_gib(margin)) + " GiB)",
+                   .inputs = {r.capacity_gb.as_input(), m.total_per_gpu_gb.as_input()}};
     r.fits = total <= each_gb;
 
     // Host memory for offloaded states: per GPU rank x GPUs per node, against the node's RAM.
     const double host_gpu = val(m.host_per_gpu_gb);
-    r.host_per_node_gb = {"host_per_node_gb", host_gpu * pool.gpus_per_node, "GB", "host_per_gpu x GPUs per node",
-                          n(host_gpu) + " x " + n(pool.gpus_per_node) + " = " + n(host_gpu * pool.gpus_per_node) + " GB",
-                          {m.host_per_gpu_gb.as_input(),
+    r.host_per_node_gb = {.name = "host_per_node_gb", .value = host_gpu * pool.gpus_per_node, .unit = "GB", .formula = "host_per_gpu x GPUs per node",
+                          .worked = n(host_gpu) + " x " + n(pool.gpus_per_node) + " = " + n(host_gpu * pool.gpus_per_node) + " GB",
+                          .inputs = {m.host_per_gpu_gb.as_input(),
                            input("gpus_per_node", "GPUs",
                                  {pool.gpus_per_node, pool.instance ? InputOrigin::catalog : InputOrigin::user,
-                                  pool.instance ? "catalog " + pool.instance->name + " accelerator_count" : ""})},
-                          ""};
-    r.host_ram_gb = {"host_ram_gb", std::nullopt, "GB", "instance memory_gib x 2^30 / 10^9", "", {}, "no instance given (--gpus): host RAM unknown"};
+                                  pool.instance ? "catalog " + pool.instance->name + " accelerator_count" : ""})}};
+    r.host_ram_gb = {.name = "host_ram_gb", .value = std::nullopt, .unit = "GB", .formula = "instance memory_gib x 2^30 / 10^9", .worked = "", .inputs = {}, .unknown_reason = "no instance given (--gpus): host RAM unknown"};
     if (pool.instance && pool.instance->memory_gib) {
         const double ram = gib_to_gb(*pool.instance->memory_gib);
         r.host_ram_gb.value = ram;

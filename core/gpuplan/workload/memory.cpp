@@ -79,10 +79,10 @@ TrainingMemory training_memory(const TrainingMemoryRequest& q) {
     r.gradients_gb = state("gradients_gb", g, q.grad_bytes, g_share, false);
     r.optimizer_gb = state("optimizer_gb", o, q.optimizer_bytes, o_share, q.offload_optimizer);
     const double states = w_gpu + g + o_gpu;
-    r.model_states_gb = {"model_states_gb", states / kBytesPerGB, "GB", "weights + gradients + optimizer (on the GPU)",
-                         n(w_gpu / kBytesPerGB) + " + " + n(g / kBytesPerGB) + " + " + n(o_gpu / kBytesPerGB) + " = " + n(states / kBytesPerGB),
-                         {r.weights_gb.as_input(), r.gradients_gb.as_input(), r.optimizer_gb.as_input()}, ""};
-    r.bytes_per_parameter = {"bytes_per_parameter", states / params, "bytes", "model_states / parameters", n(states) + " / " + n(params) + " = " + n(states / params), {in_p}, ""};
+    r.model_states_gb = {.name = "model_states_gb", .value = states / kBytesPerGB, .unit = "GB", .formula = "weights + gradients + optimizer (on the GPU)",
+                         .worked = n(w_gpu / kBytesPerGB) + " + " + n(g / kBytesPerGB) + " + " + n(o_gpu / kBytesPerGB) + " = " + n(states / kBytesPerGB),
+                         .inputs = {r.weights_gb.as_input(), r.gradients_gb.as_input(), r.optimizer_gb.as_input()}};
+    r.bytes_per_parameter = {.name = "bytes_per_parameter", .value = states / params, .unit = "bytes", .formula = "model_states / parameters", .worked = n(states) + " / " + n(params) + " = " + n(states / params), .inputs = {in_p}};
 
     // Activations (Korthikanti et al. 2022), layers held by this pipeline stage.
     const double s = q.sequence, b = q.micro_batch, h = m.hidden, a = m.heads, t = q.tensor_parallel;
@@ -102,22 +102,21 @@ TrainingMemory training_memory(const TrainingMemoryRequest& q) {
     const double layers_here = m.layers / q.pipeline_parallel;
     const double in_flight = q.pipeline_parallel;
     const double act = per_layer * layers_here * in_flight;
-    r.activations_gb = {"activations_gb", act / kBytesPerGB, "GB",
-                        "layers / pipeline x micro-batches in flight (= pipeline, 1F1B) x " + formula + " (Korthikanti et al. 2022; recompute " + std::string(to_string(q.recompute)) + ")",
-                        n(layers_here) + " x " + n(in_flight) + " x " + n(per_layer) + " bytes = " + n(act / kBytesPerGB),
-                        {{"sequence", s, "tokens", InputOrigin::user, ""}, {"micro_batch", b, "", InputOrigin::user, ""},
-                         {"hidden", h, "", InputOrigin::catalog, m.source}, {"heads", a, "", InputOrigin::catalog, m.source}},
-                        ""};
+    r.activations_gb = {.name = "activations_gb", .value = act / kBytesPerGB, .unit = "GB",
+                        .formula = "layers / pipeline x micro-batches in flight (= pipeline, 1F1B) x " + formula + " (Korthikanti et al. 2022; recompute " + std::string(to_string(q.recompute)) + ")",
+                        .worked = n(layers_here) + " x " + n(in_flight) + " x " + n(per_layer) + " bytes = " + n(act / kBytesPerGB),
+                        .inputs = {{"sequence", s, "tokens", InputOrigin::user, ""}, {"micro_batch", b, "", InputOrigin::user, ""},
+                         {"hidden", h, "", InputOrigin::catalog, m.source}, {"heads", a, "", InputOrigin::catalog, m.source}}};
     const Param& overhead = q.runtime_overhead_gib;
     const double over = overhead.value * kBytesPerGiB;
-    r.overhead_gb = {"overhead_gb", over / kBytesPerGB, "GB", "runtime_overhead_gib x 2^30", n(overhead.value) + " GiB = " + n(over / kBytesPerGB),
-                     {input("runtime_overhead_gib", "GiB", overhead)}, ""};
+    r.overhead_gb = {.name = "overhead_gb", .value = over / kBytesPerGB, .unit = "GB", .formula = "runtime_overhead_gib x 2^30", .worked = n(overhead.value) + " GiB = " + n(over / kBytesPerGB),
+                     .inputs = {input("runtime_overhead_gib", "GiB", overhead)}};
     const double total = states + act + over;
-    r.total_per_gpu_gb = {"total_per_gpu_gb", total / kBytesPerGB, "GB", "model_states + activations + overhead",
-                          n(states / kBytesPerGB) + " + " + n(act / kBytesPerGB) + " + " + n(over / kBytesPerGB) + " = " + n(total / kBytesPerGB),
-                          {r.model_states_gb.as_input(), r.activations_gb.as_input(), r.overhead_gb.as_input()}, ""};
-    r.host_per_gpu_gb = {"host_per_gpu_gb", host / kBytesPerGB, "GB", "offloaded weights + optimizer states per GPU rank",
-                         n(host / kBytesPerGB), {r.weights_gb.as_input(), r.optimizer_gb.as_input()}, ""};
+    r.total_per_gpu_gb = {.name = "total_per_gpu_gb", .value = total / kBytesPerGB, .unit = "GB", .formula = "model_states + activations + overhead",
+                          .worked = n(states / kBytesPerGB) + " + " + n(act / kBytesPerGB) + " + " + n(over / kBytesPerGB) + " = " + n(total / kBytesPerGB),
+                          .inputs = {r.model_states_gb.as_input(), r.activations_gb.as_input(), r.overhead_gb.as_input()}};
+    r.host_per_gpu_gb = {.name = "host_per_gpu_gb", .value = host / kBytesPerGB, .unit = "GB", .formula = "offloaded weights + optimizer states per GPU rank",
+                         .worked = n(host / kBytesPerGB), .inputs = {r.weights_gb.as_input(), r.optimizer_gb.as_input()}};
     return r;
 }
 
@@ -126,26 +125,26 @@ InferenceMemory inference_memory(const InferenceMemoryRequest& q) {
     const ParameterCount c = count_parameters(m);
     InferenceMemory r;
     const double w = c.total * q.weight_bytes;
-    r.weights_gb = {"weights_gb", w / kBytesPerGB, "GB", "parameters_total x bytes_per_weight",
-                    n(c.total) + " x " + n(q.weight_bytes) + " bytes = " + n(w / kBytesPerGB),
-                    {c.total_figure.as_input(), input("bytes_per_weight", "bytes", user_given(q.weight_bytes))}, ""};
+    r.weights_gb = {.name = "weights_gb", .value = w / kBytesPerGB, .unit = "GB", .formula = "parameters_total x bytes_per_weight",
+                    .worked = n(c.total) + " x " + n(q.weight_bytes) + " bytes = " + n(w / kBytesPerGB),
+                    .inputs = {c.total_figure.as_input(), input("bytes_per_weight", "bytes", user_given(q.weight_bytes))}};
     const Figure per_token = kv_cache_bytes_per_token(m, q.kv_bytes);
     const double kv = *per_token.value * q.batch * q.context;
-    r.kv_cache_gb = {"kv_cache_gb", kv / kBytesPerGB, "GB", "kv_cache_bytes_per_token x batch x context",
-                     n(*per_token.value) + " x " + n(q.batch) + " x " + n(q.context) + " bytes = " + n(kv / kBytesPerGB) + " (= " + n(kv / kBytesPerGiB) + " GiB)",
-                     {per_token.as_input(per_token.worked), input("batch", "", user_given(q.batch)), input("context", "tokens", user_given(q.context))}, ""};
+    r.kv_cache_gb = {.name = "kv_cache_gb", .value = kv / kBytesPerGB, .unit = "GB", .formula = "kv_cache_bytes_per_token x batch x context",
+                     .worked = n(*per_token.value) + " x " + n(q.batch) + " x " + n(q.context) + " bytes = " + n(kv / kBytesPerGB) + " (= " + n(kv / kBytesPerGiB) + " GiB)",
+                     .inputs = {per_token.as_input(per_token.worked), input("batch", "", user_given(q.batch)), input("context", "tokens", user_given(q.context))}};
     const Param& overhead = q.runtime_overhead_gib;
     const double over = overhead.value * kBytesPerGiB * q.tensor_parallel;
-    r.overhead_gb = {"overhead_gb", over / kBytesPerGB, "GB", "runtime_overhead_gib x 2^30 x GPUs",
-                     n(overhead.value) + " GiB x " + n(q.tensor_parallel) + " = " + n(over / kBytesPerGB),
-                     {input("runtime_overhead_gib", "GiB", overhead)}, ""};
+    r.overhead_gb = {.name = "overhead_gb", .value = over / kBytesPerGB, .unit = "GB", .formula = "runtime_overhead_gib x 2^30 x GPUs",
+                     .worked = n(overhead.value) + " GiB x " + n(q.tensor_parallel) + " = " + n(over / kBytesPerGB),
+                     .inputs = {input("runtime_overhead_gib", "GiB", overhead)}};
     const double total = w + kv + over;
-    r.total_gb = {"total_gb", total / kBytesPerGB, "GB", "weights + kv_cache + overhead (all GPUs)",
-                  n(w / kBytesPerGB) + " + " + n(kv / kBytesPerGB) + " + " + n(over / kBytesPerGB) + " = " + n(total / kBytesPerGB),
-                  {r.weights_gb.as_input(), r.kv_cache_gb.as_input(), r.overhead_gb.as_input()}, ""};
-    r.per_gpu_gb = {"per_gpu_gb", total / q.tensor_parallel / kBytesPerGB, "GB", "total / tensor_parallel",
-                    n(total / kBytesPerGB) + " / " + n(q.tensor_parallel) + " = " + n(total / q.tensor_parallel / kBytesPerGB),
-                    {r.total_gb.as_input()}, ""};
+    r.total_gb = {.name = "total_gb", .value = total / kBytesPerGB, .unit = "GB", .formula = "weights + kv_cache + overhead (all GPUs)",
+                  .worked = n(w / kBytesPerGB) + " + " + n(kv / kBytesPerGB) + " + " + n(over / kBytesPerGB) + " = " + n(total / kBytesPerGB),
+                  .inputs = {r.weights_gb.as_input(), r.kv_cache_gb.as_input(), r.overhead_gb.as_input()}};
+    r.per_gpu_gb = {.name = "per_gpu_gb", .value = total / q.tensor_parallel / kBytesPerGB, .unit = "GB", .formula = "total / tensor_parallel",
+                    .worked = n(total / kBytesPerGB) + " / " + n(q.tensor_parallel) + " = " + n(total / q.tensor_parallel / kBytesPerGB),
+                    .inputs = {r.total_gb.as_input()}};
     return r;
 }
 

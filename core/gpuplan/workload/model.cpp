@@ -59,11 +59,11 @@ ParameterCount count_parameters(const ModelSpec& m) {
                                n(c.attention_per_layer) + " + " + n(dense_layers) + " x dense MLP " + n(c.dense_mlp_per_layer) +
                                (moe_layers > 0 ? " + " + n(moe_layers) + " x MoE MLP " + n(c.moe_mlp_per_layer_total) : "") +
                                " + norms " + n(c.norms);
-    c.total_figure = {"parameters_total", c.total, "parameters",
-                      "vocab x hidden (embedding) + LM head (0 if tied) + layers x attention (" + attention_formula +
+    c.total_figure = {.name = "parameters_total", .value = c.total, .unit = "parameters",
+                      .formula = "vocab x hidden (embedding) + LM head (0 if tied) + layers x attention (" + attention_formula +
                           ") + MLP layers x " + std::string(m.mlp == MlpKind::swiglu ? "3 x hidden x ffn (SwiGLU" : "2 x hidden x ffn (GELU") +
                           "; MoE: experts + router) + norm vectors",
-                      worked + " = " + n(c.total), inputs, ""};
+                      .worked = worked + " = " + n(c.total), .inputs = inputs};
     c.active_figure = c.total_figure;
     c.active_figure.name = "parameters_active";
     c.active_figure.value = c.active;
@@ -88,11 +88,11 @@ Figure kv_cache_bytes_per_token(const ModelSpec& m, double bytes) {
     }
     f.inputs = {{"layers", m.layers, "", InputOrigin::catalog, m.source}, {"kv_bytes_per_value", bytes, "bytes", InputOrigin::user, ""}};
     if (m.mla) {
-        f.inputs.push_back({"kv_lora_rank", m.mla->kv_lora_rank, "", InputOrigin::catalog, m.source});
-        f.inputs.push_back({"qk_rope_head_dim", m.mla->qk_rope_head_dim, "", InputOrigin::catalog, m.source});
+        f.inputs.push_back({.name = "kv_lora_rank", .value = m.mla->kv_lora_rank, .unit = "", .origin = InputOrigin::catalog, .source = m.source});
+        f.inputs.push_back({.name = "qk_rope_head_dim", .value = m.mla->qk_rope_head_dim, .unit = "", .origin = InputOrigin::catalog, .source = m.source});
     } else {
-        f.inputs.push_back({"kv_heads", m.kv_heads, "", InputOrigin::catalog, m.source});
-        f.inputs.push_back({"head_dim", m.head_dim, "", InputOrigin::catalog, m.source});
+        f.inputs.push_back({.name = "kv_heads", .value = m.kv_heads, .unit = "", .origin = InputOrigin::catalog, .source = m.source});
+        f.inputs.push_back({.name = "head_dim", .value = m.head_dim, .unit = "", .origin = InputOrigin::catalog, .source = m.source});
     }
     return f;
 }

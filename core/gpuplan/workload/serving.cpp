@@ -43,22 +43,22 @@ ClosedLoop closed_loop_serving(const ClosedLoopRequest& q) {
     const std::vector<FigureInput> base = {input("concurrency", "requests", user_given(C)), input("output_tokens", "tokens", user_given(O)),
                                            input("prefill_seconds", "s", user_given(P)), input("decode_step_seconds", "s", user_given(D))};
     ClosedLoop r;
-    r.request_seconds = {"request_seconds", R, "s", "R = time_to_first_token + output_tokens x inter_token_latency (solved for R: closed loop of C clients)",
-                         n(p.ttft) + " + " + n(O) + " x " + n(p.itl) + " = " + n(R), base, ""};
-    r.prefill_share = {"prefill_share", p.rho, "fraction", "C x prefill_seconds / request_seconds (the GPU time prefills take)",
-                       n(C) + " x " + n(P) + " / " + n(R) + " = " + n(p.rho), {input("concurrency", "requests", user_given(C)), input("prefill_seconds", "s", user_given(P)), r.request_seconds.as_input()}, ""};
-    r.inter_token_latency_seconds = {"inter_token_latency_seconds", p.itl, "s",
-                                     "decode_step_seconds / (1 - prefill_share): arriving prefills run between decode steps",
-                                     n(D) + " / (1 - " + n(p.rho) + ") = " + n(p.itl), {input("decode_step_seconds", "s", user_given(D)), r.prefill_share.as_input()}, ""};
+    r.request_seconds = {.name = "request_seconds", .value = R, .unit = "s", .formula = "R = time_to_first_token + output_tokens x inter_token_latency (solved for R: closed loop of C clients)",
+                         .worked = n(p.ttft) + " + " + n(O) + " x " + n(p.itl) + " = " + n(R), .inputs = base};
+    r.prefill_share = {.name = "prefill_share", .value = p.rho, .unit = "fraction", .formula = "C x prefill_seconds / request_seconds (the GPU time prefills take)",
+                       .worked = n(C) + " x " + n(P) + " / " + n(R) + " = " + n(p.rho), .inputs = {input("concurrency", "requests", user_given(C)), input("prefill_seconds", "s", user_given(P)), r.request_seconds.as_input()}};
+    r.inter_token_latency_seconds = {.name = "inter_token_latency_seconds", .value = p.itl, .unit = "s",
+                                     .formula = "decode_step_seconds / (1 - prefill_share): arriving prefills run between decode steps",
+                                     .worked = n(D) + " / (1 - " + n(p.rho) + ") = " + n(p.itl), .inputs = {input("decode_step_seconds", "s", user_given(D)), r.prefill_share.as_input()}};
     const double others = p.rho * (C - 1) / C;
-    r.time_to_first_token_seconds = {"time_to_first_token_seconds", p.ttft, "s",
-                                     C > 1 ? "prefill + decode_step / 2 + rho' x prefill / (2 (1 - rho')), rho' = prefill_share x (C - 1) / C (M/D/1 wait behind other clients' prefills)"
+    r.time_to_first_token_seconds = {.name = "time_to_first_token_seconds", .value = p.ttft, .unit = "s",
+                                     .formula = C > 1 ? "prefill + decode_step / 2 + rho' x prefill / (2 (1 - rho')), rho' = prefill_share x (C - 1) / C (M/D/1 wait behind other clients' prefills)"
                                            : "prefill_seconds (one client: nothing else runs)",
-                                     C > 1 ? n(P) + " + " + n(D) + " / 2 + " + n(others) + " x " + n(P) + " / (2 x (1 - " + n(others) + ")) = " + n(p.ttft)
+                                     .worked = C > 1 ? n(P) + " + " + n(D) + " / 2 + " + n(others) + " x " + n(P) + " / (2 x (1 - " + n(others) + ")) = " + n(p.ttft)
                                            : n(P),
-                                     {input("prefill_seconds", "s", user_given(P)), input("decode_step_seconds", "s", user_given(D)), r.prefill_share.as_input()}, ""};
-    r.output_tokens_per_second = {"output_tokens_per_second", C * O / R, "tokens/s", "concurrency x output_tokens / request_seconds",
-                                  n(C) + " x " + n(O) + " / " + n(R) + " = " + n(C * O / R), {input("concurrency", "requests", user_given(C)), input("output_tokens", "tokens", user_given(O)), r.request_seconds.as_input()}, ""};
+                                     .inputs = {input("prefill_seconds", "s", user_given(P)), input("decode_step_seconds", "s", user_given(D)), r.prefill_share.as_input()}};
+    r.output_tokens_per_second = {.name = "output_tokens_per_second", .value = C * O / R, .unit = "tokens/s", .formula = "concurrency x output_tokens / request_seconds",
+                                  .worked = n(C) + " x " + n(O) + " / " + n(R) + " = " + n(C * O / R), .inputs = {input("concurrency", "requests", user_given(C)), input("output_tokens", "tokens", user_given(O)), r.request_seconds.as_input()}};
     return r;
 }
 

@@ -59,8 +59,8 @@ TrainingPlan plan_training(const Catalog& catalog, const TrainingPlanRequest& r)
     if (r.overhead_gib) mq.runtime_overhead_gib = {*r.overhead_gib, InputOrigin::user, "--overhead-gib"};
     p.fit = check_training_fit(mq, p.pool);
     if (!p.price)  // the core multiplies by the price given; with no catalog price the cost is unknown
-        p.time.cost_usd = Figure{"cost_usd", std::nullopt, "USD", "total_hours x usd_per_hour x nodes", "", {},
-                                 price_unknown_reason(*q.instance, r.region, r.purchase)};
+        p.time.cost_usd = Figure{.name = "cost_usd", .value = std::nullopt, .unit = "USD", .formula = "total_hours x usd_per_hour x nodes", .worked = "", .inputs = {},
+                                 .unknown_reason = price_unknown_reason(*q.instance, r.region, r.purchase)};
 
     p.warnings = p.time.warnings;
     if (p.fit.host_fits == false)
