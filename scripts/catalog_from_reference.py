@@ -414,7 +414,7 @@ def correction_value(text):
 # README "Where the seed figures disagree with AWS": g7e.2xlarge $3.36312/h in us-east-1 and us-east-2.
 EXTRA_PRICES = {
     "g7e.2xlarge": [{
-        "region": "us-east-2", "option": "on_demand", "price": "3.36312",
+        "region": "us-east-2", "option": "on-demand", "price": "3.36312",
         "as_of": ON_DEMAND_AS_OF, "source": "KARP-PRICE",
         "note": "Linux on-demand list price; same as us-east-1 per the reference README's seed comparison "
                 "(seed list quoted $3.36/h us-east-2)",
@@ -685,8 +685,8 @@ def add_regional_prices(name, prices, unknown, regional, w):
             spot_note += f"; the snapshot's {spot} is the on-demand price rounded to 4 places, taken as {od}"
             spot, capped = od, True
         for option, value, note in (
-                ("on_demand", od, "Linux on-demand price"),
-                ("spot_typical", spot, spot_note)):
+                ("on-demand", od, "Linux on-demand price"),
+                ("spot", spot, spot_note)):
             if (region, option) in have:
                 if value is None or Decimal(have[(region, option)]["usd_per_hour"]) != Decimal(value):
                     sys.exit(f"error: {w}: {region} {option} {have[(region, option)]['usd_per_hour']} "
@@ -695,12 +695,12 @@ def add_regional_prices(name, prices, unknown, regional, w):
             if value is None:
                 unknown[f"prices[{len(prices)}].usd_per_hour"] = (
                     f"the SkyPilot snapshot lists {name} in {region} but gives no on-demand price there"
-                    if option == "on_demand" else
+                    if option == "on-demand" else
                     f"the SkyPilot snapshot lists {name} in {region} ({r['zones'].replace(';', ', ')}) "
                     "but no AZ there has a spot price")
             entry = {"region": region, "option": option, "usd_per_hour": value,
                      "as_of": REGIONAL_AS_OF, "source": "SKY-REGIONS", "note": note}
-            if option == "spot_typical" and value is not None:
+            if option == "spot" and value is not None:
                 entry["zones"] = zones or zone_stats(r, cap=od if capped else None)
             prices.append(entry)
 
@@ -774,7 +774,7 @@ def build_instance(row, accel_by_name, regional):
         if not prices:
             sys.exit(f"error: {w}: not offered in us-east-1 and no region in regional-prices.csv")
         return finish_instance(name, row, corrected, w, notes, unknown, prices, od, accel, count, mem_each, efa, gdr, ic, p2p)
-    prices.append({"region": REGION, "option": "on_demand", "usd_per_hour": od,
+    prices.append({"region": REGION, "option": "on-demand", "usd_per_hour": od,
                    "as_of": ON_DEMAND_AS_OF, "source": "KARP-PRICE",
                    "note": "Linux on-demand list price"})
     if od is None:
@@ -823,7 +823,7 @@ def build_instance(row, accel_by_name, regional):
         spot_note = spot_zone_note(here)
         zones = zone_stats(here)
         del unknown["prices[1].usd_per_hour"]
-    prices.append({"region": REGION, "option": "spot_typical", "usd_per_hour": spot,
+    prices.append({"region": REGION, "option": "spot", "usd_per_hour": spot,
                    "as_of": spot_as_of, "source": spot_source, "note": spot_note})
     if zones:
         prices[-1]["zones"] = zones

@@ -10,6 +10,8 @@
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/json_reader.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
+#include "gpuplan/scenario/scenario_spellings.hpp"
+#include "gpuplan/text.hpp"
 #include "imgui.h"
 #include "imgui_internal.h"  // the view window's content extent (draw_view)
 #include "imgui_stdlib.h"
@@ -177,6 +179,16 @@ void draw_error_banner(AppState& state) {
     ImGui::PopStyleColor();
 }
 
+void draw_notice_banner(AppState& state) {
+    if (state.notice.empty()) return;
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - em(5));
+    ImGui::TextUnformatted(state.notice.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - em(4));
+    if (ImGui::SmallButton("OK")) state.notice.clear();
+    mark_widget("Dismiss notice");
+}
+
 void draw_status_line(const AppState& state) {
     ImGui::Separator();
     const std::string region = scenario_region(state);
@@ -217,6 +229,16 @@ const char* view_title(View view) { return info(view).title; }
 
 namespace {
 
+// The notice for a scenario whose old spellings were rewritten: today's words, each once (the
+// old ones are JSON keys, which the UI never shows; `gpuplan eval` names them all).
+std::string renamed_words_notice(const std::vector<SpellingChange>& renamed) {
+    std::vector<std::string> words;
+    for (const SpellingChange& change : renamed)
+        if (std::find(words.begin(), words.end(), change.new_text) == words.end()) words.push_back(change.new_text);
+    return "This scenario was written with older spellings; they were read as today's (" + join(words, ", ") +
+           "), which the next link you copy will use.";
+}
+
 // set_scenario's work; `from_view` when a view's edit is being evaluated (the typed text of
 // other inputs is kept), else a new scenario arrived (link, picker, host page) and every input
 // shows its value.
@@ -227,6 +249,8 @@ void apply_scenario(AppState& state, nlohmann::json scenario, bool from_view) {
         return;
     }
     try {
+        // Old spellings become today's in the document the app keeps (and so in its next link).
+        const std::vector<SpellingChange> renamed = upgrade_spellings(scenario);
         const std::string text = scenario.dump();
         Scenario parsed = parse_scenario(text, "scenario", *state.catalog);
         auto typed = std::make_shared<const ScenarioResult>(evaluate(parsed, *state.catalog));
@@ -239,6 +263,8 @@ void apply_scenario(AppState& state, nlohmann::json scenario, bool from_view) {
         vs.generation += 1;
         vs.scenario_text_dirty = true;
         state.error.clear();
+        // A new scenario replaces the last one's notice; a view's edit is in today's words already.
+        if (!from_view) state.notice = renamed.empty() ? std::string() : renamed_words_notice(renamed);
         if (!from_view) vs.inputs.clear();
     } catch (const std::exception& e) {
         // Bad input never reaches the views: they keep drawing the last good plan.
@@ -295,10 +321,12 @@ void draw_app(AppState& state) {
     ImGui::Begin("gpuplan", nullptr, kRootFlags);
     if (state.embed) {
         draw_error_banner(state);
+        draw_notice_banner(state);
         draw_view(state, state.view);
     } else {
         draw_chrome_top(state);
         draw_error_banner(state);
+        draw_notice_banner(state);
         if (ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) {
             // A view set by the shell (URL, --view) is selected with SetSelected, which ImGui
             // applies on the next frame; until then the old tab's "open" is ignored.

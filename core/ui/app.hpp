@@ -75,6 +75,9 @@ struct AppState {
     bool scenario_changed = false;
     // The last InputError message (bad scenario, bad bench file); "" when all is well.
     std::string error;
+    // What the old spellings in the last loaded scenario became (a link or file written before
+    // a rename; scenario_spellings.hpp), shown above the views until dismissed; "" when none.
+    std::string notice;
 
     // draw_app's own CPU time per frame (the shells display or report it; budget 8 ms).
     FrameTiming timing;

@@ -1,5 +1,5 @@
 // names.hpp — the one table that turns the keys of scenario and result documents into the
-// words the UI shows ("usd_per_million_tokens" -> "$ per 1M tokens", "spot_typical" ->
+// words the UI shows ("usd_per_million_tokens" -> "$ per 1M tokens", "spot" ->
 // "spot (typical)"). Views never print a key; tests/ui's [words] test fails on any
 // snake_case word drawn on screen.
 #pragma once

@@ -178,6 +178,7 @@ int run(const std::vector<std::string>& args, std::string& out, std::string& err
         const std::string output = r->command.run(catalog);
         // A user file that replaces built-in records is worth knowing about: say so.
         for (const auto& note : catalog.overrides) err += "gpuplan: note: " + note + "\n";
+        for (const auto& note : *r->command.notes) err += "gpuplan: note: " + note + "\n";
         out += output;
         return kExitOk;
     }

@@ -28,9 +28,14 @@ namespace gpuplan::cli {
 
 using Runner = std::function<std::string(const Catalog&)>;
 
+// What a command says beside its output, one line each on stderr after "gpuplan: note: "
+// (an old spelling read and what it became). Shared by the command's flags and its runner.
+using Notes = std::shared_ptr<std::vector<std::string>>;
+
 struct Command {
     CLI::App* app = nullptr;
     Runner run;
+    Notes notes = std::make_shared<std::vector<std::string>>();
 };
 
 // catalog_cmd.cpp
@@ -178,5 +183,8 @@ CLI::Validator timeout_seconds_rule();
 CLI::Validator choice_rule(std::vector<std::string> allowed);
 // Any text but the empty one: `--cases ''` is a mistake, not "every case" (issue 34).
 CLI::Validator non_empty_rule(std::string expected);
+// A price kind in today's spelling ("on-demand", "spot"); the spelling before 2026-11-29
+// ("on_demand", "spot_typical") is taken as today's with a note, so old scripts keep working.
+CLI::Validator price_kind_rule(Notes notes, std::string flag);
 
 }  // namespace gpuplan::cli

@@ -13,10 +13,11 @@ struct EvalOptions {
     std::string path;
 };
 
-std::string run_eval(const Catalog& catalog, const EvalOptions& o) {
+std::string run_eval(const Catalog& catalog, const EvalOptions& o, std::vector<std::string>& notes) {
     // The shell reads the file (with the size check first); the core only sees text.
     const std::string text = read_input_file(o.path, "SCENARIO");
     const Scenario scenario = parse_scenario(text, o.path, catalog);
+    notes.insert(notes.end(), scenario.notes.begin(), scenario.notes.end());
     try {
         return dump_json(evaluate_scenario(scenario, catalog));
     } catch (const InputError& e) {
@@ -39,7 +40,9 @@ evaluated and returned with its explanations. Files over 16 MiB are refused befo
 Examples:
   gpuplan eval scenario.json
   gpuplan eval scenario.json --catalog my-prices.json)");
-    return {app, [o](const Catalog& c) { return run_eval(c, *o); }};
+    Command command{app, nullptr};
+    command.run = [o, notes = command.notes](const Catalog& c) { return run_eval(c, *o, *notes); };
+    return command;
 }
 
 }  // namespace gpuplan::cli

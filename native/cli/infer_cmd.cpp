@@ -31,7 +31,7 @@ struct InferOptions {
     std::vector<std::string> models_files;
     double batch = 1, context = 8192, prompt_tokens = 0, output_tokens = 0, tp = 0, overhead_gib = 0;
     std::string concurrency;
-    double bandwidth_efficiency = 0, compute_efficiency = 0, measured_bandwidth = 0, step_overhead_ms = 0;
+    double bandwidth_efficiency = 0, compute_efficiency = 0, measured_bandwidth = 0, step_overhead_seconds = 0, step_overhead_ms = 0;
     bool explain = false;
     Format format = Format::table;
     CLI::App* app = nullptr;
@@ -69,7 +69,8 @@ std::string run_infer(const Catalog& catalog, const InferOptions& o) {
     q.bandwidth_efficiency = o.if_given("--bandwidth-efficiency", o.bandwidth_efficiency);
     q.compute_efficiency = o.if_given("--compute-efficiency", o.compute_efficiency);
     q.measured_bandwidth_gb_per_s = o.if_given("--measured-bandwidth-gb-per-s", o.measured_bandwidth);
-    if (o.given("--step-overhead-ms")) q.step_overhead_seconds = o.step_overhead_ms / 1e3;
+    q.step_overhead_seconds = o.if_given("--step-overhead-seconds", o.step_overhead_seconds);
+    if (o.given("--step-overhead-ms")) q.step_overhead_seconds = o.step_overhead_ms / 1e3;  // the old spelling (a note says so)
     if (o.given("--output-tokens")) {
         for (const char* flag : {"--batch", "--context"})
             if (o.given(flag))
@@ -165,8 +166,8 @@ std::string run_infer(const Catalog& catalog, const InferOptions& o) {
     };
     note_default("--bandwidth-efficiency", e.bandwidth_efficiency);
     note_default("--compute-efficiency", e.compute_efficiency);
-    if (!o.given("--step-overhead-ms") && e.step_overhead_seconds.rests_on_assumption())
-        used.push_back({"--step-overhead-ms", fmt::format("{:<9} {}", n(val_or0(e.step_overhead_seconds) * 1e3), "default fixed cost per decode step (fitted on the calibration case V-I1, docs/accuracy.md)")});
+    if (e.step_overhead_seconds.rests_on_assumption())
+        used.push_back({"--step-overhead-seconds", fmt::format("{:<9} {}", n(val_or0(e.step_overhead_seconds)), "default fixed cost per decode step (fitted on the calibration case V-I1, docs/accuracy.md)")});
     note_default("--overhead-gib", e.fit.request.runtime_overhead_gib);
     bool any_star = false;
     for (const auto& [name, f] : e.figures()) any_star = any_star || f->rests_on_assumption();
@@ -204,10 +205,18 @@ Command register_infer(CLI::App& parent) {
     app->add_option("--compute-efficiency", o->compute_efficiency,
                     "Achieved share of dense peak FLOPS in prefill (default " + n(default_compute_efficiency().value) + ")")
         ->check(efficiency_rule("0.8 = 80%"));
-    app->add_option("--step-overhead-ms", o->step_overhead_ms,
-                    "Fixed cost of each decode step outside the roofline, in ms (default " + n(default_decode_step_overhead().value.value_or(0) * 1e3) +
-                        ", fitted on a calibration case: docs/accuracy.md)")
-        ->check(number_rule(NumberRule::non_negative));
+    Command command{app, nullptr};
+    CLI::Option* seconds = app->add_option("--step-overhead-seconds", o->step_overhead_seconds,
+                                           "Fixed cost of each decode step outside the roofline, in seconds (default " +
+                                               n(default_decode_step_overhead().value.value_or(0)) + ", fitted on a calibration case: docs/accuracy.md)")
+                               ->check(number_rule(NumberRule::non_negative));
+    // The flag's spelling before 2026-11-29, in ms; the scenario's key was always in seconds.
+    app->add_option("--step-overhead-ms", o->step_overhead_ms, "Old spelling of --step-overhead-seconds, in ms (still read, with a note)")
+        ->check(number_rule(NumberRule::non_negative))
+        ->excludes(seconds)
+        ->each([notes = command.notes](const std::string& ms) {
+            notes->push_back("--step-overhead-ms " + ms + " is now written --step-overhead-seconds " + n(std::stod(ms) / 1e3));
+        });
     app->add_option("--measured-bandwidth-gb-per-s", o->measured_bandwidth, "Measured device-memory bandwidth (GB/s per GPU) in place of the datasheet figure")
         ->check(number_rule(NumberRule::positive));
     app->add_option("--overhead-gib", o->overhead_gib, "Runtime overhead per GPU in GiB for the memory check (default " + n(default_runtime_overhead_gib().value) + ")")
@@ -225,7 +234,8 @@ Examples:
   gpuplan infer --model llama-3-8b --instance g6e.xlarge --batch 32 --context 2048 --bandwidth-efficiency 1
   gpuplan infer --model llama-3.1-70b --instance g6e.12xlarge --dtype fp8 --tp 4 --explain
   gpuplan infer --model llama-3-8b --instance g6e.xlarge --measured-bandwidth-gb-per-s 700 --format json)");
-    return {app, [o](const Catalog& c) { return run_infer(c, *o); }};
+    command.run = [o](const Catalog& c) { return run_infer(c, *o); };
+    return command;
 }
 
 }  // namespace gpuplan::cli

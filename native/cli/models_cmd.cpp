@@ -76,6 +76,21 @@ CLI::Validator choice_rule(std::vector<std::string> allowed) {
         list);
 }
 
+CLI::Validator price_kind_rule(Notes notes, std::string flag) {
+    return CLI::Validator(
+        [notes, flag](std::string& text) -> std::string {
+            if (price_kind_named(text)) return "";
+            if (const auto kind = price_kind_from_old_spelling(text)) {
+                notes->push_back(flag + " " + text + " is now written " + std::string(to_string(*kind)));
+                text = std::string(to_string(*kind));
+                return "";
+            }
+            return "got '" + value_shown(text) + "'; expected one of " + std::string(to_string(PriceKind::on_demand)) + ", " +
+                   std::string(to_string(PriceKind::spot_typical));
+        },
+        "on-demand|spot");
+}
+
 CLI::Validator non_empty_rule(std::string expected) {
     return CLI::Validator([expected](std::string& text) -> std::string { return text.empty() ? "got an empty value; expected " + expected : ""; }, "");
 }

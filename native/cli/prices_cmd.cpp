@@ -60,7 +60,7 @@ std::string run_prices_import(const PricesImportOptions& o, const Catalog& catal
     const PriceListImportStats& s = import.stats();
     std::size_t commitments = 0, reserved = 0;
     for (const auto& p : overlay["prices"]) {
-        commitments += p["option"] != "on_demand";
+        commitments += p["option"] != to_string(PriceKind::on_demand);
         reserved += p["option"].get<std::string>().rfind("reserved-", 0) == 0;
     }
     if (o.format == Format::json) {

@@ -28,7 +28,7 @@ struct RecommendOptions {
     std::string model, dtype = "bf16", kv_dtype = "bf16", region = "us-east-1";
     std::vector<std::string> models_files;
     double context = 4096, tokens_per_second = 1000, max_batch = 256, max_instances = 16;
-    std::vector<std::string> families, purchase{"on_demand"};
+    std::vector<std::string> families, purchase{std::string(to_string(PriceKind::on_demand))};
     std::optional<double> max_usd_per_hour, max_ms_per_token, bandwidth_efficiency;
     // --training
     bool training = false;
@@ -49,14 +49,10 @@ const std::vector<const char*> kTrainingOnly = {"--tokens", "--sequence", "--mic
                                                 "--max-nodes", "--deadline-hours", "--budget-usd"};
 
 // The flags both modes share, checked the same way.
-// --purchase as the catalog's price kinds ("on_demand", "spot_typical").
+// --purchase as the catalog's price kinds (price_kind_rule checked each name).
 std::vector<PriceKind> price_kinds(const RecommendOptions& o) {
     std::vector<PriceKind> kinds;
-    for (const auto& p : o.purchase) {
-        const std::optional<PriceKind> kind = price_kind_named(p);
-        if (!kind) throw InputError("--purchase", "'" + p + "'", "on_demand or spot_typical");
-        kinds.push_back(*kind);
-    }
+    for (const auto& p : o.purchase) kinds.push_back(price_kind_named(p).value());
     return kinds;
 }
 
@@ -218,7 +214,11 @@ Command register_recommend(CLI::App& parent) {
     app->add_option("--budget-usd", o->budget_usd, "Training: drop options that cost more (USD for the whole run)")->check(number_rule(NumberRule::positive));
     // Both
     app->add_option("--family", o->families, "Only these instance families (comma-separated)")->delimiter(',');
-    app->add_option("--purchase", o->purchase, "Purchase options: on_demand, spot_typical (comma-separated)")->delimiter(',')->capture_default_str();
+    Command command{app, nullptr};
+    app->add_option("--purchase", o->purchase, "Purchase options: on-demand, spot (comma-separated)")
+        ->delimiter(',')
+        ->capture_default_str()
+        ->check(price_kind_rule(command.notes, "--purchase"));
     add_region_option(*app, o->region);
     app->add_flag("--explain", o->explain, "Show the working of each pick");
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
@@ -228,12 +228,13 @@ the first layout that fits in memory, is scored on total cost and total hours fo
 fit, lack a price, or break a limit are dropped with the reason. Flags of the other mode are refused. The same
 sweeps are a scenario's "recommend" and "recommend_training" sections.
 Examples:
-  gpuplan recommend --model llama-3.1-70b --dtype fp8 --context 8192 --tokens-per-second 2000 --purchase on_demand,spot_typical
+  gpuplan recommend --model llama-3.1-70b --dtype fp8 --context 8192 --tokens-per-second 2000 --purchase on-demand,spot
   gpuplan recommend --model llama-3-8b --family g6,g6e --max-ms-per-token 30 --explain
   gpuplan recommend --model mixtral-8x7b --format json
-  gpuplan recommend --training --model llama-3-8b --tokens 1e11 --family p4d,p5,p5en --purchase on_demand,spot_typical
+  gpuplan recommend --training --model llama-3-8b --tokens 1e11 --family p4d,p5,p5en --purchase on-demand,spot
   gpuplan recommend --training --model llama-3.1-70b --tokens 1e11 --deadline-hours 200 --explain)");
-    return {app, [o](const Catalog& c) { return run_recommend(c, *o); }};
+    command.run = [o](const Catalog& c) { return run_recommend(c, *o); };
+    return command;
 }
 
 }  // namespace gpuplan::cli

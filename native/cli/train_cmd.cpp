@@ -28,7 +28,7 @@ namespace gpuplan::cli {
 namespace {
 
 struct TrainOptions {
-    std::string model, instance, region = "us-east-1", purchase = "on_demand", recompute = "none", calibration, topology, transport = "auto", precision = "bf16";
+    std::string model, instance, region = "us-east-1", purchase = std::string(to_string(PriceKind::on_demand)), recompute = "none", calibration, topology, transport = "auto", precision = "bf16";
     std::vector<std::string> models_files;
     double nodes = 1, gpus_per_node = 0, dp = 0, tp = 1, pp = 1, ep = 1, zero = 0, micro_batch = 1, sequence = 2048, global_batch_tokens = 0;
     double tokens = 1e9, compute_efficiency = 0, measured_intra = 0, measured_inter = 0, measured_host = 0, measured_mfu = 0, overhead_gib = 0;
@@ -221,9 +221,10 @@ Command register_train(CLI::App& parent) {
     app->add_flag("--allow-cross-node-tp", o->allow_cross_node_tp, "Allow tensor parallel across nodes (a multiple of the GPUs per node)");
     app->add_option("--tokens", o->tokens, "Token budget: tokens to train on")->capture_default_str()->check(whole_rule(1));
     add_region_option(*app, o->region);
-    app->add_option("--purchase", o->purchase, "Purchase option whose catalog price to use: on_demand|spot_typical")
+    Command command{app, nullptr};
+    app->add_option("--purchase", o->purchase, "Purchase option whose catalog price to use: on-demand|spot")
         ->capture_default_str()
-        ->check(choice_rule({"on_demand", "spot_typical"}));
+        ->check(price_kind_rule(command.notes, "--purchase"));
     app->add_option("--compute-efficiency", o->compute_efficiency,
                     "Share of dense peak reached (default " + format_number(default_compute_efficiency().value) + ", an assumption)")
         ->check(efficiency_rule("0.4 = 40%"));
@@ -259,11 +260,12 @@ Figures marked "*" rest on a documented default; --measured-* replace defaults a
 figures with measured ones, and the output says which is which.
 Examples:
   gpuplan train --model llama-3.2-1b --instance p5.48xlarge --micro-batch 4 --global-batch-tokens 131072
-  gpuplan train --model llama-3-8b --instance p5.48xlarge --nodes 2 --zero 1 --tokens 1e11 --purchase spot_typical
+  gpuplan train --model llama-3-8b --instance p5.48xlarge --nodes 2 --zero 1 --tokens 1e11 --purchase spot
   gpuplan train --model llama-3.1-70b --instance p5.48xlarge --nodes 4 --tp 8 --zero 1 --recompute selective --global-batch-tokens 1048576
   gpuplan train --model llama-3-8b --instance p5.48xlarge --nodes 2 --zero 1 --measured-inter-gb-per-s 38.5 --measured-mfu 0.45 --format json
   gpuplan train --model llama-3-8b --instance p5.48xlarge --nodes 2 --zero 1 --calibration results.json)");
-    return {app, [o](const Catalog& c) { return run_train(c, *o); }};
+    command.run = [o](const Catalog& c) { return run_train(c, *o); };
+    return command;
 }
 
 }  // namespace gpuplan::cli

@@ -44,9 +44,9 @@ CASES = [
     ("train", "train --model llama-3-8b --instance p5.48xlarge --nodes 4 --zero 1 --micro-batch 1 --sequence 8192 "
               "--global-batch-tokens 4194304 --recompute selective --tokens 1e11",
      os.path.join(SCN, "t1-train-llama-3-8b.json")),
-    ("train", "train --model llama-3.2-1b --instance g6e.12xlarge --tp 2 --zero 2 --micro-batch 4 --purchase spot_typical --tokens 2e9",
+    ("train", "train --model llama-3.2-1b --instance g6e.12xlarge --tp 2 --zero 2 --micro-batch 4 --purchase spot --tokens 2e9",
      scenario("train", {"model": "llama-3.2-1b", "instance": "g6e.12xlarge", "tensor": 2, "zero_stage": 2, "micro_batch": 4,
-                        "purchase": "spot_typical", "tokens": 2e9})),
+                        "purchase": "spot", "tokens": 2e9})),
     # A machine's own topology: `train --topology` = a train section beside a topology section.
     ("train", "train --model llama-3-8b --instance g6e.48xlarge --gpus-per-node 4 --zero 3 --tokens 1e9 --topology " + G6E_LOG,
      with_topology(scenario("train", {"model": "llama-3-8b", "instance": "g6e.48xlarge", "gpus_per_node": 4, "zero_stage": 3, "tokens": 1e9}), G6E_LOG)),

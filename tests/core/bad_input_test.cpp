@@ -111,7 +111,7 @@ TEST_CASE("catalog: each kind of bad input is named", "[bad-input][catalog]") {
     CHECK_THAT(catalog_error(user_doc(replace(v, "}], \"source_notes\"", "}" + replace(spot, "\"count\": 3", "\"count\": 2.5") + ", \"source_notes\""))),
                Contains("prices[1].zones.count") && Contains("whole number"));
     CHECK_THAT(catalog_error(user_doc(replace(v, "\"source\": \"KARP-PRICE\"}", "\"source\": \"KARP-PRICE\", \"zones\": {}}"))),
-               Contains("prices[0].zones") && Contains("only on a spot_typical price"));
+               Contains("prices[0].zones") && Contains("only on a spot price"));
 }
 
 TEST_CASE("catalog: a 50 MB document is refused before parsing", "[bad-input][catalog]") {

@@ -86,7 +86,7 @@ TEST_CASE("price import: an EC2 offer file becomes an overlay of on-demand and S
     const json overlay = import.overlay();
     REQUIRE(overlay["prices"].size() == 3);
     const json& od = overlay["prices"][0];
-    CHECK(od["option"] == "on_demand");
+    CHECK(od["option"] == "on-demand");
     CHECK(od["usd_per_hour"] == 71.552);
     CHECK(od["as_of"] == "2026-07-01");
     CHECK(od["source"] == "AWS-PRICE-LIST-eu-west-2-20260701000000");
@@ -204,7 +204,7 @@ TEST_CASE("price overlay: loading checks entries and lists what each overlay cha
     REQUIRE(c);
     CHECK(c->effective_usd_per_hour() == Approx(9000.0 / 26280));
     bool listed = false;
-    for (const auto& o : catalog.overrides) listed = listed || o.find("g6.xlarge us-east-1 on_demand: $0.8048") != std::string::npos;
+    for (const auto& o : catalog.overrides) listed = listed || o.find("g6.xlarge us-east-1 on-demand: $0.8048") != std::string::npos;
     CHECK(listed);
 
     const auto refused = [](json doc, const std::string& needle) {

@@ -142,6 +142,26 @@ TEST_CASE("no view draws a snake_case key or an option key, for any example scen
     CHECK(found.empty());
 }
 
+TEST_CASE("a link in old spellings opens, says so in words, and keeps today's spelling", "[words]") {
+    AppState state;
+    state.catalog = &catalog();
+    set_scenario(state, {{"schema", "gpuplan.scenario/1"},
+                         {"recommend", {{"model", "llama-3-8b"}, {"tokens_per_second", 500}, {"purchase", {"on_demand", "spot_typical"}}}}});
+    REQUIRE(state.error.empty());
+    // The document the app keeps (and writes into its next link) has today's words.
+    CHECK(state.scenario["recommend"]["purchase"] == nlohmann::json{"on-demand", "spot"});
+    CHECK_FALSE(state.notice.empty());
+    state.view = View::recommend;
+    test::Headless ui;
+    const std::string text = drawn_text(ui, state);
+    CHECK(text.find("written with older spellings") != std::string::npos);
+    CHECK(text.find("(on-demand, spot)") != std::string::npos);
+    CHECK(snake_case_words(text).empty());
+    // Today's spelling brings no notice.
+    set_scenario(state, state.scenario);
+    CHECK(state.notice.empty());
+}
+
 TEST_CASE("the status line shows frame timing only when asked", "[words]") {
     AppState state = costs_state();
     test::Headless ui;
@@ -152,8 +172,8 @@ TEST_CASE("the status line shows frame timing only when asked", "[words]") {
 
 TEST_CASE("human names: the table, unit suffixes and errors", "[words]") {
     CHECK(human_name("usd_per_million_tokens") == "$ per 1M tokens");
-    CHECK(human_name("spot_typical") == "spot (typical)");
-    CHECK(human_name("on_demand") == "on-demand");
+    CHECK(human_name("spot") == "spot (typical)");
+    CHECK(human_name("on-demand") == "on-demand");
     CHECK(human_name("checkpoints_usd") == "checkpoints ($)");
     CHECK(human_name("bytes_per_step") == "bytes per step");
     CHECK(human_error("layout.data: got 42.6667; expected a whole number >= 1") ==

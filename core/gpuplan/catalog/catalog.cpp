@@ -44,14 +44,20 @@ std::optional<double> Instance::total_accelerator_memory_gib() const {
                                   : *accelerator_count * *accelerator_memory_gib_each;
 }
 
-std::string_view to_string(PriceKind kind) { return kind == PriceKind::on_demand ? "on_demand" : "spot_typical"; }
+std::string_view to_string(PriceKind kind) { return kind == PriceKind::on_demand ? "on-demand" : "spot"; }
 std::string_view price_kind_words(PriceKind kind) { return kind == PriceKind::on_demand ? "on-demand" : "spot (typical)"; }
 std::optional<PriceKind> price_kind_named(std::string_view key) {
     for (PriceKind k : kPriceKinds)
         if (key == to_string(k)) return k;
     return std::nullopt;
 }
-std::string price_kind_keys() { return "\"on_demand\" or \"spot_typical\""; }
+std::string price_kind_keys() { return "\"on-demand\" or \"spot\""; }
+std::string_view old_spelling(PriceKind kind) { return kind == PriceKind::on_demand ? "on_demand" : "spot_typical"; }
+std::optional<PriceKind> price_kind_from_old_spelling(std::string_view key) {
+    for (PriceKind k : kPriceKinds)
+        if (key == old_spelling(k)) return k;
+    return std::nullopt;
+}
 
 const Price* Instance::find_price(std::string_view region, PriceKind option) const {
     for (const auto& p : prices)
@@ -288,6 +294,13 @@ std::optional<Interconnect> parse_interconnect(ObjectReader& r, NullTracker& nul
                      "one of \"nvswitch\", \"nvlink\", \"pcie\", \"neuronlink\", \"none\"");
 }
 
+// A catalog price's "option": today's spelling, or the one catalog files were written in
+// before (users' own files and overlays keep loading; the built-in catalog uses today's).
+std::optional<PriceKind> price_kind_in_a_catalog(std::string_view option) {
+    if (auto kind = price_kind_named(option)) return kind;
+    return price_kind_from_old_spelling(option);
+}
+
 Price parse_price(const Json& j, const std::string& path, std::size_t index, NullTracker& nulls) {
     ObjectReader r(j, path);
     Price p;
@@ -295,7 +308,7 @@ Price parse_price(const Json& j, const std::string& path, std::size_t index, Nul
     if (!looks_like_region(p.region))
         throw InputError(r.child_path("region"), "\"" + p.region + "\"", "an AWS region name such as \"us-east-1\"");
     const std::string option = r.string("option");
-    const std::optional<PriceKind> kind = price_kind_named(option);
+    const std::optional<PriceKind> kind = price_kind_in_a_catalog(option);
     if (!kind) throw InputError(r.child_path("option"), "\"" + option + "\"", price_kind_keys());
     p.option = *kind;
     p.usd_per_hour = nulls.number(r, "usd_per_hour", "prices[" + std::to_string(index) + "].usd_per_hour", NumberRule::positive);
@@ -306,7 +319,7 @@ Price parse_price(const Json& j, const std::string& path, std::size_t index, Nul
     p.note = r.optional_string("note").value_or("");
     if (r.has("zones")) {
         if (p.option != PriceKind::spot_typical)
-            throw InputError(r.child_path("zones"), "zones on an " + option + " price", "zones only on a spot_typical price");
+            throw InputError(r.child_path("zones"), "zones on an " + option + " price", "zones only on a spot price");
         ObjectReader z = r.object("zones");
         SpotZones zones;
         zones.count = z.number("count", NumberRule::positive);
@@ -432,7 +445,7 @@ void apply_price_overlay(Catalog& catalog, ObjectReader& root, const std::string
                              "an instance type in the catalog or in an earlier --catalog file (add the type there first)");
         Instance& instance = *it;
         const std::string option_key = r.string("option");
-        if (price_kind_named(option_key)) {
+        if (price_kind_in_a_catalog(option_key)) {
             Json without_instance = entry;
             without_instance.erase("instance");
             NullTracker nulls(path);
@@ -442,7 +455,7 @@ void apply_price_overlay(Catalog& catalog, ObjectReader& root, const std::string
                                     [&](const Price& q) { return q.region == p.region && q.option == p.option; });
             if (old != instance.prices.end()) {
                 if (old->usd_per_hour != p.usd_per_hour)
-                    catalog.overrides.push_back(name + " " + p.region + " " + option_key + ": " +
+                    catalog.overrides.push_back(name + " " + p.region + " " + std::string(to_string(p.option)) + ": " +
                                                 (old->usd_per_hour ? rate(*old->usd_per_hour) : std::string("unknown")) + " (" + old->source +
                                                 ") replaced by " + rate(*p.usd_per_hour) + " (" + p.source + ", " + origin + ")");
                 const auto zones = p.zones ? p.zones : (old->usd_per_hour == p.usd_per_hour ? old->zones : std::nullopt);

@@ -67,10 +67,18 @@ struct Accelerator {
 // (pricing/purchase_options.hpp).
 enum class PriceKind { on_demand, spot_typical };
 inline constexpr PriceKind kPriceKinds[] = {PriceKind::on_demand, PriceKind::spot_typical};
-std::string_view to_string(PriceKind kind);         // "on_demand", "spot_typical": the key in catalog and scenario files
+// One spelling wherever people write or read a price kind (scenario, CLI, link, UI, results,
+// catalog files): the key of the same way to buy among the purchase options ("on-demand",
+// "spot"; pricing/purchase_option.hpp).
+std::string_view to_string(PriceKind kind);         // "on-demand", "spot"
 std::string_view price_kind_words(PriceKind kind);  // "on-demand", "spot (typical)"
-std::optional<PriceKind> price_kind_named(std::string_view key);
-std::string price_kind_keys();                      // "\"on_demand\" or \"spot_typical\"", for error messages
+std::optional<PriceKind> price_kind_named(std::string_view key);  // to_string's spelling
+std::string price_kind_keys();                      // "\"on-demand\" or \"spot\"", for error messages
+// The spelling of catalog, scenario and CLI before 2026-11-29 ("on_demand", "spot_typical").
+// Files and links in the wild still use it, so readers take it too and say what it became
+// (scenario/scenario_spellings.hpp); nothing writes it.
+std::string_view old_spelling(PriceKind kind);
+std::optional<PriceKind> price_kind_from_old_spelling(std::string_view key);
 
 // A typical spot price is the median over a region's availability zones in one snapshot;
 // the zones themselves spread around it (the cheapest zone is the one to ask for).

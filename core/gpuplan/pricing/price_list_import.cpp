@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "gpuplan/calendar.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/pricing/purchase_option.hpp"
 #include "gpuplan/text.hpp"
@@ -284,7 +285,7 @@ private:
         const bool on_demand = keys_[2] == "OnDemand";
         if (!on_demand && keys_[2] != "Reserved") return;  // other term types (none today) are not read
         if (on_demand) {
-            row.option = "on_demand";
+            row.option = std::string(to_string(PriceKind::on_demand));
             for (const Dimension& d : term_.dimensions)
                 if (d.unit == "Hrs") row.usd_per_hour = usd(d, kAbsurdUsdPerHour);
             if (row.usd_per_hour == 0) return;  // AWS lists $0 rows for capacity it does not sell this way
@@ -495,7 +496,7 @@ nlohmann::json PriceListImport::overlay() const {
     for (const auto& [k, p] : prices_) {
         const OfferHeader& o = offers_[p.offer];
         nlohmann::json entry = {{"instance", p.instance}, {"region", p.region}, {"option", p.option}, {"usd_per_hour", p.usd_per_hour}};
-        if (p.option != "on_demand") entry["upfront_usd"] = p.upfront_usd;
+        if (p.option != to_string(PriceKind::on_demand)) entry["upfront_usd"] = p.upfront_usd;
         entry["as_of"] = o.publication_date.substr(0, 10);
         entry["source"] = offer_source_key(o);
         entry["note"] = p.note.empty() ? "AWS price list SKU " + p.sku + " (Linux, shared tenancy, no pre-installed software)" : p.note;

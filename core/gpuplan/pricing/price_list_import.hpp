@@ -31,7 +31,7 @@ namespace gpuplan {
 
 struct ImportedPrice {
     std::string instance, region;
-    std::string option;           // a catalog price key: "on_demand" or a commitment key "reserved-1y-all-upfront"
+    std::string option;           // a catalog price key: "on-demand" or a commitment key "reserved-1y-all-upfront"
     double usd_per_hour = 0;      // on-demand price, or a commitment's recurring hourly price
     double upfront_usd = 0;       // commitments only
     std::string sku, file;        // where it came from

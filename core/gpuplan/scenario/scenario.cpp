@@ -2,6 +2,7 @@
 #include "gpuplan/scenario/scenario.hpp"
 
 #include "gpuplan/json_reader.hpp"
+#include "gpuplan/scenario/scenario_spellings.hpp"
 #include "gpuplan/scenario/workload_sections.hpp"
 #include "gpuplan/pricing/unit_cost.hpp"
 #include "gpuplan/workload/memory.hpp"
@@ -65,7 +66,7 @@ const Instance& require_instance(const Catalog& catalog, ObjectReader& r, const 
 
 // "purchase": one of the catalog's price kinds (default on-demand).
 PriceKind price_kind(ObjectReader& r, const char* key) {
-    const std::string text = r.optional_string(key).value_or("on_demand");
+    const std::string text = r.optional_string(key).value_or(std::string(to_string(PriceKind::on_demand)));
     const std::optional<PriceKind> kind = price_kind_named(text);
     if (!kind) throw InputError(r.child_path(key), "\"" + text + "\"", price_kind_keys());
     return *kind;
@@ -378,7 +379,8 @@ std::optional<TrainingRecommendRequest> parse_recommend_training(ObjectReader& r
 }  // namespace
 
 Scenario parse_scenario(std::string_view text, const std::string& origin, const Catalog& catalog) {
-    const Json j = parse_json_document(text, origin);
+    Json j = parse_json_document(text, origin);
+    const std::vector<SpellingChange> renamed = upgrade_spellings(j);
     ObjectReader root(j, origin + ": $");
     const std::string schema = root.string("schema");
     if (schema != kScenarioSchema)
@@ -414,6 +416,7 @@ Scenario parse_scenario(std::string_view text, const std::string& origin, const 
         if (s.collective) apply_calibration(figures, s.collective->topology);
     }
     root.finish();
+    for (const SpellingChange& change : renamed) s.notes.push_back(origin + ": " + change.note());
     return s;
 }
 

@@ -44,6 +44,9 @@ struct Scenario {
     std::optional<InferenceEstimateRequest> infer;      // as `gpuplan infer`
     std::optional<CollectiveRequest> collective;        // as `gpuplan collective`
     std::optional<TopologySection> topology;            // the machine's own links; train and collective plan with them
+    // What an old spelling in the document became ("$.train.purchase: \"on_demand\" is now
+    // written \"on-demand\""; scenario_spellings.hpp), for the shells to show.
+    std::vector<std::string> notes;
 };
 
 // Parses and validates a scenario against the catalog (instances and regions must exist).

@@ -26,6 +26,7 @@ ScenarioResult evaluate(const Scenario& s, const Catalog& catalog) {
     ScenarioResult r;
     r.name = s.name;
     r.region = s.region;
+    r.notes = s.notes;
     if (s.price) r.price = PriceSectionResult{s.price->instance, s.price->hours, s.price->count, quote_purchase_options(catalog, *s.price)};
     if (s.fleet) r.fleet = FleetSectionResult{*s.fleet, evaluate_fleet(*s.fleet)};
     if (s.idle) r.idle = evaluate_idle_cost(*s.idle);
@@ -129,6 +130,7 @@ nlohmann::json to_json(const Recommendation& r) {
 
 nlohmann::json to_json(const ScenarioResult& r) {
     nlohmann::json out = {{"schema", std::string(kResultSchema)}, {"name", r.name}, {"region", r.region}};
+    if (!r.notes.empty()) out["notes"] = r.notes;
     // Each section written under its key; a figure it refuses (explain.cpp) is named with the
     // scenario section it came from, e.g. "$.fleet, figure all_on_demand_cost_usd".
     auto put = [&out](const char* key, auto&& write) {

@@ -49,6 +49,7 @@ struct ScenarioResult {
     std::optional<InferenceEstimate> infer;
     std::optional<CollectiveEstimate> collective;
     std::optional<TopologySectionResult> topology;
+    std::vector<std::string> notes;  // the scenario's own (Scenario::notes), passed through
 };
 
 // Evaluates every present section of a parsed scenario (parse_scenario checked it).

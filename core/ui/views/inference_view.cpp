@@ -188,8 +188,7 @@ void draw_inference_view(AppState& state) {
     const bool has_recommend = find_json(state.scenario, {"recommend"}) != nullptr;
     if (!has_infer && !has_recommend) {
         if (empty_state("This scenario serves no model (an infer or recommend section).", "Serve llama-3.1-70b at 2,000 tokens/s")) {
-            state.scenario["recommend"] = {{"model", "llama-3.1-70b"}, {"dtype", "fp8"}, {"kv_dtype", "bf16"}, {"context", 8192},
-                                           {"tokens_per_second", 2000}, {"purchase", {"on_demand", "spot_typical"}}, {"max_instances", 8}};
+            state.scenario["recommend"] = example_serving_request();
             scenario_edited(state);
         }
         return;

@@ -234,8 +234,7 @@ void draw_recommend_view(AppState& state) {
     if (!has_serve && !has_train) {
         if (empty_state("This scenario asks for no recommendation: add one for serving or for training.",
                         "Recommend a fleet to serve llama-3.1-70b")) {
-            state.scenario["recommend"] = {{"model", "llama-3.1-70b"}, {"dtype", "fp8"}, {"kv_dtype", "bf16"}, {"context", 8192},
-                                           {"tokens_per_second", 2000}, {"purchase", {"on_demand", "spot_typical"}}, {"max_instances", 8}};
+            state.scenario["recommend"] = example_serving_request();
             scenario_edited(state);
         }
         return;

@@ -238,6 +238,11 @@ std::string price_kind_in_words(const std::string& key) {
     return kind ? std::string(price_kind_words(*kind)) : key;
 }
 
+nlohmann::json example_serving_request() {
+    return {{"model", "llama-3.1-70b"}, {"dtype", "fp8"}, {"kv_dtype", "bf16"}, {"context", 8192}, {"tokens_per_second", 2000},
+            {"purchase", price_kind_options()}, {"max_instances", 8}};
+}
+
 void edit_purchase_and_families(AppState& state, nlohmann::json& section) {
     edit_choice_set(state, section, "purchase", "buy as", price_kind_options(), "on-demand", price_kind_in_words);
     ImGui::SameLine();

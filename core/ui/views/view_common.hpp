@@ -95,7 +95,7 @@ bool edit_number(AppState& state, nlohmann::json& section, const char* key, cons
 // key again.
 bool edit_optional_number(AppState& state, nlohmann::json& section, const char* key, const char* label, const char* placeholder,
                           double min, double max, const char* format = "%.4g");
-// `words` shows a stored key in words ("on_demand" -> "on-demand"); the scenario keeps the key.
+// `words` shows a stored key in words ("spot" -> "spot (typical)"); the scenario keeps the key.
 bool edit_choice(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::vector<std::string>& options,
                  const std::string& fallback, std::string (*words)(const std::string&) = nullptr);
 
@@ -107,10 +107,13 @@ bool edit_choice_set(AppState& state, nlohmann::json& section, const char* key, 
 std::vector<std::string> model_names();
 // The catalog's instance families, in catalog order, each once.
 std::vector<std::string> family_names(const AppState& state);
-// The catalog's price kinds as the scenario's keys ("on_demand", "spot_typical"), and a key in
-// words ("on_demand" -> "on-demand"), for the purchase pickers.
+// The catalog's price kinds as the scenario's keys ("on-demand", "spot"), and a key in
+// words ("spot" -> "spot (typical)"), for the purchase pickers.
 std::vector<std::string> price_kind_options();
 std::string price_kind_in_words(const std::string& key);
+// The "recommend" section the empty Inference and Recommend views offer: llama-3.1-70b at
+// 2,000 tokens/s, on-demand or spot, at most 8 instances.
+nlohmann::json example_serving_request();
 // A recommendation's "purchase" and "families" sets (empty: on-demand, any family).
 void edit_purchase_and_families(AppState& state, nlohmann::json& section);
 // The inputs of a serving recommendation (scenario section "recommend"): model, weights and KV

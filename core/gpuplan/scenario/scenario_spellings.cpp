@@ -1,0 +1,52 @@
+// scenario_spellings.cpp — old spellings in a scenario rewritten to today's (scenario_spellings.hpp).
+#include "gpuplan/scenario/scenario_spellings.hpp"
+
+#include "gpuplan/catalog/catalog.hpp"
+
+namespace gpuplan {
+
+namespace {
+
+using Json = nlohmann::json;
+
+std::string in_quotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
+
+// One "purchase" value (a string in price and train, a list in the recommenders).
+void upgrade_price_kind(Json& value, const std::string& path, std::vector<SpellingChange>& notes) {
+    if (!value.is_string()) return;  // not a spelling: the reader names what it expected
+    const auto kind = price_kind_from_old_spelling(value.get<std::string>());
+    if (!kind) return;
+    notes.push_back({path, std::string(old_spelling(*kind)), std::string(to_string(*kind))});
+    value = std::string(to_string(*kind));
+}
+
+void upgrade(Json& node, const std::string& path, std::vector<SpellingChange>& notes) {
+    if (node.is_array()) {
+        for (std::size_t k = 0; k < node.size(); ++k) upgrade(node[k], path + "[" + std::to_string(k) + "]", notes);
+        return;
+    }
+    if (!node.is_object()) return;
+    for (auto& [key, value] : node.items()) {
+        const std::string child = path + "." + key;
+        if (key == "purchase") {
+            if (value.is_array())
+                for (std::size_t k = 0; k < value.size(); ++k) upgrade_price_kind(value[k], child + "[" + std::to_string(k) + "]", notes);
+            else
+                upgrade_price_kind(value, child, notes);
+            continue;
+        }
+        upgrade(value, child, notes);
+    }
+}
+
+}  // namespace
+
+std::string SpellingChange::note() const { return path + ": " + in_quotes(old_text) + " is now written " + in_quotes(new_text); }
+
+std::vector<SpellingChange> upgrade_spellings(Json& scenario) {
+    std::vector<SpellingChange> notes;
+    upgrade(scenario, "$", notes);
+    return notes;
+}
+
+}  // namespace gpuplan
