@@ -69,6 +69,9 @@ bool AppLoop::draw_frame() {
     ImGui_ImplSDL2_NewFrame();
     ImGui::NewFrame();
     ui::draw_app(state_);
+    // A change made in this frame (a button that sets a scenario) brings new tables: their
+    // auto-fit columns settle over the next frames, not the ones the click already asked for.
+    if (state_.scenario_changed) request_frames();
     platform_.draw_beside_views(state_);
     ImGui::Render();
     if (state_.dark_theme != applied_dark_theme_) {  // the theme switch in draw_app's chrome
