@@ -80,7 +80,6 @@ public:
     explicit PagePlatform(Page& page) : page_(page) {}
     bool sleeps_when_idle() const override { return false; }
     bool after_frame(gpuplan::ui::AppState&, const gpuplan::shell::FrameInfo& frame) override {
-        page_.frames_drawn = frame.frames_drawn;
         publish_changes(page_);
         // Ready once a settled frame is on screen (ImGui lays out auto-fit columns on frame 2).
         if (!page_.ready_published && frame.frames_drawn >= gpuplan::shell::kFramesAfterChange) {

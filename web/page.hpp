@@ -28,7 +28,6 @@ struct Page {
     // Input, resizes and bridge calls ask it for frames; an idle page draws nothing (the canvas
     // keeps showing its last frame).
     std::optional<shell::AppLoop> loop;
-    int frames_drawn = 0;
     bool ready_published = false;
 
     // What the URL and the host page last heard, to notice changes made inside draw_app.

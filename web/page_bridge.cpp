@@ -111,7 +111,7 @@ json state_json(const Page& page) {
         {"chart_ranges", ui::chart_ranges_view_link(s)},
         {"accelerators", page.catalog ? page.catalog->accelerators.size() : 0},
         {"query", state_query(page)},
-        {"frames_drawn", page.frames_drawn},
+        {"frames_drawn", page.loop ? page.loop->frames_drawn() : 0},
         {"widgets", widgets_json()},
         {"figures", drawn_figures_json()},
         {"overflow_px", s.overflow_px},

@@ -86,9 +86,9 @@ public:
     bool busy() const override { return benchmarks_.running(); }
     void draw_beside_views(ui::AppState& state) override {
         if (!state.embed) benchmarks_.draw(state);
-        state.scenario_changed = false;  // a desktop window has no URL to update
     }
-    bool after_frame(ui::AppState&, const shell::FrameInfo& frame) override {
+    bool after_frame(ui::AppState& state, const shell::FrameInfo& frame) override {
+        state.scenario_changed = false;  // a desktop window has no URL to update
         if (screenshot_path_.empty() || frame.frames_pending > 0) return true;
         save_screenshot(window_, screenshot_path_);
         return false;
