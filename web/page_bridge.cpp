@@ -83,10 +83,12 @@ json widgets_json() {
 
 // The figures the views drew in the last frame, under the names the result document gives
 // them (ui::drawn_figures): the read-back test compares them with `gpuplan eval`'s document.
+// text_w > room_w: the figure's text was cut off (a table column narrower than it).
 json drawn_figures_json() {
     json figures = json::array();
     for (const auto& f : ui::drawn_figures())
-        figures.push_back({{"name", f.name}, {"label", f.label}, {"value", f.value ? json(*f.value) : json(nullptr)}, {"unit", f.unit}});
+        figures.push_back({{"name", f.name}, {"label", f.label}, {"value", f.value ? json(*f.value) : json(nullptr)}, {"unit", f.unit},
+                           {"text_w", f.text_w}, {"room_w", f.room_w}});
     return figures;
 }
 

@@ -162,8 +162,12 @@ float table_height(std::size_t rows, float max_em) {
 
 namespace {
 // The figure's text, hover and right-click copy; `id` keeps the "copied" note across frames
-// (the figure's address in the result, stable while the result lives).
-void draw_figure_json(const nlohmann::json& figure, const void* id, bool right_align, bool show_unit) {
+// (the figure's address in the result, stable while the result lives). Returns the text's
+// width and the room there was for it, for the read-back.
+struct TextFit {
+    float text_w = 0, room_w = 0;
+};
+TextFit draw_figure_json(const nlohmann::json& figure, const void* id, bool right_align, bool show_unit) {
     const auto v = figure_value(&figure);
     const bool assumption = find_json(figure, {"assumption"}) && find_json(figure, {"assumption"})->is_boolean() &&
                             find_json(figure, {"assumption"})->get<bool>();
@@ -175,8 +179,9 @@ void draw_figure_json(const nlohmann::json& figure, const void* id, bool right_a
         else if (unit != "USD" && unit != "bytes") unit.clear();
     }
     const std::string text = v ? format_quantity(*v, unit) + (assumption ? "*" : "") : "unknown";
+    const TextFit fit{ImGui::CalcTextSize(text.c_str()).x, ImGui::GetContentRegionAvail().x};
     if (right_align) {
-        const float slack = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text.c_str()).x;
+        const float slack = fit.room_w - fit.text_w;
         if (slack > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + slack);
     }
     if (v) ImGui::TextUnformatted(text.c_str());
@@ -195,6 +200,7 @@ void draw_figure_json(const nlohmann::json& figure, const void* id, bool right_a
         figure_tooltip(figure);
         ImGui::EndTooltip();
     }
+    return fit;
 }
 
 std::vector<DrawnFigure>& drawn_list() {
@@ -212,8 +218,9 @@ void figure_value_text(const nlohmann::json* figure, bool right_align, bool show
 }
 
 void figure_value_text(const Figure& figure, std::string_view label, bool right_align, bool show_unit, std::string_view document_name) {
-    drawn_list().push_back({document_name.empty() ? figure.name : std::string(document_name), std::string(label), figure.value, figure.unit});
-    draw_figure_json(figure_json(figure), &figure, right_align, show_unit);
+    const TextFit fit = draw_figure_json(figure_json(figure), &figure, right_align, show_unit);
+    drawn_list().push_back({document_name.empty() ? figure.name : std::string(document_name), std::string(label), figure.value, figure.unit,
+                            fit.text_w, fit.room_w});
 }
 
 const std::vector<DrawnFigure>& drawn_figures() { return drawn_list(); }
@@ -314,7 +321,10 @@ bool empty_state(const char* what, const char* button_label) {
     ImGui::Dummy(ImVec2(0, em(1)));
     note(what);
     ImGui::Dummy(ImVec2(0, em(0.3f)));
-    return button_label && ImGui::Button(button_label);
+    if (!button_label) return false;
+    const bool pressed = ImGui::Button(button_label);
+    mark_widget(button_label);
+    return pressed;
 }
 
 void stacked_bar(const char* id, const std::vector<Segment>& segments, double capacity, const char* unit,

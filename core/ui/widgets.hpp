@@ -55,6 +55,10 @@ struct DrawnFigure {
     std::string label;  // "Tokens/s per instance"
     std::optional<double> value;
     std::string unit;
+    // The drawn text's width and the room it had (in a table: its cell's width), in pixels:
+    // text wider than its room is cut off, as in a table column not yet sized to its content.
+    // 0 and 0 where not measured (figure_table over JSON figures).
+    float text_w = 0, room_w = 0;
 };
 const std::vector<DrawnFigure>& drawn_figures();
 void clear_drawn_figures();
