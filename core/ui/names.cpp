@@ -38,6 +38,11 @@ constexpr std::pair<std::string_view, std::string_view> kNames[] = {
     {"bus_bandwidth_gb_per_s", "bus bandwidth (GB/s)"},
     {"bytes_per_step", "bytes per step"},
     {"max_batch", "largest batch that fits"},
+    {"data_parallel", "data-parallel size"},
+    {"tensor_parallel", "tensor-parallel size"},
+    {"pipeline_parallel", "pipeline-parallel size"},
+    {"expert_parallel", "expert-parallel size"},
+    // The core's ParallelLayout fields, as its errors name them ("layout.data: got ...").
     {"data", "data-parallel size"},
     {"tensor", "tensor-parallel size"},
     {"pipeline", "pipeline-parallel size"},

@@ -241,7 +241,7 @@ Command register_fit(CLI::App& parent) {
     gpus->excludes(inst);
     mem->excludes(inst);
     app->add_option("--mode", o->mode, "training or inference")->required()->check(choice_rule({"training", "inference"}))->type_name("MODE");
-    app->add_option("--tp", o->tp, "Tensor parallel degree (training default 1; inference default: every GPU of the instance)")->check(whole_rule(1));
+    app->add_option("--tp,--tensor-parallel", o->tp, "Tensor parallel degree (training default 1; inference default: every GPU of the instance)")->check(whole_rule(1));
     app->add_option("--overhead-gib", o->overhead_gib,
                     "Runtime overhead per GPU in GiB: CUDA context, library workspaces, fragmentation (default " +
                         n(default_runtime_overhead_gib().value) + ")")
@@ -252,8 +252,8 @@ Command register_fit(CLI::App& parent) {
         ->check(CLI::Validator(
             [](std::string& t) -> std::string { return t == "0" || t == "1" || t == "2" || t == "3" ? "" : "got " + t + "; expected 0, 1, 2 or 3"; },
             "0..3"));
-    app->add_option("--dp", o->dp, "Training: data parallel degree (default: GPUs / (tp x pp))")->check(whole_rule(1));
-    app->add_option("--pp", o->pp, "Training: pipeline parallel degree")->capture_default_str()->check(whole_rule(1));
+    app->add_option("--dp,--data-parallel", o->dp, "Training: data parallel degree (default: GPUs / (tp x pp))")->check(whole_rule(1));
+    app->add_option("--pp,--pipeline-parallel", o->pp, "Training: pipeline parallel degree")->capture_default_str()->check(whole_rule(1));
     app->add_option("--micro-batch", o->micro_batch, "Training: micro-batch per GPU (sequences)")->capture_default_str()->check(whole_rule(1));
     app->add_option("--sequence", o->sequence, "Training: sequence length (tokens)")->capture_default_str()->check(whole_rule(1));
     app->add_option("--recompute", o->recompute, "Training: activation recomputation none|selective|full")

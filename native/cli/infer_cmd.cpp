@@ -198,7 +198,7 @@ Command register_infer(CLI::App& parent) {
         ->check(whole_rule(1));
     app->add_option("--concurrency", o->concurrency, "Serving under load: requests in flight per replica (a whole number), or max: as many as fit in memory (default 1)")
         ->type_name("N|max");
-    app->add_option("--tp", o->tp, "Tensor parallel degree (default: every GPU of the instance); the instance runs GPUs / tp replicas")->check(whole_rule(1));
+    app->add_option("--tp,--tensor-parallel", o->tp, "Tensor parallel degree (default: every GPU of the instance); the instance runs GPUs / tp replicas")->check(whole_rule(1));
     app->add_option("--bandwidth-efficiency", o->bandwidth_efficiency,
                     "Achieved / datasheet memory bandwidth in decode (default " + n(default_bandwidth_efficiency().value) + "; 1 with a measured bandwidth)")
         ->check(efficiency_rule("0.8 = 80%"));

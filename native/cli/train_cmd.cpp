@@ -198,10 +198,10 @@ Command register_train(CLI::App& parent) {
                     "tcp (TCP over ENA); one the instance lacks is refused")
         ->capture_default_str()
         ->check(choice_rule({"auto", "efa-gdr", "efa", "tcp"}));
-    app->add_option("--dp", o->dp, "Data parallel degree (default: all GPUs / (tp x pp)); dp x tp x pp must equal the GPUs")->check(whole_rule(1));
-    app->add_option("--tp", o->tp, "Tensor parallel degree: a divisor of the GPUs of one node")->capture_default_str()->check(whole_rule(1));
-    app->add_option("--pp", o->pp, "Pipeline parallel degree")->capture_default_str()->check(whole_rule(1));
-    app->add_option("--ep", o->ep, "Expert parallel degree (MoE models), within data parallel")->capture_default_str()->check(whole_rule(1));
+    app->add_option("--dp,--data-parallel", o->dp, "Data parallel degree (default: all GPUs / (tp x pp)); dp x tp x pp must equal the GPUs")->check(whole_rule(1));
+    app->add_option("--tp,--tensor-parallel", o->tp, "Tensor parallel degree: a divisor of the GPUs of one node")->capture_default_str()->check(whole_rule(1));
+    app->add_option("--pp,--pipeline-parallel", o->pp, "Pipeline parallel degree")->capture_default_str()->check(whole_rule(1));
+    app->add_option("--ep,--expert-parallel", o->ep, "Expert parallel degree (MoE models), within data parallel")->capture_default_str()->check(whole_rule(1));
     app->add_option("--zero", o->zero, "ZeRO stage 0 (DDP), 1, 2 or 3 (FSDP full shard)")
         ->capture_default_str()
         ->check(CLI::Validator(

@@ -45,7 +45,7 @@ CASES = [
               "--global-batch-tokens 4194304 --recompute selective --tokens 1e11",
      os.path.join(SCN, "t1-train-llama-3-8b.json")),
     ("train", "train --model llama-3.2-1b --instance g6e.12xlarge --tp 2 --zero 2 --micro-batch 4 --purchase spot --tokens 2e9",
-     scenario("train", {"model": "llama-3.2-1b", "instance": "g6e.12xlarge", "tensor": 2, "zero_stage": 2, "micro_batch": 4,
+     scenario("train", {"model": "llama-3.2-1b", "instance": "g6e.12xlarge", "tensor_parallel": 2, "zero_stage": 2, "micro_batch": 4,
                         "purchase": "spot", "tokens": 2e9})),
     # A machine's own topology: `train --topology` = a train section beside a topology section.
     ("train", "train --model llama-3-8b --instance g6e.48xlarge --gpus-per-node 4 --zero 3 --tokens 1e9 --topology " + G6E_LOG,
@@ -56,10 +56,10 @@ CASES = [
      scenario("fit", {"model": "llama-3.1-70b", "mode": "training", "instance": "p4d.24xlarge", "nodes": 2, "zero_stage": 3,
                       "offload_optimizer": True, "recompute": "full"})),
     ("fit", "fit --model llama-3.1-70b --mode training --instance g6e.48xlarge --tp 4 --pp 2 --micro-batch 2 --overhead-gib 3",
-     scenario("fit", {"model": "llama-3.1-70b", "mode": "training", "instance": "g6e.48xlarge", "tensor": 4, "pipeline": 2,
+     scenario("fit", {"model": "llama-3.1-70b", "mode": "training", "instance": "g6e.48xlarge", "tensor_parallel": 4, "pipeline_parallel": 2,
                       "micro_batch": 2, "runtime_overhead_gib": 3})),
     ("infer", "infer --model llama-3.1-70b --instance p5.48xlarge --dtype fp8 --kv-dtype fp8 --tp 4 --batch 64 --context 4096 --prompt-tokens 1024 --measured-bandwidth-gb-per-s 2900 --compute-efficiency 0.5",
-     scenario("infer", {"model": "llama-3.1-70b", "instance": "p5.48xlarge", "dtype": "fp8", "kv_dtype": "fp8", "tensor": 4, "batch": 64,
+     scenario("infer", {"model": "llama-3.1-70b", "instance": "p5.48xlarge", "dtype": "fp8", "kv_dtype": "fp8", "tensor_parallel": 4, "batch": 64,
                         "context": 4096, "prompt_tokens": 1024, "measured_bandwidth_gb_per_s": 2900, "compute_efficiency": 0.5})),
 ]
 

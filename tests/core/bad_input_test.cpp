@@ -158,9 +158,9 @@ TEST_CASE("scenario: workload sections name their bad fields", "[bad-input][scen
     const std::string head = R"({"schema": "gpuplan.scenario/1", )";
     CHECK_THAT(scenario_error(head + R"("train": {"model": "gpt-5", "instance": "p5.48xlarge"}})"),
                Contains("$.train.model") && Contains("gpt-5") && Contains("llama-3-8b"));
-    CHECK_THAT(scenario_error(head + R"("train": {"model": "llama-3-8b", "instance": "p5.48xlarge", "data": 3, "tensor": 2}})"),
+    CHECK_THAT(scenario_error(head + R"("train": {"model": "llama-3-8b", "instance": "p5.48xlarge", "data_parallel": 3, "tensor_parallel": 2}})"),
                Contains("layout.data x layout.tensor x layout.pipeline") && Contains("6"));
-    CHECK_THAT(scenario_error(head + R"("train": {"model": "llama-3-8b", "instance": "p5.48xlarge", "nodes": 2, "tensor": 16}})"),
+    CHECK_THAT(scenario_error(head + R"("train": {"model": "llama-3-8b", "instance": "p5.48xlarge", "nodes": 2, "tensor_parallel": 16}})"),
                Contains("layout.tensor") && Contains("allow_cross_node_tensor_parallel"));
     CHECK_THAT(scenario_error(head + R"("train": {"model": "llama-3-8b", "instance": "p5.48xlarge", "tokens": -5}})"),
                Contains("$.train.tokens: got -5"));

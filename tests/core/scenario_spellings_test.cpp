@@ -67,6 +67,31 @@ TEST_CASE("upgrade_spellings rewrites the document and leaves what is not a spel
     CHECK(upgrade_spellings(doc).empty());  // today's words are left alone
 }
 
+TEST_CASE("old parallel-size keys read as the *_parallel keys, with a note each", "[scenario][spellings]") {
+    const auto train = [](const std::string& sizes) {
+        return R"({"schema": "gpuplan.scenario/1", "train": {"model": "mixtral-8x7b", "instance": "p5.48xlarge", "nodes": 4, "tokens": 1e10, )" +
+               sizes + "}}";
+    };
+    const Scenario old_scenario = parse_scenario(train(R"("data": 8, "tensor": 2, "pipeline": 2, "expert": 2)"), "old.json", catalog());
+    const Scenario new_scenario =
+        parse_scenario(train(R"("data_parallel": 8, "tensor_parallel": 2, "pipeline_parallel": 2, "expert_parallel": 2)"), "new.json", catalog());
+    REQUIRE(old_scenario.train);
+    const ParallelLayout& L = old_scenario.train->time.layout;
+    CHECK((L.data == 8 && L.tensor == 2 && L.pipeline == 2 && L.expert == 2));
+    CHECK(old_scenario.notes == std::vector<std::string>{R"(old.json: $.train: "data" is now written "data_parallel")",
+                                                         R"(old.json: $.train: "tensor" is now written "tensor_parallel")",
+                                                         R"(old.json: $.train: "pipeline" is now written "pipeline_parallel")",
+                                                         R"(old.json: $.train: "expert" is now written "expert_parallel")"});
+    CHECK(new_scenario.notes.empty());
+    nlohmann::json old_result = to_json(evaluate(old_scenario, catalog()));
+    old_result.erase("notes");
+    CHECK(old_result == to_json(evaluate(new_scenario, catalog())));
+
+    // An old key beside its new one is not guessed at: the reader refuses the unknown key.
+    CHECK_THROWS_WITH(parse_scenario(train(R"("tensor": 2, "tensor_parallel": 4)"), "both.json", catalog()),
+                      Catch::Contains("$.train.tensor: got an unknown key"));
+}
+
 TEST_CASE("a catalog file's price option is read in either spelling", "[catalog][spellings]") {
     for (const std::string option : {"on_demand", "on-demand"}) {
         std::vector<CatalogDocument> docs = builtin_catalog_documents();

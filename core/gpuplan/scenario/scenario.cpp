@@ -317,10 +317,10 @@ std::optional<TrainingPlanRequest> parse_train(ObjectReader& root, const Catalog
     ParallelLayout& L = t.layout;
     if (r.has("gpus_per_node")) t.gpus_per_node = static_cast<double>(r.integer("gpus_per_node", 1));
     const double gpus = t.gpus_per_node.value_or(t.instance->accelerator_count.value_or(1)) * t.nodes;
-    L.tensor = r.optional_number("tensor", NumberRule::positive).value_or(1);
-    L.pipeline = r.optional_number("pipeline", NumberRule::positive).value_or(1);
-    L.expert = r.optional_number("expert", NumberRule::positive).value_or(1);
-    L.data = r.optional_number("data", NumberRule::positive).value_or(gpus / (L.tensor * L.pipeline));
+    L.tensor = r.optional_number("tensor_parallel", NumberRule::positive).value_or(1);
+    L.pipeline = r.optional_number("pipeline_parallel", NumberRule::positive).value_or(1);
+    L.expert = r.optional_number("expert_parallel", NumberRule::positive).value_or(1);
+    L.data = r.optional_number("data_parallel", NumberRule::positive).value_or(gpus / (L.tensor * L.pipeline));
     if (r.has("zero_stage")) L.zero_stage = static_cast<int>(r.integer("zero_stage", 0));
     else (void)r.optional_value("zero_stage");
     L.micro_batch = r.optional_number("micro_batch", NumberRule::positive).value_or(L.micro_batch);

@@ -16,8 +16,20 @@ void upgrade_price_kind(Json& value, const std::string& path, std::vector<Spelli
     if (!value.is_string()) return;  // not a spelling: the reader names what it expected
     const auto kind = price_kind_from_old_spelling(value.get<std::string>());
     if (!kind) return;
-    notes.push_back({path, std::string(old_spelling(*kind)), std::string(to_string(*kind))});
+    notes.push_back({SpellingChange::Kind::value, path, std::string(old_spelling(*kind)), std::string(to_string(*kind))});
     value = std::string(to_string(*kind));
+}
+
+// The parallel sizes of a "train", "fit" or "infer" section, renamed to their *_parallel keys.
+void upgrade_parallel_keys(Json& section, const std::string& path, std::vector<SpellingChange>& notes) {
+    if (!section.is_object()) return;
+    for (const char* old_key : {"data", "tensor", "pipeline", "expert"}) {
+        const std::string new_key = std::string(old_key) + "_parallel";
+        if (!section.contains(old_key) || section.contains(new_key)) continue;
+        section[new_key] = std::move(section[old_key]);
+        section.erase(old_key);
+        notes.push_back({SpellingChange::Kind::key, path, old_key, new_key});
+    }
 }
 
 void upgrade(Json& node, const std::string& path, std::vector<SpellingChange>& notes) {
@@ -45,6 +57,9 @@ std::string SpellingChange::note() const { return path + ": " + in_quotes(old_te
 
 std::vector<SpellingChange> upgrade_spellings(Json& scenario) {
     std::vector<SpellingChange> notes;
+    if (scenario.is_object())
+        for (const char* section : {"train", "fit", "infer"})
+            if (scenario.contains(section)) upgrade_parallel_keys(scenario[section], std::string("$.") + section, notes);
     upgrade(scenario, "$", notes);
     return notes;
 }

@@ -14,10 +14,10 @@ namespace {
 // Core request fields (fit.hpp, inference.hpp) named as the scenario keys that set them,
 // longest first: a field name is matched as a prefix of the error's location.
 const std::vector<std::pair<std::string, std::string>> kKeyOf = {
-    {"data_parallel x tensor_parallel x pipeline_parallel", "data x tensor x pipeline"},
-    {"tensor_parallel x pipeline_parallel", "tensor x pipeline"},
-    {"tensor_parallel", "tensor"},
-    {"pipeline_parallel", "pipeline"},
+    {"data_parallel x tensor_parallel x pipeline_parallel", "data_parallel x tensor_parallel x pipeline_parallel"},
+    {"tensor_parallel x pipeline_parallel", "tensor_parallel x pipeline_parallel"},
+    {"tensor_parallel", "tensor_parallel"},
+    {"pipeline_parallel", "pipeline_parallel"},
     {"prompt_tokens", "prompt_tokens"},
     {"offload_parameters", "offload_parameters"},
     {"zero_stage", "zero_stage"},
@@ -25,7 +25,7 @@ const std::vector<std::pair<std::string, std::string>> kKeyOf = {
     {"region", "region"},
 };
 
-// Re-throws a core InputError under the section's JSON path ("$.fit.tensor").
+// Re-throws a core InputError under the section's JSON path ("$.fit.tensor_parallel").
 [[noreturn]] void rethrow_at(const InputError& error, const ObjectReader& r) {
     for (const auto& [field, key] : kKeyOf)
         if (!error.where().empty() && error.where().rfind(field, 0) == 0) throw InputError(r.child_path(key), error.value(), error.expected());
@@ -95,14 +95,14 @@ std::optional<FitSection> parse_fit_section(ObjectReader& root, const Catalog& c
         q.kv_dtype = dtype_key(r, "kv_dtype", q.kv_dtype);
         q.batch = optional_whole(r, "batch").value_or(q.batch);
         q.context = optional_whole(r, "context").value_or(q.context);
-        q.tensor_parallel = optional_whole(r, "tensor");
+        q.tensor_parallel = optional_whole(r, "tensor_parallel");
         q.overhead_gib = overhead;
     } else {
         TrainingFitRequest& q = s.training;
         q.model = &model;
-        q.data_parallel = optional_whole(r, "data");
-        q.tensor_parallel = optional_whole(r, "tensor").value_or(1);
-        q.pipeline_parallel = optional_whole(r, "pipeline").value_or(1);
+        q.data_parallel = optional_whole(r, "data_parallel");
+        q.tensor_parallel = optional_whole(r, "tensor_parallel").value_or(1);
+        q.pipeline_parallel = optional_whole(r, "pipeline_parallel").value_or(1);
         if (r.has("zero_stage")) q.zero_stage = static_cast<int>(r.integer("zero_stage", 0));
         if (q.zero_stage > 3) throw InputError(r.child_path("zero_stage"), std::to_string(q.zero_stage), "0, 1, 2 or 3");
         q.micro_batch = optional_whole(r, "micro_batch").value_or(q.micro_batch);
@@ -153,7 +153,7 @@ std::optional<InferenceEstimateRequest> parse_infer_section(ObjectReader& root, 
     s.kv_dtype = dtype_key(r, "kv_dtype", s.kv_dtype);
     s.batch = optional_whole(r, "batch").value_or(s.batch);
     s.context = optional_whole(r, "context").value_or(s.context);
-    s.tensor_parallel = optional_whole(r, "tensor");
+    s.tensor_parallel = optional_whole(r, "tensor_parallel");
     s.overhead_gib = r.optional_number("runtime_overhead_gib", NumberRule::non_negative);
     q.prompt_tokens = optional_whole(r, "prompt_tokens");
     // Serving under load: output_tokens per request, concurrency a number of clients or "max".

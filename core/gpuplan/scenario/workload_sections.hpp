@@ -3,11 +3,11 @@
 // the browser app and the JS API give the same figures as the commands (docs/scenario.md).
 //
 //   "fit":   {"model", "mode": "inference"|"training", "instance" [+ "nodes"] or "gpus" +
-//             "gpu_memory_gib"; inference: "dtype", "kv_dtype", "batch", "context", "tensor";
-//             training: "data", "tensor", "pipeline", "zero_stage", "micro_batch", "sequence",
+//             "gpu_memory_gib"; inference: "dtype", "kv_dtype", "batch", "context", "tensor_parallel";
+//             training: "data_parallel", "tensor_parallel", "pipeline_parallel", "zero_stage", "micro_batch", "sequence",
 //             "recompute", "offload_optimizer", "offload_parameters"; both: "runtime_overhead_gib"}
 //   "infer": {"model", "instance", "dtype", "kv_dtype", "batch", "context", "prompt_tokens",
-//             "tensor", "bandwidth_efficiency", "compute_efficiency",
+//             "tensor_parallel", "bandwidth_efficiency", "compute_efficiency",
 //             "measured_bandwidth_gb_per_s", "runtime_overhead_gib"}  (region: the scenario's)
 #pragma once
 

@@ -109,17 +109,7 @@ const Figure* exposed_communication(const TrainingTime& time, LinkClass cls) {
     return nullptr;
 }
 
-std::string_view source_kind(const PlanSource& s) {
-    if (s.catalog_record) return "catalog";
-    switch (s.param.origin) {
-    case InputOrigin::measured: return "measured";
-    case InputOrigin::catalog: return "datasheet";
-    case InputOrigin::assumption: return "assumption";
-    case InputOrigin::user: return "given";
-    case InputOrigin::derived: return "derived";
-    }
-    return "";
-}
+std::string_view source_kind(const PlanSource& s) { return s.catalog_record ? to_string(InputOrigin::catalog) : to_string(s.param.origin); }
 
 nlohmann::json to_json(const TrainingPlan& p) {
     nlohmann::json figs = nlohmann::json::object();

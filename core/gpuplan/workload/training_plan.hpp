@@ -68,7 +68,8 @@ nlohmann::json to_json(const TrainingPlan& plan);
 // "exposed_<class>_seconds"), or null when the layout sends nothing over that class.
 const Figure* exposed_communication(const TrainingTime& time, LinkClass cls);
 
-// "measured", "datasheet", "assumption", "given", "derived": a source's kind in one word.
+// A source's kind in one word, the figures' own origin words (explain.hpp's to_string):
+// "user", "catalog", "assumption", "derived", "measured".
 std::string_view source_kind(const PlanSource& source);
 
 }  // namespace gpuplan

@@ -61,7 +61,7 @@ void draw_infer(AppState& state) {
     ImGui::SameLine();
     edit_number(state, s, "context", "context tokens", 8192, 1, 1 << 21);
     ImGui::SameLine();
-    edit_number(state, s, "tensor", "tensor parallel", 1, 1, 64);
+    edit_number(state, s, "tensor_parallel", "tensor parallel", 1, 1, 64);
 
     if (!state.result || !state.result->infer) return;
     const InferenceEstimate& e = *state.result->infer;
@@ -158,7 +158,7 @@ void draw_pick(AppState& state) {
         const nlohmann::json& rec = state.scenario["recommend"];
         nlohmann::json infer = {{"model", rec.value("model", "llama-3.1-70b")},
                                 {"instance", c.instance},
-                                {"tensor", number_json(c.tensor_parallel)},
+                                {"tensor_parallel", number_json(c.tensor_parallel)},
                                 {"batch", number_json(c.batch)}};
         for (const char* key : {"dtype", "kv_dtype", "context"})
             if (rec.contains(key)) infer[key] = rec[key];

@@ -30,9 +30,9 @@ void draw_controls(AppState& state) {
     edit_choice(state, train, "purchase", "purchase", price_kind_options(), std::string(to_string(PriceKind::on_demand)), price_kind_in_words);
     edit_number(state, train, "nodes", "nodes", 1, 1, 4096);
     ImGui::SameLine();
-    edit_number(state, train, "tensor", "tensor parallel", 1, 1, 64);
+    edit_number(state, train, "tensor_parallel", "tensor parallel", 1, 1, 64);
     ImGui::SameLine();
-    edit_number(state, train, "pipeline", "pipeline parallel", 1, 1, 128);
+    edit_number(state, train, "pipeline_parallel", "pipeline parallel", 1, 1, 128);
     edit_number(state, train, "zero_stage", "ZeRO stage", 0, 0, 3);
     ImGui::SameLine();
     edit_number(state, train, "micro_batch", "micro-batch", 1, 1, 1024);
