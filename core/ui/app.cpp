@@ -37,7 +37,8 @@ constexpr ViewInfo kViews[] = {
     {View::topology, "topology", "Topology", draw_topology_view},
     {View::training, "training", "Training", draw_training_view},
     {View::inference, "inference", "Inference", draw_inference_view},
-    {View::decode, "decode", "Decode pipeline", draw_decode_view},
+    // "Video decode": the Inference view's decode is the LLM's token decode, a different thing.
+    {View::decode, "decode", "Video decode", draw_decode_view},
     {View::recommend, "recommend", "Recommend", draw_recommend_view},
     {View::measurements, "measurements", "Measurements", draw_measurements_view},
 };

@@ -1,6 +1,6 @@
 // chart_link.hpp — the charts' ranges as one link value, so a shared link shows the charts as
 // they were: how many months the Costs view's cumulative chart spans and how much of the
-// decode timeline the Decode view's chart shows.
+// decode timeline the Video decode view's chart shows.
 //
 //   costs-months=24;decode-ms=300
 //

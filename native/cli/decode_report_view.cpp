@@ -66,7 +66,7 @@ std::string gantt(const DecodeReport& r, std::size_t chunks) {
 std::string decode_report_text(const DecodeReport& r, const Catalog& catalog, std::size_t gantt_chunks) {
     const DecodeSimRequest& in = r.inputs;
     const DecodeSimResult& sim = r.sim;
-    std::string out = "Decode pipeline";
+    std::string out = "Video decode pipeline";
     if (!r.instance.empty()) {
         const Instance* inst = catalog.find_instance(r.instance);
         out += " on " + r.instance;

@@ -1,4 +1,4 @@
-// decode_view.cpp — the Decode pipeline view: the synchronous versus asynchronous chunked
+// decode_view.cpp — the Video decode view: the synchronous versus asynchronous chunked
 // decode as a Gantt chart (host, copy and compute lanes of each pipeline, from the core's
 // discrete-event simulation: gpuplan/decode/decode_sim.hpp), utilisation, RTF, the fit to
 // measurements, and the cost per hour of video for every purchase option (decode_plan.hpp).

@@ -31,7 +31,7 @@ void draw_paste(AppState& state) {
 
 void draw_decode_records(const BenchResults& bench) {
     if (bench.decode.empty()) return;
-    heading("Decode pipeline runs");
+    heading("Video decode pipeline runs");
     if (!ImGui::BeginTable("decode_records", 8, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
                                                     ImGuiTableFlags_ScrollX, ImVec2(0, table_height(bench.decode.size(), 12))))
         return;
@@ -179,7 +179,7 @@ void draw_measurements_view(AppState& state) {
         }
         scenario_edited(state);
     }
-    note("On: the scenario's decode section fits its stage times to this file (decode.fit.bench) and the Decode view "
+    note("On: the scenario's decode section fits its stage times to this file (decode.fit.bench) and the Video decode view "
          "shows the measured pipeline; off: the section is removed. The file travels inside the scenario (and its URL).");
     if (ImGui::Button("Forget this file")) {
         state.bench.reset();
