@@ -230,14 +230,15 @@ const char* view_title(View view) { return info(view).title; }
 
 namespace {
 
-// The notice for a scenario whose old spellings were rewritten: today's words, each once (the
-// old ones are JSON keys, which the UI never shows; `gpuplan eval` names them all).
+// The notice for a scenario whose old spellings were rewritten: what they became, in words,
+// each once (the spellings themselves are file keys, which the UI never shows; `gpuplan eval`
+// names them all).
 std::string renamed_words_notice(const std::vector<SpellingChange>& renamed) {
     std::vector<std::string> words;
     for (const SpellingChange& change : renamed)
-        if (std::find(words.begin(), words.end(), change.new_text) == words.end()) words.push_back(change.new_text);
-    return "This scenario was written with older spellings; they were read as today's (" + join(words, ", ") +
-           "), which the next link you copy will use.";
+        if (const std::string w = human_name(change.new_text); std::find(words.begin(), words.end(), w) == words.end()) words.push_back(w);
+    return "This scenario was written with older spellings, read as today's: " + join(words, "; ") +
+           ". The next link you copy uses today's.";
 }
 
 // set_scenario's work; `from_view` when a view's edit is being evaluated (the typed text of

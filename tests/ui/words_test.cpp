@@ -146,16 +146,19 @@ TEST_CASE("a link in old spellings opens, says so in words, and keeps today's sp
     AppState state;
     state.catalog = &catalog();
     set_scenario(state, {{"schema", "gpuplan.scenario/1"},
-                         {"recommend", {{"model", "llama-3-8b"}, {"tokens_per_second", 500}, {"purchase", {"on_demand", "spot_typical"}}}}});
+                         {"recommend", {{"model", "llama-3-8b"}, {"tokens_per_second", 500}, {"purchase", {"on_demand", "spot_typical"}}}},
+                         {"infer", {{"model", "llama-3-8b"}, {"instance", "g6e.12xlarge"}, {"tensor", 2}}}});
     REQUIRE(state.error.empty());
     // The document the app keeps (and writes into its next link) has today's words.
     CHECK(state.scenario["recommend"]["purchase"] == nlohmann::json{"on-demand", "spot"});
+    CHECK(state.scenario["infer"]["tensor_parallel"] == 2);
+    CHECK_FALSE(state.scenario["infer"].contains("tensor"));
     CHECK_FALSE(state.notice.empty());
     state.view = View::recommend;
     test::Headless ui;
     const std::string text = drawn_text(ui, state);
     CHECK(text.find("written with older spellings") != std::string::npos);
-    CHECK(text.find("(on-demand, spot)") != std::string::npos);
+    CHECK(text.find("read as today's: tensor-parallel size; on-demand; spot (typical).") != std::string::npos);
     CHECK(snake_case_words(text).empty());
     // Today's spelling brings no notice.
     set_scenario(state, state.scenario);
