@@ -238,7 +238,7 @@ std::string renamed_words_notice(const std::vector<SpellingChange>& renamed) {
     for (const SpellingChange& change : renamed)
         if (const std::string w = human_name(change.new_text); std::find(words.begin(), words.end(), w) == words.end()) words.push_back(w);
     return "This scenario was written with older spellings, read as today's: " + join(words, "; ") +
-           ". The next link you copy uses today's.";
+           ". The link to this page now uses today's.";
 }
 
 // set_scenario's work; `from_view` when a view's edit is being evaluated (the typed text of
@@ -267,6 +267,7 @@ void apply_scenario(AppState& state, nlohmann::json scenario, bool from_view) {
         state.error.clear();
         // A new scenario replaces the last one's notice; a view's edit is in today's words already.
         if (!from_view) state.notice = renamed.empty() ? std::string() : renamed_words_notice(renamed);
+        if (!renamed.empty()) state.scenario_changed = true;  // the link is rewritten in today's words
         if (!from_view) vs.inputs.clear();
     } catch (const std::exception& e) {
         // Bad input never reaches the views: they keep drawing the last good plan.

@@ -92,7 +92,9 @@ struct AppState {
 // Validates `scenario` against state.catalog (parse_scenario) and evaluates it
 // (evaluate_scenario). On success stores both and clears `error`; on bad input keeps the
 // previous scenario and results and sets `error` to the message naming the JSON path.
-// Does not touch scenario_changed (the shell decides what a programmatic load means).
+// Does not touch scenario_changed (the shell decides what a programmatic load means), except
+// when it rewrote old spellings (scenario_spellings.hpp): then it sets it, so the shell's link
+// carries today's words at once, and `notice` says what they became.
 void set_scenario(AppState& state, nlohmann::json scenario);
 
 // The catalog table's search, filters, compare selection, sort and hidden columns as a link
