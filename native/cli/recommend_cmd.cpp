@@ -49,7 +49,7 @@ const std::vector<const char*> kTrainingOnly = {"--tokens", "--sequence", "--mic
                                                 "--max-nodes", "--deadline-hours", "--budget-usd"};
 
 // The flags both modes share, checked the same way.
-// --purchase as the catalog's price kinds (price_kind_rule checked each name).
+// --purchase as the catalog's price kinds (price_kind_rule checked each name and rewrote an old one).
 std::vector<PriceKind> price_kinds(const RecommendOptions& o) {
     std::vector<PriceKind> kinds;
     for (const auto& p : o.purchase) kinds.push_back(price_kind_named(p).value());
@@ -218,7 +218,7 @@ Command register_recommend(CLI::App& parent) {
     app->add_option("--purchase", o->purchase, "Purchase options: on-demand, spot (comma-separated)")
         ->delimiter(',')
         ->capture_default_str()
-        ->check(price_kind_rule(command.notes, "--purchase"));
+        ->transform(price_kind_rule(command.notes, "--purchase"));
     add_region_option(*app, o->region);
     app->add_flag("--explain", o->explain, "Show the working of each pick");
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});

@@ -142,7 +142,7 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
     TrainingPlanRequest pr;
     pr.time = q;
     pr.region = o.region;
-    pr.purchase = *price_kind_named(o.purchase);  // --purchase allows only these names
+    pr.purchase = price_kind_named(o.purchase).value();  // price_kind_rule allowed only these (old ones rewritten)
     if (o.given("--overhead-gib")) pr.overhead_gib = o.overhead_gib;
 
     // The layout first (the core names the field; say the flag), then memory, then time.
@@ -224,7 +224,7 @@ Command register_train(CLI::App& parent) {
     Command command{app, nullptr};
     app->add_option("--purchase", o->purchase, "Purchase option whose catalog price to use: on-demand|spot")
         ->capture_default_str()
-        ->check(price_kind_rule(command.notes, "--purchase"));
+        ->transform(price_kind_rule(command.notes, "--purchase"));
     app->add_option("--compute-efficiency", o->compute_efficiency,
                     "Share of dense peak reached (default " + format_number(default_compute_efficiency().value) + ", an assumption)")
         ->check(efficiency_rule("0.4 = 40%"));
