@@ -248,7 +248,7 @@ docs/benchmarks.md (run, list) and docs/decode-pipeline.md (decode).)");
     o->app = app;
     app->add_option("--backend", o->backend, "cuda (a GPU: streams, events, pinned memory) or cpu (threads stand in for the GPU engines)")
         ->capture_default_str()
-        ->check(choice_rule({"cuda", "cpu"}))
+        ->transform(choice_rule({"cuda", "cpu"}))
         ->type_name("BACKEND");
     app->add_option("--device", o->device, "CUDA device index")->capture_default_str()->check(whole_in(0, 1023));
     app->add_option("--mode", o->modes, "A, B, C, D, a comma list (A,C) or all")->capture_default_str()->type_name("MODE");
@@ -257,7 +257,7 @@ docs/benchmarks.md (run, list) and docs/decode-pipeline.md (decode).)");
     app->add_option("--height", o->height, "Frame height, pixels")->capture_default_str()->check(whole_in(1, 65536));
     app->add_option("--width", o->width, "Frame width, pixels")->capture_default_str()->check(whole_in(1, 65536));
     app->add_option("--channels", o->channels, "Channels per pixel")->capture_default_str()->check(whole_in(1, 64));
-    app->add_option("--dtype", o->dtype, "Frame element type")->capture_default_str()->check(choice_rule({"fp32", "fp16", "uint8"}))->type_name("DTYPE");
+    app->add_option("--dtype", o->dtype, "Frame element type")->capture_default_str()->transform(choice_rule({"fp32", "fp16", "uint8"}))->type_name("DTYPE");
     app->add_option("--compute-ms", o->compute_ms, "Decode time per chunk the synthetic decoder is sized to (measured alone)")
         ->capture_default_str()
         ->check(number_rule(NumberRule::positive));
@@ -265,18 +265,18 @@ docs/benchmarks.md (run, list) and docs/decode-pipeline.md (decode).)");
                     "What bounds the synthetic decoder: memory (streaming passes, like a convolutional VAE decoder) or compute (multiply-adds on "
                     "registers, like a transformer at large batch); fit the contention term from a run of each")
         ->capture_default_str()
-        ->check(choice_rule({"memory", "compute"}))
+        ->transform(choice_rule({"memory", "compute"}))
         ->type_name("KIND");
     app->add_option("--host-stage", o->host_stage, "Host work per chunk: none, memcpy, convert (fp32/fp16 -> uint8), write (buffered), odirect")
         ->capture_default_str()
-        ->check(choice_rule({"none", "memcpy", "convert", "write", "odirect"}))
+        ->transform(choice_rule({"none", "memcpy", "convert", "write", "odirect"}))
         ->type_name("STAGE");
     app->add_option("--output-dir", o->output_dir, "Folder for --host-stage write/odirect (default: the temp folder); the file is removed afterwards")
         ->type_name("DIR");
     app->add_option("--buffers", o->buffers, "Mode D: buffers in the ring")->capture_default_str()->check(whole_in(2, 64));
     app->add_option("--host-memory", o->host_memory, "Modes C and D: pinned or pageable host buffers")
         ->capture_default_str()
-        ->check(choice_rule({"pinned", "pageable"}))
+        ->transform(choice_rule({"pinned", "pageable"}))
         ->type_name("KIND");
     app->add_option("--numa-node", o->numa_node, "Bind host buffers to this NUMA node (mbind)")->check(whole_in(0, 63));
     app->add_option("--warmup", o->warmup, "Untimed videos first")->capture_default_str()->check(whole_in(0, 1000));

@@ -217,7 +217,7 @@ BenchSuiteCommands register_bench_suite(CLI::App& bench) {
         ->check(non_empty_rule("case keys, such as h2d_pinned,dmem_triad (leave the flag out to run every case)"));
     run->add_option("--backend", f->backend, "auto (cuda when a GPU answers, else cpu), cuda, or cpu (memcpy and threads on host memory)")
         ->capture_default_str()
-        ->check(choice_rule({"auto", "cuda", "cpu"}))
+        ->transform(choice_rule({"auto", "cuda", "cpu"}))
         ->type_name("BACKEND");
     run->add_flag("--quick", f->quick, "64 MiB transfers, 1 warm-up + 5 samples (under 2 minutes on a single-GPU instance)");
     run->add_flag("--full", f->full, "1 GiB transfers, 3 warm-up + 50 samples");
@@ -269,7 +269,7 @@ and nothing is printed on stdout.)");
     auto list_backend = std::make_shared<std::string>("auto");
     auto list_format = std::make_shared<Format>(Format::table);
     CLI::App* list = bench.add_subcommand("list", "Every `bench run` case, and whether it can run here (and why not)");
-    list->add_option("--backend", *list_backend, "auto, cuda or cpu")->capture_default_str()->check(choice_rule({"auto", "cuda", "cpu"}))->type_name("BACKEND");
+    list->add_option("--backend", *list_backend, "auto, cuda or cpu")->capture_default_str()->transform(choice_rule({"auto", "cuda", "cpu"}))->type_name("BACKEND");
     add_format_option(*list, *list_format, {Format::table, Format::json, Format::md, Format::csv});
     list->footer("Examples:\n  gpuplan bench list\n  gpuplan bench list --backend cpu --format json");
     out.list = list;

@@ -96,7 +96,7 @@ Command register_collective(CLI::App& parent) {
     o->app = app;
     app->add_option("--op", o->op, "all-reduce, all-gather, reduce-scatter or all-to-all")
         ->capture_default_str()
-        ->check(choice_rule({"all-reduce", "all-gather", "reduce-scatter", "all-to-all"}));
+        ->transform(choice_rule({"all-reduce", "all-gather", "reduce-scatter", "all-to-all"}));
     app->add_option("--instance", o->instance, "Instance type (see `gpuplan catalog`)")->required()->type_name("TYPE");
     app->add_option("--nodes", o->nodes, "Nodes (instances)")->capture_default_str()->check(whole_rule(1));
     app->add_option("--bytes", o->bytes_text, "Buffer size per rank, as nccl-tests' size column: bytes, or 512M, 1G (powers of 1024)")

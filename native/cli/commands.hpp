@@ -179,7 +179,8 @@ CLI::Validator whole_rule(double min_value);
 CLI::Validator whole_in(double lo, double hi);
 // A timeout flag: seconds > 0 and at most one day, bounded before any duration_cast.
 CLI::Validator timeout_seconds_rule();
-// One of `allowed` (lower case; the text is lower-cased when it matches).
+// One of `allowed` (lower case; the text is lower-cased when it matches, so give it to
+// transform(): check() works on a copy).
 CLI::Validator choice_rule(std::vector<std::string> allowed);
 // Any text but the empty one: `--cases ''` is a mistake, not "every case" (issue 34).
 CLI::Validator non_empty_rule(std::string expected);

@@ -240,7 +240,7 @@ Command register_fit(CLI::App& parent) {
     auto* mem = app->add_option("--gpu-memory-gib", o->gpu_memory_gib, "Instead of --instance: memory per GPU in GiB")->check(number_rule(NumberRule::positive));
     gpus->excludes(inst);
     mem->excludes(inst);
-    app->add_option("--mode", o->mode, "training or inference")->required()->check(choice_rule({"training", "inference"}))->type_name("MODE");
+    app->add_option("--mode", o->mode, "training or inference")->required()->transform(choice_rule({"training", "inference"}))->type_name("MODE");
     app->add_option("--tp,--tensor-parallel", o->tp, "Tensor parallel degree (training default 1; inference default: every GPU of the instance)")->check(whole_rule(1));
     app->add_option("--overhead-gib", o->overhead_gib,
                     "Runtime overhead per GPU in GiB: CUDA context, library workspaces, fragmentation (default " +
@@ -258,14 +258,14 @@ Command register_fit(CLI::App& parent) {
     app->add_option("--sequence", o->sequence, "Training: sequence length (tokens)")->capture_default_str()->check(whole_rule(1));
     app->add_option("--recompute", o->recompute, "Training: activation recomputation none|selective|full")
         ->capture_default_str()
-        ->check(choice_rule({"none", "selective", "full"}));
+        ->transform(choice_rule({"none", "selective", "full"}));
     app->add_flag("--offload-optimizer", o->offload_optimizer, "Training: keep optimizer states in host memory (ZeRO-Offload)");
     app->add_flag("--offload-parameters", o->offload_parameters, "Training, ZeRO stage 3 only: keep the weights in host memory too");
     // Inference
     app->add_option("--dtype", o->dtype, "Inference: weight dtype bf16|fp16|fp8|int8|int4")
         ->capture_default_str()
-        ->check(choice_rule({"bf16", "fp16", "fp8", "int8", "int4"}));
-    app->add_option("--kv-dtype", o->kv_dtype, "Inference: KV cache dtype bf16|fp16|fp8")->capture_default_str()->check(choice_rule({"bf16", "fp16", "fp8"}));
+        ->transform(choice_rule({"bf16", "fp16", "fp8", "int8", "int4"}));
+    app->add_option("--kv-dtype", o->kv_dtype, "Inference: KV cache dtype bf16|fp16|fp8")->capture_default_str()->transform(choice_rule({"bf16", "fp16", "fp8"}));
     app->add_option("--batch", o->batch, "Inference: concurrent sequences")->capture_default_str()->check(whole_rule(1));
     app->add_option("--context", o->context, "Inference: tokens of KV cache per sequence (prompt + output)")->capture_default_str()->check(whole_rule(1));
     app->add_flag("--explain", o->explain, "After the table, show each figure's formula, worked line and inputs with their origins");

@@ -187,8 +187,8 @@ Command register_infer(CLI::App& parent) {
     add_models_file_option(*app, o->models_files);
     app->add_option("--instance", o->instance, "Instance type (see `gpuplan catalog`)")->required()->type_name("TYPE");
     add_region_option(*app, o->region);
-    app->add_option("--dtype", o->dtype, "Weight dtype bf16|fp16|fp8|int8|int4")->capture_default_str()->check(choice_rule({"bf16", "fp16", "fp8", "int8", "int4"}));
-    app->add_option("--kv-dtype", o->kv_dtype, "KV cache dtype bf16|fp16|fp8")->capture_default_str()->check(choice_rule({"bf16", "fp16", "fp8"}));
+    app->add_option("--dtype", o->dtype, "Weight dtype bf16|fp16|fp8|int8|int4")->capture_default_str()->transform(choice_rule({"bf16", "fp16", "fp8", "int8", "int4"}));
+    app->add_option("--kv-dtype", o->kv_dtype, "KV cache dtype bf16|fp16|fp8")->capture_default_str()->transform(choice_rule({"bf16", "fp16", "fp8"}));
     app->add_option("--batch", o->batch, "Concurrent sequences decoded together")->capture_default_str()->check(whole_rule(1));
     app->add_option("--context", o->context, "Tokens of KV cache per sequence (prompt + output so far)")->capture_default_str()->check(whole_rule(1));
     app->add_option("--prompt-tokens", o->prompt_tokens, "Prompt length for time to first token (default: the whole --context)")->check(whole_rule(1));

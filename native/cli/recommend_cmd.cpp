@@ -208,7 +208,7 @@ Command register_recommend(CLI::App& parent) {
         ->check(whole_rule(1));
     app->add_option("--recompute", o->recompute, "Training: activation recomputation none|selective|full")
         ->capture_default_str()
-        ->check(choice_rule({"none", "selective", "full"}));
+        ->transform(choice_rule({"none", "selective", "full"}));
     app->add_option("--max-nodes", o->train.max_nodes, "Training: most instances (node counts 1, 2, 4, ... up to this)")->capture_default_str()->check(whole_rule(1));
     app->add_option("--deadline-hours", o->deadline_hours, "Training: drop options that take longer (hours)")->check(number_rule(NumberRule::positive));
     app->add_option("--budget-usd", o->budget_usd, "Training: drop options that cost more (USD for the whole run)")->check(number_rule(NumberRule::positive));

@@ -145,7 +145,7 @@ Command register_serve_plan(CLI::App& parent) {
     auto* model = app->add_option("--model", o->model, "Instead of --capacity-rps: serve this model preset on --instance; the capacity is the most requests/s "
                                                       "whose inter-token latency stays within --max-ms-per-token (gpuplan infer's serving model)");
     model->excludes(capacity);
-    app->add_option("--dtype", o->dtype, "With --model: weight dtype")->capture_default_str()->check(choice_rule({"bf16", "fp16", "fp8", "int8", "int4"}));
+    app->add_option("--dtype", o->dtype, "With --model: weight dtype")->capture_default_str()->transform(choice_rule({"bf16", "fp16", "fp8", "int8", "int4"}));
     app->add_option("--prompt-tokens", o->prompt_tokens, "With --model: prompt tokens per request")->check(whole_rule(1));
     app->add_option("--output-tokens", o->output_tokens, "With --model: output tokens per request")->check(whole_rule(1));
     app->add_option("--max-ms-per-token", o->max_ms_per_token, "With --model: the latency target between output tokens, ms")->check(number_rule(NumberRule::positive));

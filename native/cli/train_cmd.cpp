@@ -189,7 +189,7 @@ Command register_train(CLI::App& parent) {
                     "Training precision of the linear layers: bf16 (mixed precision) or fp8 (Transformer Engine / torchao float8 on FP8 tensor cores; "
                     "attention stays bf16)")
         ->capture_default_str()
-        ->check(choice_rule({"bf16", "fp8"}));
+        ->transform(choice_rule({"bf16", "fp8"}));
     app->add_option("--gpus-per-node", o->gpus_per_node,
                     "Use K of the instance's GPUs per node (a Kubernetes pod, a partial job); the links are those the K GPUs use (default: all)")
         ->check(whole_rule(1));
@@ -197,7 +197,7 @@ Command register_train(CLI::App& parent) {
                     "How nodes talk: auto (what the instance supports), efa-gdr (EFA with GPUDirect RDMA), efa (EFA staged through host memory), "
                     "tcp (TCP over ENA); one the instance lacks is refused")
         ->capture_default_str()
-        ->check(choice_rule({"auto", "efa-gdr", "efa", "tcp"}));
+        ->transform(choice_rule({"auto", "efa-gdr", "efa", "tcp"}));
     app->add_option("--dp,--data-parallel", o->dp, "Data parallel degree (default: all GPUs / (tp x pp)); dp x tp x pp must equal the GPUs")->check(whole_rule(1));
     app->add_option("--tp,--tensor-parallel", o->tp, "Tensor parallel degree: a divisor of the GPUs of one node")->capture_default_str()->check(whole_rule(1));
     app->add_option("--pp,--pipeline-parallel", o->pp, "Pipeline parallel degree")->capture_default_str()->check(whole_rule(1));
@@ -215,7 +215,7 @@ Command register_train(CLI::App& parent) {
         ->check(whole_rule(1));
     app->add_option("--recompute", o->recompute, "Activation recomputation none|selective|full")
         ->capture_default_str()
-        ->check(choice_rule({"none", "selective", "full"}));
+        ->transform(choice_rule({"none", "selective", "full"}));
     app->add_flag("--offload-optimizer", o->offload_optimizer, "ZeRO-Offload: optimizer states and Adam on the host (needs --zero 1, 2 or 3)");
     app->add_flag("--offload-parameters", o->offload_parameters, "Weights in host memory too (needs --zero 3 and --offload-optimizer)");
     app->add_flag("--allow-cross-node-tp", o->allow_cross_node_tp, "Allow tensor parallel across nodes (a multiple of the GPUs per node)");

@@ -35,7 +35,7 @@ Command register_usage(CLI::App& parent) {
     app->require_subcommand(1);
     CLI::App* gen = app->add_subcommand("generate", "Print a synthetic usage history (CSV) with daily and weekly cycles, growth and bursts");
     SyntheticUsageRequest& q = o->req;
-    gen->add_option("--of", o->of, "What it counts")->capture_default_str()->check(choice_rule({"gpus", "instances", "requests_per_second"}));
+    gen->add_option("--of", o->of, "What it counts")->capture_default_str()->transform(choice_rule({"gpus", "instances", "requests_per_second"}));
     gen->add_option("--days", q.days, "Length of the history")->capture_default_str()->check(number_rule(NumberRule::positive));
     gen->add_option("--interval-minutes", q.interval_minutes, "Minutes between samples")->capture_default_str()->check(number_rule(NumberRule::positive));
     gen->add_option("--start", q.start, "First sample, ISO 8601 UTC")->capture_default_str();

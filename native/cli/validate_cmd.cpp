@@ -159,10 +159,10 @@ Command register_validate(CLI::App& parent) {
     for (ValidationCategory c : kValidationCategories) names.emplace_back(to_string(c));
     app->add_option("--category", o->categories, "Only these categories (repeatable): " + join(names, ", "))
         ->type_name("NAME")
-        ->check(choice_rule(names));
+        ->transform(choice_rule(names));
     app->add_option("--split", o->split, "calibration (defaults may be fitted on them), validation (never fitted), or both")
         ->capture_default_str()
-        ->check(choice_rule({"both", "calibration", "validation"}));
+        ->transform(choice_rule({"both", "calibration", "validation"}));
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
     app->footer(R"(Each case: the published figure, the planner's prediction for the same setup (its scenario runs
 as `gpuplan eval` runs it), and predicted / measured. Per category and split: the median and
