@@ -44,6 +44,21 @@ std::string overflowing_number(const Json::out_of_range& e) {
     return number;
 }
 
+// Whether every string, key and array is within the limits: walked without building paths,
+// which check_sizes_at then builds only for the document that breaks one.
+bool sizes_within_limits(const Json& value) {
+    if (value.is_string()) return value.get_ref<const std::string&>().size() <= kMaxJsonStringBytes;
+    if (value.is_array()) {
+        if (value.size() > kMaxJsonArrayItems) return false;
+        for (const Json& item : value)
+            if (!sizes_within_limits(item)) return false;
+    } else if (value.is_object()) {
+        for (const auto& [key, item] : value.items())
+            if (key.size() > kMaxJsonStringBytes || !sizes_within_limits(item)) return false;
+    }
+    return true;
+}
+
 void check_sizes_at(const Json& value, const std::string& origin, const std::string& path) {
     const auto too_long = [&](const std::string& where, std::size_t bytes) {
         throw InputError(origin + ": " + where, "a string of " + std::to_string(bytes) + " bytes",
@@ -122,7 +137,7 @@ public:
     bool key(Json::string_t& k) {
         Frame& f = frames_.back();
         f.key = k;
-        if (!f.keys.insert(k).second)
+        if (!f.add_key(k))
             throw InputError(origin_ + ": " + path(), "the key \"" + k + "\" given twice in one object",
                              "each key once (the second would silently replace the first)");
         return dom_.key(k);
@@ -135,16 +150,31 @@ public:
 private:
     struct Frame {
         bool object = false;
-        std::set<std::string> keys;  // an object's keys so far
+        // An object's keys so far: a short list searched in place (most objects have a few
+        // keys, and a catalog has thousands of objects), a set once the object grows (an
+        // object of 100,000 keys must stay linear; issue 34, P1).
+        std::vector<std::string> few_keys;
+        std::set<std::string> many_keys;
         std::string key;             // an object's current key
         long index = -1;             // an array's current item
+
+        bool add_key(const std::string& k) {  // false: given before in this object
+            static constexpr std::size_t kFew = 32;
+            if (few_keys.size() < kFew) {
+                if (std::find(few_keys.begin(), few_keys.end(), k) != few_keys.end()) return false;
+                few_keys.push_back(k);
+                return true;
+            }
+            if (many_keys.empty()) many_keys.insert(few_keys.begin(), few_keys.end());
+            return many_keys.insert(k).second;
+        }
     };
     void value() {
         if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
     }
     void open(bool object) {
         value();
-        frames_.push_back({object, {}, {}, -1});
+        frames_.push_back({object, {}, {}, {}, -1});
     }
     void close() {
         if (!frames_.empty()) frames_.pop_back();
@@ -169,7 +199,9 @@ Json parse_json_refusing_duplicate_keys(std::string_view text, const std::string
     return ok && !handler.errored() ? result : Json(Json::value_t::discarded);
 }
 
-void check_json_sizes(const Json& value, const std::string& origin) { check_sizes_at(value, origin, "$"); }
+void check_json_sizes(const Json& value, const std::string& origin) {
+    if (!sizes_within_limits(value)) check_sizes_at(value, origin, "$");
+}
 
 Json parse_json_document(std::string_view text, const std::string& origin) {
     if (text.size() > kMaxInputBytes)
@@ -238,8 +270,14 @@ std::string ObjectReader::child_path(std::string_view key) const {
     return path_ + "." + std::string(key);
 }
 
+void ObjectReader::mark_read(const char* key) {
+    if (!was_read(key)) read_keys_.emplace_back(key);
+}
+
+bool ObjectReader::was_read(std::string_view key) const { return std::find(read_keys_.begin(), read_keys_.end(), key) != read_keys_.end(); }
+
 const Json& ObjectReader::require(const char* key) {
-    read_keys_.insert(key);
+    mark_read(key);
     auto it = object_->find(key);
     if (it == object_->end()) throw InputError(child_path(key), "nothing (key missing)", "a value");
     return *it;
@@ -248,7 +286,7 @@ const Json& ObjectReader::require(const char* key) {
 const Json& ObjectReader::value(const char* key) { return require(key); }
 
 const Json* ObjectReader::optional_value(const char* key) {
-    read_keys_.insert(key);
+    mark_read(key);
     auto it = object_->find(key);
     return it == object_->end() ? nullptr : &*it;
 }
@@ -307,13 +345,13 @@ const Json& ObjectReader::array(const char* key) {
 }
 
 std::optional<std::string> ObjectReader::optional_string(const char* key) {
-    read_keys_.insert(key);  // known even when absent, so finish() lists it
+    mark_read(key);  // known even when absent, so finish() lists it
     if (!has(key)) return std::nullopt;
     return string(key);
 }
 
 std::optional<double> ObjectReader::optional_number(const char* key, NumberRule rule) {
-    read_keys_.insert(key);
+    mark_read(key);
     if (!has(key)) return std::nullopt;
     return number(key, rule);
 }
@@ -326,9 +364,11 @@ std::optional<double> ObjectReader::nullable_number(const char* key, NumberRule 
 
 void ObjectReader::finish() const {
     for (const auto& [key, v] : object_->items()) {
-        if (read_keys_.count(key)) continue;
+        if (was_read(key)) continue;
+        std::vector<std::string> sorted = read_keys_;
+        std::sort(sorted.begin(), sorted.end());
         std::string known;
-        for (const auto& k : read_keys_) known += (known.empty() ? "" : ", ") + k;
+        for (const auto& k : sorted) known += (known.empty() ? "" : ", ") + k;
         throw InputError(child_path(key), "an unknown key",
                          known.empty() ? "no other keys here" : "one of: " + known);
     }

@@ -98,7 +98,11 @@ private:
 
     const Json* object_;
     std::string path_;
-    std::set<std::string, std::less<>> read_keys_;
+    void mark_read(const char* key);
+    bool was_read(std::string_view key) const;
+    // The keys read so far, once each. A list, not a set: an object has a few dozen keys at
+    // most, and loading the catalog reads ~10,000 of them (docs/performance.md).
+    std::vector<std::string> read_keys_;
 };
 
 // "$.a.b" + index → "$.a.b[3]"

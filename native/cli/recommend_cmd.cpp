@@ -18,6 +18,7 @@
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
 #include "gpuplan/recommend/recommend.hpp"
+#include "gpuplan/recommend/region_ranking.hpp"
 #include "gpuplan/workload/training_time.hpp"
 
 namespace gpuplan::cli {
@@ -36,6 +37,7 @@ struct RecommendOptions {
     TrainingRecommendRequest train;  // its defaults are the flags' defaults
     std::string recompute = std::string(to_string(TrainingRecommendRequest{}.recompute));
     std::optional<double> deadline_hours, budget_usd;
+    std::vector<std::string> regions;  // --regions: rank these (or "all") against --region
     bool explain = false;
     Format format = Format::table;
     CLI::App* app = nullptr;
@@ -66,6 +68,43 @@ void check_common(const Catalog& catalog, const RecommendOptions& o) {
     (void)price_kinds(o);  // each --purchase name is checked here, before any sweep
 }
 
+// --regions as the list to rank: "all" is every region the catalog prices; the home region
+// (--region) is always among them, first when the user did not name it.
+std::vector<std::string> ranked_regions(const Catalog& catalog, const RecommendOptions& o) {
+    if (o.regions.size() == 1 && o.regions.front() == "all") return catalog.regions();
+    std::vector<std::string> list;
+    for (const std::string& r : o.regions) {
+        if (r == "all") throw InputError("--regions", "'all' among other regions", "all alone, or a comma-separated list of regions");
+        require_region(catalog, r, "--regions");
+        if (std::find(list.begin(), list.end(), r) == list.end()) list.push_back(r);
+    }
+    if (std::find(list.begin(), list.end(), o.region) == list.end()) list.insert(list.begin(), o.region);
+    return list;
+}
+
+// The ranking as a table: one row per region, cheapest first, with the saving against home.
+std::string render_ranking(const RegionRanking& ranking, const std::string& heading, const std::string& cost_header, std::string (*cost_text)(double),
+                           Format format) {
+    if (format == Format::json) return dump_json(to_json(ranking));
+    Table t{{{"region", "region", false}, {"cheapest option", "option", false}, {cost_header, "cost"}, {"vs " + ranking.home, "saving_vs_home"}}, {}};
+    for (const RegionRank& r : ranking.ranks) {
+        const std::string option = r.cheapest ? r.instance + " (" + r.purchase + "), " + r.layout : "nothing kept (--region " + r.region + " says why)";
+        const Cell cost = r.cost.value ? Cell{cost_text(*r.cost.value), full_precision(*r.cost.value)} : text_cell("unknown");
+        Cell saving = text_cell("unknown");
+        if (r.saving_vs_home.value) {
+            const double pct = *r.saving_vs_home.value * 100;
+            saving = {r.region == ranking.home ? std::string("home") : fmt::format("{:.1f}% {}", std::fabs(pct), pct >= 0 ? "cheaper" : "dearer"),
+                      full_precision(*r.saving_vs_home.value)};
+        }
+        t.rows.push_back({text_cell(r.region), text_cell(option), cost, saving});
+    }
+    if (format == Format::csv) return render_csv(t);
+    return heading + render_table(t, format) +
+           notes_block("\nEach region's cheapest kept option (the first pick of its own recommendation: the same sweep priced at that\n"
+                       "region's prices). vs " + ranking.home + ": 1 - cost there / cost in " + ranking.home + " (--region).\n",
+                       format);
+}
+
 std::string run_inference(const Catalog& catalog, const RecommendOptions& o, const ModelSpec* model) {
     InferenceRecommendRequest q = default_inference_request(*model);
     set_dtypes(q, o.dtype, o.kv_dtype, "--dtype", "--kv-dtype");
@@ -80,6 +119,14 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
     if (o.max_ms_per_token) q.max_seconds_per_token = *o.max_ms_per_token / 1e3;
     if (o.bandwidth_efficiency) q.bandwidth_efficiency = {*o.bandwidth_efficiency, InputOrigin::user, ""};
 
+    if (!o.regions.empty()) {
+        const std::vector<std::string> regions = ranked_regions(catalog, o);
+        const RegionRanking ranking = rank_regions(recommend_inference_in_regions(catalog, q, regions), regions, o.region);
+        return render_ranking(ranking,
+                              fmt::format("{} ({}, KV {}) at {} tokens/s, {} tokens of context: the cheapest option in each of {} regions\n\n",
+                                          model->name, o.dtype, o.kv_dtype, quantity(o.tokens_per_second), quantity(o.context), regions.size()),
+                              "$/1M tokens", rate, o.format);
+    }
     const Recommendation r = recommend_inference(catalog, q);
     const nlohmann::json j = to_json(r);
     if (o.format == Format::json) return dump_json(j);
@@ -150,6 +197,19 @@ std::string run_training(const Catalog& catalog, const RecommendOptions& o, cons
         throw InputError("--global-batch-tokens", n(q.global_batch_tokens),
                          "a whole multiple of --micro-batch x --sequence = " + n(q.micro_batch) + " x " + n(q.sequence) + " = " + n(per_step) +
                              " (and of data parallel x that, for each option)");
+    if (!o.regions.empty()) {
+        const std::vector<std::string> regions = ranked_regions(catalog, o);
+        RegionRanking ranking;
+        try {
+            ranking = rank_regions(recommend_training_in_regions(catalog, q, regions), regions, o.region);
+        } catch (const InputError& e) {
+            rethrow_for_flag(e, {{"token_budget", "--tokens"}, {"max_nodes", "--max-nodes"}, {"model", "--model"}});
+        }
+        return render_ranking(ranking,
+                              fmt::format("Training {} on {} tokens: the cheapest option in each of {} regions\n\n", model->name, quantity(q.token_budget),
+                                          regions.size()),
+                              "$ (whole run)", money, o.format);
+    }
     TrainingRecommendation r;
     try {
         r = recommend_training(catalog, q);
@@ -220,6 +280,10 @@ Command register_recommend(CLI::App& parent) {
         ->capture_default_str()
         ->transform(price_kind_rule(command.notes, "--purchase"));
     add_region_option(*app, o->region);
+    app->add_option("--regions", o->regions,
+                    "Rank regions instead: 'all' or a comma-separated list; each region's cheapest option, with the saving against --region")
+        ->delimiter(',')
+        ->type_name("all|REGION,...");
     app->add_flag("--explain", o->explain, "Show the working of each pick");
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
     app->footer(R"(Inference: every GPU instance type x tensor-parallel layout x purchase option is scored on cost per 1M tokens
@@ -231,6 +295,7 @@ Examples:
   gpuplan recommend --model llama-3.1-70b --dtype fp8 --context 8192 --tokens-per-second 2000 --purchase on-demand,spot
   gpuplan recommend --model llama-3-8b --family g6,g6e --max-ms-per-token 30 --explain
   gpuplan recommend --model mixtral-8x7b --format json
+  gpuplan recommend --model llama-3.1-70b --tokens-per-second 2000 --purchase on-demand,spot --regions all
   gpuplan recommend --training --model llama-3-8b --tokens 1e11 --family p4d,p5,p5en --purchase on-demand,spot
   gpuplan recommend --training --model llama-3.1-70b --tokens 1e11 --deadline-hours 200 --explain)");
     command.run = [o](const Catalog& c) { return run_recommend(c, *o); };

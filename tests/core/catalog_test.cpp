@@ -2,6 +2,9 @@
 // metrics follow from the facts (expected values worked by hand from the reference CSV).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <set>
+
 #include <cmath>
 
 #include "gpuplan/catalog/catalog.hpp"
@@ -140,6 +143,23 @@ TEST_CASE("a user's catalog file extends and overrides the built-in one", "[cata
     CHECK(c.find_instance("g6.2xlarge")->find_price("eu-west-1", PriceKind::on_demand)->usd_per_hour == 1.1);
     const auto regions = c.regions();
     CHECK(std::find(regions.begin(), regions.end(), "eu-west-1") != regions.end());
+}
+
+TEST_CASE("the catalog's regions are every region some type has a price in, kept from load", "[catalog]") {
+    Catalog c = load_builtin_catalog();
+    std::set<std::string> priced;
+    for (const Instance& i : c.instances)
+        for (const Price& p : i.prices) priced.insert(p.region);
+    CHECK(c.regions() == std::vector<std::string>(priced.begin(), priced.end()));
+    CHECK(c.has_region("eu-west-2"));
+    CHECK_FALSE(c.has_region("eu-west-9"));
+    CHECK_FALSE(c.has_region(""));
+    // An edit to a loaded catalog's prices shows once it is indexed again.
+    for (Instance& i : c.instances) i.prices.erase(std::remove_if(i.prices.begin(), i.prices.end(), [](const Price& p) { return p.region == "eu-west-2"; }), i.prices.end());
+    CHECK(c.has_region("eu-west-2"));
+    c.index_regions();
+    CHECK_FALSE(c.has_region("eu-west-2"));
+    CHECK(c.regions().size() == priced.size() - 1);
 }
 
 // Ages counted by hand (and with Python's datetime): 2026-07-20 -> 2026-11-24 is 11 + 31 + 30

@@ -3,7 +3,9 @@
 // the recommender's own arithmetic).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/workload/memory.hpp"
@@ -11,6 +13,7 @@
 #include "gpuplan/recommend/picks.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
 #include "gpuplan/recommend/recommend.hpp"
+#include "gpuplan/recommend/region_ranking.hpp"
 #include "fixtures.hpp"
 
 using namespace gpuplan;
@@ -238,4 +241,139 @@ TEST_CASE("workload scenarios evaluate with explanations", "[recommend][scenario
             for (const auto& f : r.at("frontier")) CHECK(f.at("hours").get<double>() <= 168);
         }
     }
+}
+
+TEST_CASE("a ranking across regions is each region's own recommendation", "[recommend][regions]") {
+    // recommend_inference_in_regions estimates each instance type's layouts once and prices them
+    // per region; it must give, region by region, what recommend_inference gives there.
+    InferenceRecommendRequest q = default_inference_request(*find_model(builtin_models(), "llama-3.1-70b"));
+    q.context = 8192;
+    q.tokens_per_second = 2000;
+    q.purchase = {PriceKind::on_demand, PriceKind::spot_typical};
+    const std::vector<std::string>& regions = catalog().regions();
+    REQUIRE(regions.size() > 10);
+    const std::vector<Recommendation> all = recommend_inference_in_regions(catalog(), q, regions);
+    REQUIRE(all.size() == regions.size());
+    std::size_t picks_seen = 0;
+    for (std::size_t k = 0; k < regions.size(); ++k) {
+        INFO(regions[k]);
+        q.region = regions[k];
+        const Recommendation one = recommend_inference(catalog(), q);
+        const Recommendation& shared = all[k];
+        REQUIRE(shared.candidates.size() == one.candidates.size());
+        for (std::size_t i = 0; i < one.candidates.size(); ++i) {
+            const Candidate &a = shared.candidates[i], &b = one.candidates[i];
+            CHECK(a.instance + " " + a.layout + " " + a.dropped_because == b.instance + " " + b.layout + " " + b.dropped_because);
+            CHECK(a.purchase == b.purchase);
+            CHECK(a.usd_per_hour == b.usd_per_hour);
+            CHECK(a.seconds_per_token == b.seconds_per_token);
+            CHECK(a.kept == b.kept);
+        }
+        CHECK(shared.frontier == one.frontier);
+        CHECK(shared.picks == one.picks);
+        CHECK(shared.pick_reasons == one.pick_reasons);
+        REQUIRE(shared.pick_details.size() == one.pick_details.size());
+        for (std::size_t i = 0; i < one.pick_details.size(); ++i) {
+            REQUIRE(shared.pick_details[i].figures.has_value() == one.pick_details[i].figures.has_value());
+            if (!one.pick_details[i].figures) continue;
+            ++picks_seen;
+            CHECK(shared.pick_details[i].figures->usd_per_million_tokens.worked == one.pick_details[i].figures->usd_per_million_tokens.worked);
+            CHECK(shared.pick_details[i].figures->instances.worked == one.pick_details[i].figures->instances.worked);
+        }
+    }
+    CHECK(picks_seen > regions.size());  // most regions price some layout
+    CHECK_THROWS_WITH(recommend_inference_in_regions(catalog(), q, {"us-east-1", "mars-north-1"}),
+                      Catch::Contains("regions[1]") && Catch::Contains("mars-north-1"));
+}
+
+TEST_CASE("a training ranking across regions is each region's own recommendation", "[recommend][regions]") {
+    TrainingRecommendRequest q;
+    q.model = find_model(builtin_models(), "llama-3-8b");
+    q.token_budget = 2e10;
+    q.max_nodes = 4;
+    q.purchase = {PriceKind::on_demand, PriceKind::spot_typical};
+    const std::vector<std::string> regions = {"us-east-1", "eu-west-2", "ap-northeast-1", "us-west-2"};
+    const std::vector<TrainingRecommendation> all = recommend_training_in_regions(catalog(), q, regions);
+    REQUIRE(all.size() == regions.size());
+    for (std::size_t k = 0; k < regions.size(); ++k) {
+        INFO(regions[k]);
+        q.region = regions[k];
+        const TrainingRecommendation one = recommend_training(catalog(), q);
+        const TrainingRecommendation& shared = all[k];
+        REQUIRE(shared.candidates.size() == one.candidates.size());
+        CHECK(shared.evaluated == one.evaluated);
+        for (std::size_t i = 0; i < one.candidates.size(); ++i) {
+            const TrainingCandidate &a = shared.candidates[i], &b = one.candidates[i];
+            CHECK(a.instance + " " + a.layout + " " + a.dropped_because + " " + a.bottleneck == b.instance + " " + b.layout + " " + b.dropped_because + " " + b.bottleneck);
+            CHECK(a.purchase == b.purchase);
+            CHECK(a.cost_usd == b.cost_usd);
+            CHECK(a.hours == b.hours);
+            CHECK(a.kept == b.kept);
+        }
+        CHECK(shared.picks == one.picks);
+        REQUIRE(shared.pick_times.size() == one.pick_times.size());
+        for (std::size_t i = 0; i < one.pick_times.size(); ++i) CHECK(shared.pick_times[i].cost_usd.worked == one.pick_times[i].cost_usd.worked);
+    }
+    CHECK(all[0].candidates.size() > 100);
+    CHECK_THROWS_WITH(recommend_training_in_regions(catalog(), q, {"nowhere-1"}), Catch::Contains("regions[0]"));
+}
+
+TEST_CASE("regions ranked by their cheapest option, with the saving against home", "[recommend][regions]") {
+    InferenceRecommendRequest q = default_inference_request(*find_model(builtin_models(), "llama-3.1-70b"));
+    q.tokens_per_second = 2000;
+    q.purchase = {PriceKind::on_demand, PriceKind::spot_typical};
+    const std::vector<std::string> regions = {"us-east-1", "eu-west-2", "ap-south-1", "ca-central-1", "us-west-2"};
+    const RegionRanking ranking = rank_regions(recommend_inference_in_regions(catalog(), q, regions), regions, "eu-west-2");
+    REQUIRE(ranking.ranks.size() == regions.size());
+    CHECK(ranking.home == "eu-west-2");
+    // Each region's cost, from its own recommendation's cheapest kept candidate (searched here
+    // over every candidate, not taken from the picks).
+    std::map<std::string, double> cheapest;
+    for (const std::string& region : regions) {
+        q.region = region;
+        const Recommendation r = recommend_inference(catalog(), q);
+        for (const Candidate& c : r.candidates)
+            if (c.kept && (!cheapest.count(region) || c.usd_per_million_tokens < cheapest[region])) cheapest[region] = c.usd_per_million_tokens;
+    }
+    REQUIRE(cheapest.count("eu-west-2"));
+    double previous = 0;
+    for (const RegionRank& row : ranking.ranks) {
+        INFO(row.region);
+        REQUIRE(row.cost.value);
+        CHECK(*row.cost.value == Approx(cheapest.at(row.region)).epsilon(1e-12));
+        CHECK(*row.cost.value >= previous);  // cheapest first
+        previous = *row.cost.value;
+        CHECK(*row.saving_vs_home.value == Approx(1 - cheapest.at(row.region) / cheapest.at("eu-west-2")).epsilon(1e-12));
+        CHECK(row.cost.worked.find(row.instance + " (" + row.purchase + ")") == 0);
+    }
+    const auto home = std::find_if(ranking.ranks.begin(), ranking.ranks.end(), [](const RegionRank& r) { return r.region == "eu-west-2"; });
+    CHECK(*home->saving_vs_home.value == 0);
+    CHECK_THROWS_WITH(rank_regions(recommend_inference_in_regions(catalog(), q, regions), regions, "eu-north-1"), Catch::Contains("home region"));
+}
+
+TEST_CASE("a region that keeps nothing ranks last, with its costs unknown", "[recommend][regions]") {
+    // 4 instances at most of one family only offered in some regions: a region without the family keeps nothing.
+    InferenceRecommendRequest q = default_inference_request(*find_model(builtin_models(), "llama-3-8b"));
+    q.families = {"p5"};
+    const std::vector<std::string> regions = catalog().regions();
+    const std::vector<Recommendation> all = recommend_inference_in_regions(catalog(), q, regions);
+    const RegionRanking ranking = rank_regions(all, regions, "us-east-1");
+    bool seen_empty = false;
+    std::size_t empty = 0;
+    for (const RegionRank& row : ranking.ranks) {
+        if (!row.cheapest) {
+            seen_empty = true;
+            ++empty;
+            CHECK_FALSE(row.cost.value);
+            CHECK_FALSE(row.saving_vs_home.value);
+            CHECK(row.saving_vs_home.unknown_reason.find(row.region) != std::string::npos);
+        } else {
+            CHECK_FALSE(seen_empty);  // every region with a cost comes before the first without
+        }
+    }
+    std::size_t expected_empty = 0;
+    for (const Recommendation& r : all) expected_empty += r.picks.empty() ? 1 : 0;
+    CHECK(empty == expected_empty);
+    CHECK(empty > 0);
+    CHECK(empty < regions.size());
 }

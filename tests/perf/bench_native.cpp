@@ -37,6 +37,22 @@ void recommend_training_sweep(benchmark::State& state) {
 }
 BENCHMARK(recommend_training_sweep)->Unit(benchmark::kMicrosecond);
 
+void recommend_sweep_all_regions(benchmark::State& state) {
+    const gpuplan::Catalog catalog = gpuplan::load_builtin_catalog();
+    std::size_t options = 0;
+    for (auto _ : state) options += gpuplan::perf::recommend_sweep_all_regions(catalog);
+    state.SetItemsProcessed(static_cast<int64_t>(options));
+}
+BENCHMARK(recommend_sweep_all_regions)->Unit(benchmark::kMicrosecond);
+
+void recommend_training_sweep_all_regions(benchmark::State& state) {
+    const gpuplan::Catalog catalog = gpuplan::load_builtin_catalog();
+    std::size_t options = 0;
+    for (auto _ : state) options += gpuplan::perf::recommend_training_sweep_all_regions(catalog);
+    state.SetItemsProcessed(static_cast<int64_t>(options));
+}
+BENCHMARK(recommend_training_sweep_all_regions)->Unit(benchmark::kMicrosecond);
+
 void validation_corpus(benchmark::State& state) {
     const gpuplan::Catalog catalog = gpuplan::load_builtin_catalog();
     std::size_t cases = 0;

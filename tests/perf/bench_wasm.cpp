@@ -37,13 +37,20 @@ int main() {
     const double sweep_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::recommend_sweep(catalog); });
     const std::size_t training_options = gpuplan::perf::recommend_training_sweep(catalog);
     const double training_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::recommend_training_sweep(catalog); });
+    const std::size_t region_options = gpuplan::perf::recommend_sweep_all_regions(catalog);
+    const double regions_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::recommend_sweep_all_regions(catalog); });
+    const std::size_t training_region_options = gpuplan::perf::recommend_training_sweep_all_regions(catalog);
+    const double training_regions_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::recommend_training_sweep_all_regions(catalog); });
+    std::printf("{\"recommend_sweep_all_regions_us\": %.3f, \"recommend_all_regions_options\": %zu, "
+                "\"recommend_training_sweep_all_regions_us\": %.3f, \"recommend_training_all_regions_options\": %zu, ",
+                regions_s * 1e6, region_options, training_regions_s * 1e6, training_region_options);
     const std::size_t cases = gpuplan::perf::validation_corpus(catalog);
     const double validation_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::validation_corpus(catalog); });
     const gpuplan::UsageSection usage = gpuplan::perf::usage_year_section();
     const gpuplan::UsageHistory year = gpuplan::synthesize_usage(*usage.history.synthetic);
     const double usage_evaluate_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::usage_year_evaluate(usage); });
     const double usage_plan_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::usage_year_plan(year, usage.request); });
-    std::printf("{\"usage_year_evaluate_us\": %.3f, \"usage_year_plan_us\": %.3f, \"usage_year_samples\": %zu, ", usage_evaluate_s * 1e6, usage_plan_s * 1e6,
+    std::printf("\"usage_year_evaluate_us\": %.3f, \"usage_year_plan_us\": %.3f, \"usage_year_samples\": %zu, ", usage_evaluate_s * 1e6, usage_plan_s * 1e6,
                 year.samples.size());
     std::printf("\"catalog_load_validate_us\": %.3f, \"price_evaluations_per_second\": %.1f, \"recommend_sweep_us\": %.3f, "
                 "\"recommend_options_per_second\": %.1f, \"recommend_training_sweep_us\": %.3f, "

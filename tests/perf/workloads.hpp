@@ -29,25 +29,42 @@ inline std::size_t quote_every_instance(const Catalog& catalog) {
     return quotes;
 }
 
-// One recommender sweep over the whole catalog: llama-3.1-70b in bf16 at 8K context, 2,000
-// tokens/s, on-demand and spot. Returns the number of options evaluated.
-inline std::size_t recommend_sweep(const Catalog& catalog) {
+// The serving workload the sweeps time: llama-3.1-70b in bf16 at 8K context, 2,000 tokens/s,
+// on-demand and spot.
+inline InferenceRecommendRequest serving_workload() {
     InferenceRecommendRequest request = default_inference_request(*find_model(builtin_models(), "llama-3.1-70b"));
     request.context = 8192;
     request.tokens_per_second = 2000;
     request.purchase = {PriceKind::on_demand, PriceKind::spot_typical};
-    return recommend_inference(catalog, request).evaluated;
+    return request;
 }
 
-// One training sweep: llama-3-8b on 20B tokens, up to 8 nodes, on-demand and spot.
-// Returns the number of options evaluated.
-inline std::size_t recommend_training_sweep(const Catalog& catalog) {
+// The training workload: llama-3-8b on 20B tokens, up to 8 nodes, on-demand and spot.
+inline TrainingRecommendRequest training_workload() {
     TrainingRecommendRequest request;
     request.model = find_model(builtin_models(), "llama-3-8b");
     request.token_budget = 2e10;
     request.max_nodes = 8;
     request.purchase = {PriceKind::on_demand, PriceKind::spot_typical};
-    return recommend_training(catalog, request).evaluated;
+    return request;
+}
+
+// One recommender sweep over the whole catalog in us-east-1. Returns the options evaluated.
+inline std::size_t recommend_sweep(const Catalog& catalog) { return recommend_inference(catalog, serving_workload()).evaluated; }
+inline std::size_t recommend_training_sweep(const Catalog& catalog) { return recommend_training(catalog, training_workload()).evaluated; }
+
+// The cross-region rankings the any-model issue asks for (`recommend --regions all`): the same
+// workloads in every region the catalog prices, each type's layouts estimated once and priced
+// per region. Returns the options evaluated.
+inline std::size_t recommend_sweep_all_regions(const Catalog& catalog) {
+    std::size_t options = 0;
+    for (const Recommendation& r : recommend_inference_in_regions(catalog, serving_workload(), catalog.regions())) options += r.evaluated;
+    return options;
+}
+inline std::size_t recommend_training_sweep_all_regions(const Catalog& catalog) {
+    std::size_t options = 0;
+    for (const TrainingRecommendation& r : recommend_training_in_regions(catalog, training_workload(), catalog.regions())) options += r.evaluated;
+    return options;
 }
 
 // `gpuplan validate`'s work: load the built-in validation corpus (every record's scenario

@@ -127,12 +127,14 @@ const Instance* Catalog::find_instance(std::string_view name) const {
     return nullptr;
 }
 
-std::vector<std::string> Catalog::regions() const {
+void Catalog::index_regions() {
     std::set<std::string> found;
     for (const auto& i : instances)
         for (const auto& p : i.prices) found.insert(p.region);
-    return {found.begin(), found.end()};
+    regions_.assign(found.begin(), found.end());
 }
+
+bool Catalog::has_region(std::string_view region) const { return std::binary_search(regions_.begin(), regions_.end(), region); }
 
 std::optional<int> price_age_days(std::string_view as_of, std::string_view today) {
     const auto then = date_or_month_days(as_of), now = date_days(today);
@@ -148,10 +150,9 @@ std::string stale_price_note(const Catalog& catalog, std::string_view as_of) {
 }
 
 void require_region(const Catalog& catalog, const std::string& region, const std::string& where, const std::string& shown_value) {
-    const auto regions = catalog.regions();
-    if (std::find(regions.begin(), regions.end(), region) != regions.end()) return;
+    if (catalog.has_region(region)) return;
     std::string list;
-    for (const auto& r : regions) list += (list.empty() ? "" : ", ") + r;
+    for (const auto& r : catalog.regions()) list += (list.empty() ? "" : ", ") + r;
     throw InputError(where, shown_value, "a region with catalog prices: " + list);
 }
 
@@ -586,6 +587,7 @@ Catalog load_catalog(const std::vector<CatalogDocument>& documents) {
         root.finish();
     }
     check_consistency(catalog);
+    catalog.index_regions();
     return catalog;
 }
 

@@ -191,7 +191,16 @@ struct Catalog {
 
     const Accelerator* find_accelerator(std::string_view name) const;
     const Instance* find_instance(std::string_view name) const;
-    std::vector<std::string> regions() const;  // every region with at least one price
+    // Every region with at least one price, sorted. Kept, not recomputed: every estimate and
+    // quote checks its region against it, and a sweep makes thousands (docs/performance.md).
+    const std::vector<std::string>& regions() const { return regions_; }
+    bool has_region(std::string_view region) const;
+    // Rebuilds what regions() and has_region() keep, after instances or prices changed
+    // (load_catalog calls it; so must anything that edits a loaded catalog's prices).
+    void index_regions();
+
+private:
+    std::vector<std::string> regions_;
 };
 
 // Days from a price's as_of date to `today` ("YYYY-MM-DD"). An as_of of "YYYY-MM" (a snapshot

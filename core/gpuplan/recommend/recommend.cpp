@@ -74,8 +74,7 @@ std::optional<InferenceEstimate> layout_estimate(const Catalog& catalog, const I
     r.instance = inst.name;
     // The estimate's own prices are not used (the recommender prices each purchase option), but
     // it wants a region the type is offered in.
-    const std::vector<std::string> offered = inst.offered_regions();
-    r.region = inst.offered_in(q.region) || offered.empty() ? q.region : offered.front();
+    r.region = inst.offered_in(q.region) || inst.prices.empty() ? q.region : inst.offered_regions().front();
     if (q.bandwidth_efficiency.origin != InputOrigin::assumption) r.bandwidth_efficiency = q.bandwidth_efficiency.value;
     try {
         InferenceEstimate e = estimate_inference(catalog, r);
@@ -257,25 +256,63 @@ Candidate dropped_candidate(const Instance& inst, PriceKind option, const std::s
 
 }  // namespace
 
-Recommendation recommend_inference(const Catalog& catalog, const InferenceRecommendRequest& q) {
+namespace {
+
+// What one instance type can run: its layouts, or why it cannot serve the model.
+struct InstanceFit {
+    const Instance* instance = nullptr;
+    InstanceLayouts fit;
+};
+
+// Every instance type's layouts for the request (the families it names). Region-independent:
+// the estimate reads no price (layout_estimate).
+std::vector<InstanceFit> instance_fits(const Catalog& catalog, const InferenceRecommendRequest& q) {
     check_request(q);
     const double weight_total = count_parameters(*q.model).total * q.weight_bytes;
     const double kv_per_token = *kv_cache_bytes_per_token(*q.model, q.kv_bytes).value;
-    const std::vector<PriceKind> purchase = q.purchase.empty() ? std::vector<PriceKind>{PriceKind::on_demand} : q.purchase;
-
-    Recommendation r;
+    std::vector<InstanceFit> fits;
     for (const auto& inst : catalog.instances) {
         if (!q.families.empty() && std::find(q.families.begin(), q.families.end(), inst.family) == q.families.end()) continue;
-        const InstanceLayouts fit = instance_layouts(catalog, inst, q, weight_total, kv_per_token);
-        for (const PriceKind option : purchase) {
-            if (!fit.dropped.empty()) r.candidates.push_back(dropped_candidate(inst, option, fit.dropped));
-            for (const Layout& layout : fit.layouts) r.candidates.push_back(layout_candidate(inst, option, layout, q));
-        }
+        fits.push_back({&inst, instance_layouts(catalog, inst, q, weight_total, kv_per_token)});
     }
+    return fits;
+}
+
+// The fits priced in q.region, each way to buy: the candidates, frontier and picks.
+Recommendation priced_in_region(const Catalog& catalog, const InferenceRecommendRequest& q, const std::vector<InstanceFit>& fits) {
+    const std::vector<PriceKind> purchase = q.purchase.empty() ? std::vector<PriceKind>{PriceKind::on_demand} : q.purchase;
+    Recommendation r;
+    for (const InstanceFit& f : fits)
+        for (const PriceKind option : purchase) {
+            if (!f.fit.dropped.empty()) r.candidates.push_back(dropped_candidate(*f.instance, option, f.fit.dropped));
+            for (const Layout& layout : f.fit.layouts) r.candidates.push_back(layout_candidate(*f.instance, option, layout, q));
+        }
     r.evaluated = r.candidates.size();
     frontier_and_picks(r, [](const Candidate& c) { return c.usd_per_million_tokens; }, [](const Candidate& c) { return c.seconds_per_token; });
     for (std::size_t i : r.picks) r.pick_details.push_back(pick_detail(r.candidates[i], catalog, q));
     return r;
+}
+
+}  // namespace
+
+Recommendation recommend_inference(const Catalog& catalog, const InferenceRecommendRequest& q) {
+    return priced_in_region(catalog, q, instance_fits(catalog, q));
+}
+
+std::vector<Recommendation> recommend_inference_in_regions(const Catalog& catalog, const InferenceRecommendRequest& request,
+                                                           const std::vector<std::string>& regions) {
+    for (std::size_t k = 0; k < regions.size(); ++k)
+        require_region(catalog, regions[k], "regions[" + std::to_string(k) + "]", "\"" + regions[k] + "\"");
+    std::vector<Recommendation> out;
+    if (regions.empty()) return out;
+    InferenceRecommendRequest q = request;
+    q.region = regions.front();
+    const std::vector<InstanceFit> fits = instance_fits(catalog, q);
+    for (const std::string& region : regions) {
+        q.region = region;
+        out.push_back(priced_in_region(catalog, q, fits));
+    }
+    return out;
 }
 
 std::vector<DroppedOptions> dropped_by_reason(const Recommendation& r) {

@@ -94,6 +94,12 @@ struct Recommendation {
 };
 
 Recommendation recommend_inference(const Catalog& catalog, const InferenceRecommendRequest& request);
+// The same recommendation in each of `regions` (request.region is not used), one per region in
+// that order: what each instance type can run is estimated once, since the model does not
+// depend on the region, and priced in every region. A cross-region ranking in the time of about
+// one region's sweep (docs/performance.md). InputError for a region the catalog has no price in.
+std::vector<Recommendation> recommend_inference_in_regions(const Catalog& catalog, const InferenceRecommendRequest& request,
+                                                           const std::vector<std::string>& regions);
 
 }  // namespace gpuplan
 
@@ -137,6 +143,10 @@ struct TrainingRecommendation {
 };
 
 TrainingRecommendation recommend_training(const Catalog& catalog, const TrainingRecommendRequest& request);
+// The same in each of `regions` (request.region is not used), in that order: every step is
+// timed once and priced in every region, as recommend_inference_in_regions does.
+std::vector<TrainingRecommendation> recommend_training_in_regions(const Catalog& catalog, const TrainingRecommendRequest& request,
+                                                                  const std::vector<std::string>& regions);
 
 // The figures a training pick is shown with (its compute, step, tokens/s, hours and cost), in
 // order: the one list the serialiser and the Recommend view both use.

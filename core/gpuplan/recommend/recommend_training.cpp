@@ -67,99 +67,89 @@ TrainingTimeRequest timing_request(const TrainingRecommendRequest& q, const Inst
     return t;
 }
 
-// The sweep's candidates as they are found, kept or dropped with the reason.
-struct TrainingSweep {
-    const TrainingRecommendRequest& q;
-    TrainingRecommendation& r;
-
-    void drop(const Instance& inst, PriceKind option, double nodes, std::string why) {
-        TrainingCandidate c;
-        c.instance = inst.name;
-        c.purchase = option;
-        c.nodes = nodes;
-        c.kept = false;
-        c.dropped_because = std::move(why);
-        r.candidates.push_back(std::move(c));
-        ++r.evaluated;
-    }
-
-    // One node count of one instance type, timed once, priced at every purchase option.
-    void price(const Instance& inst, double nodes, const LayoutChoice& choice, const TrainingTimeRequest& t, const std::optional<TrainingTime>& time,
-               const std::string& time_error) {
-        for (const PriceKind option : purchase()) {
-            if (!time) {
-                drop(inst, option, nodes, "layout rejected: " + time_error);
-                continue;
-            }
-            if (!time->total_hours.value) {
-                drop(inst, option, nodes, "time unknown: " + time->total_hours.unknown_reason);
-                continue;
-            }
-            const Price* price = inst.find_price(q.region, option);
-            if (!price || !price->usd_per_hour) {
-                drop(inst, option, nodes, "no " + std::string(to_string(option)) + " price in " + q.region);
-                continue;
-            }
-            ++r.evaluated;
-            TrainingCandidate c;
-            c.instance = inst.name;
-            c.purchase = option;
-            c.nodes = nodes;
-            c.parallel = t.layout;
-            c.layout = format_number(nodes) + " node(s): dp " + format_number(t.layout.data) + ", tp " + format_number(choice.tensor) + ", ZeRO " +
-                       std::to_string(choice.zero_stage);
-            c.hours = *time->total_hours.value;
-            c.cost_usd = c.hours * nodes * *price->usd_per_hour;
-            c.bottleneck = time->bottleneck;
-            if (q.deadline_hours && c.hours > *q.deadline_hours) {
-                c.kept = false;
-                c.dropped_because = "misses the deadline of " + format_number(*q.deadline_hours) + " h";
-            } else if (q.budget_usd && c.cost_usd > *q.budget_usd) {
-                c.kept = false;
-                c.dropped_because = "over the budget $" + format_number(*q.budget_usd);
-            }
-            r.candidates.push_back(std::move(c));
-        }
-    }
-
-    std::vector<PriceKind> purchase() const { return q.purchase.empty() ? std::vector<PriceKind>{PriceKind::on_demand} : q.purchase; }
-
-    // Every node count of one instance type (1, 2, 4, ... max_nodes).
-    void instance(const Catalog& catalog, const Instance& inst) {
-        const std::string why = why_not_trainable(inst, inst.accelerator ? catalog.find_accelerator(*inst.accelerator) : nullptr);
-        if (!why.empty()) {
-            for (const PriceKind option : purchase()) drop(inst, option, 1, why);
-            return;
-        }
-        for (double nodes = 1; nodes <= q.max_nodes; nodes *= 2) {
-            const std::optional<LayoutChoice> choice = first_fitting_layout(q, inst, *inst.accelerator_count, nodes);
-            if (!choice) {
-                for (const PriceKind option : purchase()) drop(inst, option, nodes, "does not fit: model states + activations exceed GPU memory with every layout tried");
-                continue;
-            }
-            const TrainingTimeRequest t = timing_request(q, inst, nodes, *choice);
-            std::optional<TrainingTime> time;
-            std::string time_error;
-            try {
-                time = training_time(catalog, t);
-            } catch (const InputError& e) {
-                time_error = e.what();
-            }
-            price(inst, nodes, *choice, t, time, time_error);
-        }
-    }
+// One instance type at one node count, timed once (the step does not depend on the region or
+// the way to buy), or why it takes no part.
+struct TimedOption {
+    const Instance* instance = nullptr;
+    double nodes = 1;
+    std::string dropped_because = {};          // the type or node count cannot train the model
+    std::optional<LayoutChoice> choice = {};
+    std::optional<TrainingTime> time = {};     // none: the step model refused the layout (time_error)
+    std::string time_error = {};
 };
 
-}  // namespace
+// Every instance type (of the families asked) x node count (1, 2, 4, ... max_nodes), timed.
+std::vector<TimedOption> timed_options(const Catalog& catalog, const TrainingRecommendRequest& q) {
+    std::vector<TimedOption> out;
+    for (const auto& inst : catalog.instances) {
+        if (!q.families.empty() && std::find(q.families.begin(), q.families.end(), inst.family) == q.families.end()) continue;
+        const std::string why = why_not_trainable(inst, inst.accelerator ? catalog.find_accelerator(*inst.accelerator) : nullptr);
+        if (!why.empty()) {
+            out.push_back({.instance = &inst, .nodes = 1, .dropped_because = why});
+            continue;
+        }
+        for (double nodes = 1; nodes <= q.max_nodes; nodes *= 2) {
+            TimedOption o{.instance = &inst, .nodes = nodes, .choice = first_fitting_layout(q, inst, *inst.accelerator_count, nodes)};
+            if (!o.choice) {
+                o.dropped_because = "does not fit: model states + activations exceed GPU memory with every layout tried";
+            } else {
+                try {
+                    o.time = training_time(catalog, timing_request(q, inst, nodes, *o.choice));
+                } catch (const InputError& e) {
+                    o.time_error = e.what();
+                }
+            }
+            out.push_back(std::move(o));
+        }
+    }
+    return out;
+}
 
-TrainingRecommendation recommend_training(const Catalog& catalog, const TrainingRecommendRequest& q) {
+// One timed option bought one way in q.region: a candidate, kept or dropped with the reason.
+TrainingCandidate priced_candidate(const TrainingRecommendRequest& q, const TimedOption& o, PriceKind option) {
+    const Instance& inst = *o.instance;
+    TrainingCandidate c;
+    c.instance = inst.name;
+    c.purchase = option;
+    c.nodes = o.nodes;
+    c.kept = false;
+    const Price* price = inst.find_price(q.region, option);
+    if (!o.dropped_because.empty()) c.dropped_because = o.dropped_because;
+    else if (!o.time) c.dropped_because = "layout rejected: " + o.time_error;
+    else if (!o.time->total_hours.value) c.dropped_because = "time unknown: " + o.time->total_hours.unknown_reason;
+    else if (!price || !price->usd_per_hour) c.dropped_because = "no " + std::string(to_string(option)) + " price in " + q.region;
+    if (!c.dropped_because.empty()) return c;
+    const TrainingTimeRequest t = timing_request(q, inst, o.nodes, *o.choice);
+    c.kept = true;
+    c.parallel = t.layout;
+    c.layout = format_number(o.nodes) + " node(s): dp " + format_number(t.layout.data) + ", tp " + format_number(o.choice->tensor) + ", ZeRO " +
+               std::to_string(o.choice->zero_stage);
+    c.hours = *o.time->total_hours.value;
+    c.cost_usd = c.hours * o.nodes * *price->usd_per_hour;
+    c.bottleneck = o.time->bottleneck;
+    if (q.deadline_hours && c.hours > *q.deadline_hours) {
+        c.kept = false;
+        c.dropped_because = "misses the deadline of " + format_number(*q.deadline_hours) + " h";
+    } else if (q.budget_usd && c.cost_usd > *q.budget_usd) {
+        c.kept = false;
+        c.dropped_because = "over the budget $" + format_number(*q.budget_usd);
+    }
+    return c;
+}
+
+void check_request(const TrainingRecommendRequest& q) {
     if (!q.model) throw InputError("model", "none", "a model preset or definition");
     if (!(q.token_budget > 0)) throw InputError("token_budget", format_number(q.token_budget), "tokens > 0");
     if (!(q.max_nodes >= 1)) throw InputError("max_nodes", format_number(q.max_nodes), "at least 1");
+}
+
+// The timed options priced in q.region at every way to buy: candidates, frontier and picks.
+TrainingRecommendation priced_in_region(const Catalog& catalog, const TrainingRecommendRequest& q, const std::vector<TimedOption>& timed) {
+    const std::vector<PriceKind> purchase = q.purchase.empty() ? std::vector<PriceKind>{PriceKind::on_demand} : q.purchase;
     TrainingRecommendation r;
-    TrainingSweep sweep{q, r};
-    for (const auto& inst : catalog.instances)
-        if (q.families.empty() || std::find(q.families.begin(), q.families.end(), inst.family) != q.families.end()) sweep.instance(catalog, inst);
+    for (const TimedOption& o : timed)
+        for (const PriceKind option : purchase) r.candidates.push_back(priced_candidate(q, o, option));
+    r.evaluated = r.candidates.size();
     frontier_and_picks(r, [](const TrainingCandidate& c) { return c.cost_usd; }, [](const TrainingCandidate& c) { return c.hours; });
     // Each pick's working: its step at its catalog price (the sweep above timed it without one).
     for (std::size_t i : r.picks) {
@@ -174,6 +164,28 @@ TrainingRecommendation recommend_training(const Catalog& catalog, const Training
         r.pick_times.push_back(training_time(catalog, t));
     }
     return r;
+}
+
+}  // namespace
+
+TrainingRecommendation recommend_training(const Catalog& catalog, const TrainingRecommendRequest& q) {
+    check_request(q);
+    return priced_in_region(catalog, q, timed_options(catalog, q));
+}
+
+std::vector<TrainingRecommendation> recommend_training_in_regions(const Catalog& catalog, const TrainingRecommendRequest& request,
+                                                                  const std::vector<std::string>& regions) {
+    check_request(request);
+    for (std::size_t k = 0; k < regions.size(); ++k)
+        require_region(catalog, regions[k], "regions[" + std::to_string(k) + "]", "\"" + regions[k] + "\"");
+    const std::vector<TimedOption> timed = timed_options(catalog, request);
+    std::vector<TrainingRecommendation> out;
+    TrainingRecommendRequest q = request;
+    for (const std::string& region : regions) {
+        q.region = region;
+        out.push_back(priced_in_region(catalog, q, timed));
+    }
+    return out;
 }
 
 std::vector<const Figure*> training_pick_figures(const TrainingTime& t) {
