@@ -13,6 +13,7 @@
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/spot_advisor.hpp"
 #include "gpuplan/scenario/scenario.hpp"
+#include "region_ranking_view.hpp"
 
 namespace gpuplan::cli {
 
@@ -53,6 +54,7 @@ struct PriceOptions {
     double hours = kHoursPerMonth, instances = 1;
     double tokens_per_second = 0, rtf = 0, training_hours = 0, spot_discount = 0, checkpoint_interval_hours = 0;
     std::string interruption_bucket, spot_advisor;
+    std::vector<std::string> regions;  // --regions: rank these (or "all") against --region
     std::map<std::string, double> overrides;  // by flag
     bool explain = false;
     Format format = Format::table;
@@ -143,6 +145,10 @@ bool default_used(std::string_view flag, const std::vector<Quote>& quotes) {
 std::string run_price(const Catalog& catalog, const PriceOptions& o) {
     const Instance& inst = require_instance(catalog, o.instance, "INSTANCE");
     require_region(catalog, o.region, "--region");
+    // The Advisor's bucket is one region's: a ranking takes one for every region, or none.
+    if (!o.regions.empty() && o.given("--spot-advisor"))
+        throw InputError("--spot-advisor", "'" + o.spot_advisor + "' with --regions",
+                         "one region's file without --regions; with --regions, --interruption-bucket or --mtbi-hours (every region)");
     QuoteRequest q;
     q.instance = inst.name;
     q.region = o.region;
@@ -175,6 +181,13 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
     if (o.given("--rtf")) q.unit_costs.real_time_factor = o.rtf;
     if (o.given("--training-hours")) q.unit_costs.training_hours = o.training_hours;
 
+    if (!o.regions.empty()) {
+        const std::vector<std::string> regions = ranked_regions(catalog, o.regions, o.region);
+        return render_region_ranking(rank_regions_for_price(catalog, q, regions, o.region), kPriceRankingNote,
+                                     inst.name + ": the cheapest way to buy " + format_number(q.hours) + " h x " + format_number(q.count) + " instance" +
+                                         (q.count == 1 ? "" : "s") + " in each of " + std::to_string(regions.size()) + " regions\n\n",
+                                     "cost " + format_number(q.hours) + " h x " + format_number(q.count), money, o.format);
+    }
     std::vector<Quote> quotes;
     try {
         quotes = quote_purchase_options(catalog, q);
@@ -358,6 +371,11 @@ Command register_price(CLI::App& parent) {
                                ->type_name("FILE");
     bucket->excludes(advisor)->excludes("--mtbi-hours");
     advisor->excludes("--mtbi-hours");
+    app->add_option("--regions", o->regions,
+                    "Rank regions instead: 'all' or a comma-separated list; each region's cheapest option for --hours x --instances, with the "
+                    "saving against --region")
+        ->delimiter(',')
+        ->type_name("all|REGION,...");
     app->add_flag("--explain", o->explain, "After the table, show each figure's formula, worked line and inputs with their origins");
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
     app->footer(R"(Options: on-demand and spot (catalog prices), Reserved Instances, EC2 Instance and Compute Savings
@@ -372,6 +390,7 @@ Examples:
   gpuplan price g6e.xlarge --hours 8760 --reserved-1y-discount 0.35 --explain
   gpuplan price g6e.xlarge --tokens-per-second 1000 --format json
   gpuplan price g7e.2xlarge --region us-east-2 --rtf 3.21
+  gpuplan price p5.48xlarge --regions all --hours 8760
   gpuplan price p5.48xlarge --mtbi-hours 2 --checkpoint-minutes 5 --restart-minutes 10
   gpuplan price g6e.12xlarge --interruption-bucket 10-15%
   gpuplan price g6e.12xlarge --spot-advisor spot-advisor-data.json)");

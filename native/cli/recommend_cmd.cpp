@@ -19,6 +19,7 @@
 #include "gpuplan/scenario/scenario_result.hpp"
 #include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/recommend/region_ranking.hpp"
+#include "region_ranking_view.hpp"
 #include "gpuplan/workload/training_time.hpp"
 
 namespace gpuplan::cli {
@@ -68,43 +69,6 @@ void check_common(const Catalog& catalog, const RecommendOptions& o) {
     (void)price_kinds(o);  // each --purchase name is checked here, before any sweep
 }
 
-// --regions as the list to rank: "all" is every region the catalog prices; the home region
-// (--region) is always among them, first when the user did not name it.
-std::vector<std::string> ranked_regions(const Catalog& catalog, const RecommendOptions& o) {
-    if (o.regions.size() == 1 && o.regions.front() == "all") return catalog.regions();
-    std::vector<std::string> list;
-    for (const std::string& r : o.regions) {
-        if (r == "all") throw InputError("--regions", "'all' among other regions", "all alone, or a comma-separated list of regions");
-        require_region(catalog, r, "--regions");
-        if (std::find(list.begin(), list.end(), r) == list.end()) list.push_back(r);
-    }
-    if (std::find(list.begin(), list.end(), o.region) == list.end()) list.insert(list.begin(), o.region);
-    return list;
-}
-
-// The ranking as a table: one row per region, cheapest first, with the saving against home.
-std::string render_ranking(const RegionRanking& ranking, const std::string& heading, const std::string& cost_header, std::string (*cost_text)(double),
-                           Format format) {
-    if (format == Format::json) return dump_json(to_json(ranking));
-    Table t{{{"region", "region", false}, {"cheapest option", "option", false}, {cost_header, "cost"}, {"vs " + ranking.home, "saving_vs_home"}}, {}};
-    for (const RegionRank& r : ranking.ranks) {
-        const std::string option = r.cheapest ? r.instance + " (" + r.purchase + "), " + r.layout : "nothing kept (--region " + r.region + " says why)";
-        const Cell cost = r.cost.value ? Cell{cost_text(*r.cost.value), full_precision(*r.cost.value)} : text_cell("unknown");
-        Cell saving = text_cell("unknown");
-        if (r.saving_vs_home.value) {
-            const double pct = *r.saving_vs_home.value * 100;
-            saving = {r.region == ranking.home ? std::string("home") : fmt::format("{:.1f}% {}", std::fabs(pct), pct >= 0 ? "cheaper" : "dearer"),
-                      full_precision(*r.saving_vs_home.value)};
-        }
-        t.rows.push_back({text_cell(r.region), text_cell(option), cost, saving});
-    }
-    if (format == Format::csv) return render_csv(t);
-    return heading + render_table(t, format) +
-           notes_block("\nEach region's cheapest kept option (the first pick of its own recommendation: the same sweep priced at that\n"
-                       "region's prices). vs " + ranking.home + ": 1 - cost there / cost in " + ranking.home + " (--region).\n",
-                       format);
-}
-
 std::string run_inference(const Catalog& catalog, const RecommendOptions& o, const ModelSpec* model) {
     InferenceRecommendRequest q = default_inference_request(*model);
     set_dtypes(q, o.dtype, o.kv_dtype, "--dtype", "--kv-dtype");
@@ -120,9 +84,9 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
     if (o.bandwidth_efficiency) q.bandwidth_efficiency = {*o.bandwidth_efficiency, InputOrigin::user, ""};
 
     if (!o.regions.empty()) {
-        const std::vector<std::string> regions = ranked_regions(catalog, o);
+        const std::vector<std::string> regions = ranked_regions(catalog, o.regions, o.region);
         const RegionRanking ranking = rank_regions(recommend_inference_in_regions(catalog, q, regions), regions, o.region);
-        return render_ranking(ranking,
+        return render_region_ranking(ranking, kSweepRankingNote,
                               fmt::format("{} ({}, KV {}) at {} tokens/s, {} tokens of context: the cheapest option in each of {} regions\n\n",
                                           model->name, o.dtype, o.kv_dtype, quantity(o.tokens_per_second), quantity(o.context), regions.size()),
                               "$/1M tokens", rate, o.format);
@@ -198,14 +162,14 @@ std::string run_training(const Catalog& catalog, const RecommendOptions& o, cons
                          "a whole multiple of --micro-batch x --sequence = " + n(q.micro_batch) + " x " + n(q.sequence) + " = " + n(per_step) +
                              " (and of data parallel x that, for each option)");
     if (!o.regions.empty()) {
-        const std::vector<std::string> regions = ranked_regions(catalog, o);
+        const std::vector<std::string> regions = ranked_regions(catalog, o.regions, o.region);
         RegionRanking ranking;
         try {
             ranking = rank_regions(recommend_training_in_regions(catalog, q, regions), regions, o.region);
         } catch (const InputError& e) {
             rethrow_for_flag(e, {{"token_budget", "--tokens"}, {"max_nodes", "--max-nodes"}, {"model", "--model"}});
         }
-        return render_ranking(ranking,
+        return render_region_ranking(ranking, kSweepRankingNote,
                               fmt::format("Training {} on {} tokens: the cheapest option in each of {} regions\n\n", model->name, quantity(q.token_budget),
                                           regions.size()),
                               "$ (whole run)", money, o.format);

@@ -377,3 +377,39 @@ TEST_CASE("a region that keeps nothing ranks last, with its costs unknown", "[re
     CHECK(empty > 0);
     CHECK(empty < regions.size());
 }
+
+TEST_CASE("an instance type's cheapest way to buy, ranked across regions", "[recommend][regions][pricing]") {
+    QuoteRequest q;
+    q.instance = "p5.48xlarge";
+    q.hours = 8760;
+    const std::vector<std::string>& regions = catalog().regions();
+    const RegionRanking ranking = rank_regions_for_price(catalog(), q, regions, "us-east-1");
+    REQUIRE(ranking.ranks.size() == regions.size());
+    const Instance& p5 = *catalog().find_instance("p5.48xlarge");
+    std::map<std::string, double> cheapest;  // each offered region's least cost over every available option, found here
+    for (const std::string& region : regions) {
+        if (!p5.offered_in(region)) continue;
+        q.region = region;
+        for (const Quote& quote : quote_purchase_options(catalog(), q))
+            if (quote.available && quote.cost_usd.value && (!cheapest.count(region) || *quote.cost_usd.value < cheapest[region]))
+                cheapest[region] = *quote.cost_usd.value;
+    }
+    REQUIRE(cheapest.size() > 5);
+    REQUIRE(cheapest.size() < regions.size());
+    std::size_t priced = 0;
+    for (const RegionRank& row : ranking.ranks) {
+        INFO(row.region);
+        if (!cheapest.count(row.region)) {
+            CHECK_FALSE(row.cost.value);
+            CHECK(row.cost.unknown_reason == "p5.48xlarge is not offered in " + row.region);
+            continue;
+        }
+        CHECK(priced++ == static_cast<std::size_t>(&row - ranking.ranks.data()));  // every priced region before the first unpriced
+        CHECK(*row.cost.value == cheapest.at(row.region));
+        CHECK(*row.saving_vs_home.value == Approx(1 - cheapest.at(row.region) / cheapest.at("us-east-1")).epsilon(1e-12));
+        REQUIRE(row.cost.inputs.size() == 1);  // the quote's own cost figure, cited
+        CHECK(row.cost.inputs[0].value == *row.cost.value);
+    }
+    CHECK(priced == cheapest.size());
+    CHECK_THROWS_WITH(rank_regions_for_price(catalog(), q, {"us-east-1", "nowhere-2"}, "us-east-1"), Catch::Contains("regions[1]"));
+}

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpuplan/explain.hpp"
+#include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/recommend/recommend.hpp"
 
 namespace gpuplan {
@@ -20,6 +21,7 @@ struct RegionRank {
     std::size_t recommendation = 0;       // index into the recommendations ranked (their region order)
     std::optional<std::size_t> cheapest;  // index into that recommendation's candidates; none: nothing kept there
     std::string instance, purchase, layout;  // the cheapest option, as the sweep's tables name it ("" when none)
+    std::string option;                      // the same in words: "g7e.2xlarge (spot), tp 1 x 1 replica(s), batch 158"
     Figure cost = {};                     // the cheapest's cost: USD per 1M tokens (serving) or USD for the run (training)
     Figure saving_vs_home = {};           // 1 - cost / the home region's cost (fraction; negative: dearer than home)
 };
@@ -34,6 +36,14 @@ struct RegionRanking {
 RegionRanking rank_regions(const std::vector<Recommendation>& by_region, const std::vector<std::string>& regions, const std::string& home);
 RegionRanking rank_regions(const std::vector<TrainingRecommendation>& by_region, const std::vector<std::string>& regions,
                            const std::string& home);
+
+// The cheapest way to buy one instance type in each region: every purchase option quoted
+// (quote_purchase_options, at the request's hours, count and assumptions; request.region is
+// not used) and the one that costs least for those hours ranked, with the saving against
+// `home`. A region that does not offer the type, or has no on-demand price to quote it from,
+// ranks last with the reason.
+RegionRanking rank_regions_for_price(const Catalog& catalog, const QuoteRequest& request, const std::vector<std::string>& regions,
+                                     const std::string& home);
 
 nlohmann::json to_json(const RegionRanking& ranking);
 
