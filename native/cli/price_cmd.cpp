@@ -186,7 +186,7 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
         return render_region_ranking(rank_regions_for_price(catalog, q, regions, o.region), kPriceRankingNote,
                                      inst.name + ": the cheapest way to buy " + format_number(q.hours) + " h x " + format_number(q.count) + " instance" +
                                          (q.count == 1 ? "" : "s") + " in each of " + std::to_string(regions.size()) + " regions\n\n",
-                                     "cost " + format_number(q.hours) + " h x " + format_number(q.count), money, o.format);
+                                     "cost " + format_number(q.hours) + " h x " + format_number(q.count), money, o.format, o.explain);
     }
     std::vector<Quote> quotes;
     try {

@@ -89,7 +89,7 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
         return render_region_ranking(ranking, kSweepRankingNote,
                               fmt::format("{} ({}, KV {}) at {} tokens/s, {} tokens of context: the cheapest option in each of {} regions\n\n",
                                           model->name, o.dtype, o.kv_dtype, quantity(o.tokens_per_second), quantity(o.context), regions.size()),
-                              "$/1M tokens", rate, o.format);
+                              "$/1M tokens", rate, o.format, o.explain);
     }
     const Recommendation r = recommend_inference(catalog, q);
     const nlohmann::json j = to_json(r);
@@ -172,7 +172,7 @@ std::string run_training(const Catalog& catalog, const RecommendOptions& o, cons
         return render_region_ranking(ranking, kSweepRankingNote,
                               fmt::format("Training {} on {} tokens: the cheapest option in each of {} regions\n\n", model->name, quantity(q.token_budget),
                                           regions.size()),
-                              "$ (whole run)", money, o.format);
+                              "$ (whole run)", money, o.format, o.explain);
     }
     TrainingRecommendation r;
     try {

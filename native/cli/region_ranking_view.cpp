@@ -23,7 +23,7 @@ std::vector<std::string> ranked_regions(const Catalog& catalog, const std::vecto
 }
 
 std::string render_region_ranking(const RegionRanking& ranking, const std::string& note, const std::string& heading, const std::string& cost_header,
-                                  std::string (*cost_text)(double), Format format) {
+                                  std::string (*cost_text)(double), Format format, bool explain) {
     if (format == Format::json) return dump_json(to_json(ranking));
     Table t{{{"region", "region", false}, {"cheapest option", "option", false}, {cost_header, "cost"}, {"vs " + ranking.home, "saving_vs_home"}}, {}};
     for (const RegionRank& r : ranking.ranks) {
@@ -38,8 +38,16 @@ std::string render_region_ranking(const RegionRanking& ranking, const std::strin
         t.rows.push_back({text_cell(r.region), text_cell(option), cost, saving});
     }
     if (format == Format::csv) return render_csv(t);
-    return heading + render_table(t, format) +
-           notes_block("\n" + note + "\nvs " + ranking.home + ": 1 - cost there / cost in " + ranking.home + " (--region).\n", format);
+    std::string after = "\n" + note + "\nvs " + ranking.home + ": 1 - cost there / cost in " + ranking.home + " (--region).\n";
+    if (explain) {
+        after += "\nHow each figure was computed:\n";
+        for (const RegionRank& r : ranking.ranks) {
+            if (!r.cost.value) continue;
+            after += "\n" + r.region + "\n  cost\n" + explain_figure(r.cost, "    ");
+            if (r.saving_vs_home.value) after += "  saving_vs_home\n" + explain_figure(r.saving_vs_home, "    ");
+        }
+    }
+    return heading + render_table(t, format) + notes_block(after, format);
 }
 
 }  // namespace gpuplan::cli

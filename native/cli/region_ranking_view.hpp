@@ -25,8 +25,9 @@ inline constexpr const char* kPriceRankingNote =
     "quotes it there). Spot is its price x the hours; interruptions add rework (`gpuplan price --region R` shows $/useful-h).";
 
 // One row per region, cheapest first: its cheapest option, the cost (cost_text formats it) and
-// the saving against the home region; json is to_json(ranking), csv the table's raw values.
+// the saving against the home region; json is to_json(ranking), csv the table's raw values;
+// explain: after the table, each region's cost and saving with their working (--explain).
 std::string render_region_ranking(const RegionRanking& ranking, const std::string& note, const std::string& heading, const std::string& cost_header,
-                                  std::string (*cost_text)(double), Format format);
+                                  std::string (*cost_text)(double), Format format, bool explain);
 
 }  // namespace gpuplan::cli
