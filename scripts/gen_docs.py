@@ -10,8 +10,9 @@ Pages written (all under docs/reference/ by default):
                   "Subcommands:" sections of the binary's own help.
   scenario.md     the keys the scenario parser accepts at every object of gpuplan.scenario/1.
   bench.md        the same for gpuplan.bench/1 (bench results), read by `simulate decode --fit-bench`.
-And docs/accuracy.md (beside --out's parent when --out is given): `gpuplan validate --format md`,
-the validation corpus's predicted / measured table, verbatim.
+And docs/accuracy.md (beside --out's parent when --out is given): `gpuplan validate
+--cross-validate --format md`, the validation corpus's predicted / measured table with each
+source left out in turn, verbatim.
 
 How the schema pages come from the code: every JSON object gpuplan reads goes through
 core/gpuplan/json_reader's ObjectReader, which rejects a key it never read and lists the keys it
@@ -373,7 +374,8 @@ def main() -> int:
                  "scenario-schema.md": gen_scenario(args.gpuplan, tmp),
                  "bench-schema.md": gen_bench(args.gpuplan, tmp),
                  # docs/accuracy.md sits one level up from docs/reference/.
-                 "../accuracy.md": subprocess.run([args.gpuplan, "validate", "--format", "md"], capture_output=True, text=True, check=True).stdout}
+                 "../accuracy.md": subprocess.run([args.gpuplan, "validate", "--cross-validate", "--format", "md"],
+                                                 capture_output=True, text=True, check=True).stdout}
     if args.check:
         stale = []
         for name, text in pages.items():

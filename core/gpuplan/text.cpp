@@ -53,7 +53,8 @@ std::string_view missing_text(std::string_view reason) {
 }
 
 std::string missing_with_reason(std::string_view reason) {
-    const std::string_view why = reason.rfind("n/a: ", 0) == 0 ? reason.substr(5) : reason;
+    // A reason that starts with its own word ("n/a: ...", "unknown: ...") is not said twice.
+    const std::string_view why = reason.rfind("n/a: ", 0) == 0 ? reason.substr(5) : reason.rfind("unknown: ", 0) == 0 ? reason.substr(9) : reason;
     return std::string(missing_text(reason)) + (why.empty() ? "" : " — " + std::string(why));
 }
 

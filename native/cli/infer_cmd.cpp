@@ -5,6 +5,7 @@
 // the memory-bound decode roofline capped by the compute ceiling, prefill, $ per 1M tokens) →
 // a table and notes. A request that does not fit in the GPUs' memory is refused (exit 2) with
 // the reason: see `gpuplan fit`.
+#include <algorithm>
 #include <memory>
 #include "gpuplan/formula_text.hpp"
 
@@ -101,9 +102,17 @@ std::string run_infer(const Catalog& catalog, const InferOptions& o) {
     if (o.format == Format::csv) return figures_csv(named);
 
     const DecodeRoofline& dr = e.roofline;
-    const auto row = [](std::string label, const Figure& f, std::string (*format)(double), std::string unit = "") {
+    // An unknown figure shows "unknown (1)" and its reason once under the table: a reason is
+    // often a sentence, and several figures share one.
+    std::vector<std::string> reasons;
+    const auto row = [&reasons](std::string label, const Figure& f, std::string (*format)(double), std::string unit = "") {
         const bool s = f.rests_on_assumption();
-        if (!f.value) return std::vector<Cell>{text_cell(std::move(label)), text_cell(missing_with_reason(f.unknown_reason))};
+        if (!f.value) {
+            auto at = std::find(reasons.begin(), reasons.end(), f.unknown_reason);
+            if (at == reasons.end()) at = reasons.insert(at, f.unknown_reason);
+            const std::string mark = " (" + std::to_string(at - reasons.begin() + 1) + ")";
+            return std::vector<Cell>{text_cell(std::move(label)), text_cell(std::string(missing_text(f.unknown_reason)) + mark)};
+        }
         return std::vector<Cell>{text_cell(std::move(label)), {format(*f.value) + unit + (s ? "*" : ""), full_precision(*f.value)}};
     };
     Table t;
@@ -143,10 +152,12 @@ std::string run_infer(const Catalog& catalog, const InferOptions& o) {
     out += "serving: " + o.dtype + " weights, " + o.kv_dtype + " KV cache, batch " + quantity(e.fit.serving.batch) + " x context " + quantity(e.fit.serving.context) + " token" +
            (e.fit.serving.context == 1 ? "" : "s") + ", tensor parallel " + n(tp) + ", " + n(e.replicas) + " replica" + (e.replicas == 1 ? "" : "s") + " per instance\n";
     out += "memory bandwidth " + bw_text + "; dense " +
-           (e.peak.tflops ? e.peak.basis + " " + n(e.peak.tflops->value) + " TFLOPS per GPU (catalog)" : "peak unknown") + "\n\n";
+           (e.peak.tflops ? e.peak.basis + " " + n(e.peak.tflops->value) + " TFLOPS per GPU (catalog)" : "peak " + missing_with_reason(e.peak.why)) + "\n\n";
     out += render_table(t, o.format);
 
     std::string after = "\n";
+    for (std::size_t k = 0; k < reasons.size(); ++k) after += "(" + std::to_string(k + 1) + ") " + missing_with_reason(reasons[k]) + "\n";
+    if (!reasons.empty()) after += "\n";
     after += std::string("bound: ") +
              (e.compute_bound ? "compute — the compute ceiling is below the memory-bound rate at this batch."
                               : "memory bandwidth — each step reads every weight once plus the KV cache of every sequence.") +

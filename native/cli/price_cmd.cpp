@@ -122,6 +122,12 @@ std::vector<ShownRow> grouped_rows(const std::vector<Quote>& quotes) {
             rows.push_back({k, q.label});
             continue;
         }
+        // Unknown for want of an on-demand price to take the discount off: one row per kind.
+        if (!q.available) {
+            const std::string label = kind_label(q.label) + " (every term and payment)";
+            if (seen.insert(label).second) rows.push_back({k, label});
+            continue;
+        }
         if (seen.insert(label_before_comma(q.label) + " assumed").second) rows.push_back({k, q.label + " (assumed)"});
     }
     return rows;
@@ -240,7 +246,8 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
         for (const auto& c : cols) {
             if (!quote.available) {
                 const bool first = &c == &cols.front();
-                row.push_back(text_cell(first && quote.status == OptionStatus::not_offered ? "not offered" : std::string(kNotApplicable)));
+                const std::string word = quote.status == OptionStatus::not_offered ? "not offered" : std::string(missing_text(quote.unavailable_reason));
+                row.push_back(text_cell(first ? word : std::string(kNotApplicable)));
                 continue;
             }
             if (!figs.contains(c.figure)) {
@@ -265,17 +272,25 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
     }
     if (o.format == Format::csv) return render_csv(t);
 
-    const FigureInput& od = quotes.front().effective_usd_per_hour.inputs.front();  // the catalog on-demand price
+    const Quote& on_demand = quotes.front();  // the catalog on-demand price, or why it is unknown
     std::string out = inst.name + " in " + q.region + ": " + format_number(q.hours) + " h x " + format_number(q.count) + " instance" +
-                      (q.count == 1 ? "" : "s") + "; on-demand " + rate(od.value) + "/h (" + od.source + ")\n\n";
+                      (q.count == 1 ? "" : "s") + "; on-demand " +
+                      (on_demand.available ? rate(on_demand.effective_usd_per_hour.inputs.front().value) + "/h (" +
+                                                 on_demand.effective_usd_per_hour.inputs.front().source + ")"
+                                           : on_demand.unavailable_reason) +
+                      "\n\n";
     out += render_table(t, o.format);
     std::string after = "\n" + notes;
     const CheckpointPlan plan = plan_checkpoints(q.spot_risk);
-    after += "cost: what is billed. A commitment is billed every hour of its term (1-year: 8,760 h; 3-year: 26,280 h),\n"
-             "  renewed while the hours need more; " + format_number(q.hours) + " h fill " + term_share(quotes, Term::one_year) +
-             " of the 1-year terms they need and " + term_share(quotes, Term::three_year) + " of the 3-year.\n"
-             "if term shared $: a commitment's cost for the hours used alone, if other work uses the rest of its term.\n"
-             "break-even util.: used less than this share of the term's hours, on-demand would cost less.\n";
+    const bool any_commitment = std::any_of(quotes.begin(), quotes.end(), [](const Quote& x) { return x.available && is_commitment(x.option.kind); });
+    if (any_commitment)
+        after += "cost: what is billed. A commitment is billed every hour of its term (1-year: 8,760 h; 3-year: 26,280 h),\n"
+                 "  renewed while the hours need more; " + format_number(q.hours) + " h fill " + term_share(quotes, Term::one_year) +
+                 " of the 1-year terms they need and " + term_share(quotes, Term::three_year) + " of the 3-year.\n"
+                 "if term shared $: a commitment's cost for the hours used alone, if other work uses the rest of its term.\n"
+                 "break-even util.: used less than this share of the term's hours, on-demand would cost less.\n";
+    else
+        after += "cost: what is billed for the hours and instances asked.\n";
     // Options priced from the catalog's listed prices (a shipped or imported overlay), with their source.
     std::map<std::string, std::vector<std::string>> listed;  // source citation -> labels
     for (const Quote& quote : quotes)

@@ -3,8 +3,9 @@
 // predicted, measured and their ratio per case and, per category, the median and worst
 // |ratio - 1|, calibration and validation cases apart.
 //
-// `--format md` writes docs/accuracy.md whole (scripts/gen_docs.py keeps the committed page
-// equal to it; tests/docs checks). The page is deterministic: no timings, no dates.
+// `--cross-validate` also leaves each source out in turn (validation/cross_validation.hpp).
+// `--cross-validate --format md` writes docs/accuracy.md whole (scripts/gen_docs.py keeps the
+// committed page equal to it; tests/docs checks). The page is deterministic: no timings, no dates.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -12,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "gpuplan/validation/cross_validation.hpp"
 #include "gpuplan/validation/validation.hpp"
 
 namespace gpuplan::cli {
@@ -23,6 +25,7 @@ struct ValidateOptions {
     std::vector<std::string> categories;
     std::string split = "both";
     Format format = Format::table;
+    bool cross_validate = false;
 };
 
 std::string pct(double fraction) { return format_number(std::round(1000 * fraction) / 10) + "%"; }
@@ -38,12 +41,15 @@ std::string md_cell(std::string s) {
     return s;
 }
 
-Table case_table(const std::vector<const ValidationResult*>& rows, bool with_category) {
+// `left_out`: each row's prediction with its source left out (--cross-validate), or empty.
+Table case_table(const std::vector<const ValidationResult*>& rows, bool with_category, const std::vector<const ValidationResult*>& left_out = {}) {
     Table t;
     t.columns = {{"Case", "id", false}};
     if (with_category) t.columns.push_back({"Category", "category", false});
     t.columns.insert(t.columns.end(), {{"Split", "split", false}, {"Setup", "title", false}, {"Measured", "measured"}, {"Predicted", "predicted"},
-                                       {"Predicted / measured", "ratio"}, {"Source", "source", false}});
+                                       {"Predicted / measured", "ratio"}});
+    if (!left_out.empty()) t.columns.push_back({"Source left out: predicted / measured", "left_out_ratio"});
+    t.columns.push_back({"Source", "source", false});
     for (const ValidationResult* r : rows) {
         const ValidationRecord& v = *r->record;
         std::vector<Cell> row = {text_cell(v.id)};
@@ -51,7 +57,12 @@ Table case_table(const std::vector<const ValidationResult*>& rows, bool with_cat
         row.insert(row.end(), {text_cell(std::string(to_string(v.split))), text_cell(v.title),
                                {value_text(v.measured, v.unit), full_precision(v.measured)},
                                {value_text(r->predicted, v.unit), full_precision(r->predicted)},
-                               {ratio_text(r->ratio()), full_precision(r->ratio())}, text_cell(v.source.citation)});
+                               {ratio_text(r->ratio()), full_precision(r->ratio())}});
+        if (!left_out.empty()) {
+            const double lr = left_out[t.rows.size()]->ratio();
+            row.push_back({ratio_text(lr), full_precision(lr)});
+        }
+        row.push_back(text_cell(v.source.citation));
         t.rows.push_back(std::move(row));
     }
     return t;
@@ -71,10 +82,49 @@ Table summary_table_of(const std::vector<AccuracySummary>& per_category, const s
     return t;
 }
 
+Table cross_validated_table(const CrossValidation& cv) {
+    Table t;
+    t.columns = {{"Category", "category", false},     {"Cases", "cases"},
+                 {"In sample: median", "in_sample_median_abs_error"}, {"In sample: worst", "in_sample_worst_abs_error"},
+                 {"Source left out: median", "left_out_median_abs_error"}, {"Source left out: worst", "left_out_worst_abs_error"},
+                 {"Worst case left out", "left_out_worst_id", false}};
+    for (const CrossValidatedSummary& s : summarize_cross_validation(cv))
+        t.rows.push_back({text_cell(s.category ? std::string(category_words(*s.category)) : "All categories"), text_cell(std::to_string(s.cases)),
+                          {pct(s.in_sample_median), full_precision(s.in_sample_median)}, {pct(s.in_sample_worst), full_precision(s.in_sample_worst)},
+                          {pct(s.left_out_median), full_precision(s.left_out_median)}, {pct(s.left_out_worst), full_precision(s.left_out_worst)},
+                          text_cell(s.left_out_worst_id)});
+    return t;
+}
+
+// What each left-out source's records were predicted with: the defaults refitted without it.
+Table refit_table(const CrossValidation& cv) {
+    Table t;
+    t.columns = {{"Source left out", "source", false}, {"Cases", "cases"}, {"Defaults refitted on the other sources (shipped value)", "refits", false}};
+    for (const SourceLeftOut& s : cv.sources) {
+        std::vector<std::string> parts;
+        for (const Refit& f : s.refits) {
+            const CalibratedDefaultInfo& info = calibrated_default_info(f.which);
+            parts.push_back(std::string(info.words) + " " + format_number(std::round(f.value * 1e4) / 1e4) + " (" + format_number(info.shipped) + "), " +
+                            (f.records == 0 ? "no other record: the prior" : "from " + std::to_string(f.records) + " record" + (f.records == 1 ? "" : "s") +
+                                                                                 " of " + std::to_string(f.sources) + " source" + (f.sources == 1 ? "" : "s")));
+        }
+        t.rows.push_back({text_cell(s.source), text_cell(std::to_string(s.record_ids.size())), text_cell(parts.empty() ? "none: no calibrated default moves its predictions" : join(parts, "; "))});
+    }
+    return t;
+}
+
+const char* kCrossValidationWords =
+    "Each source (a publisher: a GitHub repository or a web site) is left out in turn. Every calibrated default its cases depend on "
+    "(the decode step overhead, the training efficiencies, the EFA efficiency) is refitted on the other sources' cases alone, "
+    "minimising the squared log of predicted / measured, and the left-out cases are predicted with the refits. A default with no "
+    "other case to fit on falls back to its uncalibrated value. In-sample figures use the shipped defaults, which were fitted on "
+    "some of these cases; the left-out figure is the honest estimate for a setup that is in no corpus.";
+
 // docs/accuracy.md: the summary, then per category a table with each case linked to its
 // source, then the cases outside ±25% with the reason written in their record.
-std::string accuracy_page(const std::vector<ValidationResult>& results) {
-    std::string s = "<!-- generated by `gpuplan validate --format md` (scripts/gen_docs.py): do not edit by hand -->\n\n# Accuracy\n\n";
+std::string accuracy_page(const std::vector<ValidationResult>& results, const CrossValidation* cv) {
+    std::string s = std::string("<!-- generated by `gpuplan validate ") + (cv ? "--cross-validate " : "") +
+                    "--format md` (scripts/gen_docs.py): do not edit by hand -->\n\n# Accuracy\n\n";
     s += "Every prediction kind the planner makes, checked against published measurements. Each case is a record in "
          "`assets/validation/` (schema `gpuplan.validation/1`): its source, the setup as a gpuplan scenario, the measured figure, "
          "and what the source leaves unstated. `gpuplan validate` runs them all through the same code as `gpuplan eval` and the "
@@ -82,18 +132,25 @@ std::string accuracy_page(const std::vector<ValidationResult>& results) {
     s += "**Calibration** cases are the only ones defaults may be fitted on; **validation** cases are never used to fit anything. "
          "They are reported apart, so a model tuned to its calibration cases shows as a gap between the two.\n\n";
     s += "## Summary\n\n" + render_markdown_table(summary_table_of(summarize_accuracy(results), summarize_overall(results))) + "\n";
+    if (cv) {
+        s += "## Leaving each source out (cross-validation)\n\n" + std::string(kCrossValidationWords) + " (`gpuplan validate --cross-validate`)\n\n";
+        s += render_markdown_table(cross_validated_table(*cv)) + "\n";
+        s += "What each source's cases were predicted with:\n\n" + render_markdown_table(refit_table(*cv)) + "\n";
+    }
     for (ValidationCategory c : kValidationCategories) {
         std::vector<const ValidationResult*> rows;
         for (const auto& r : results)
             if (r.record->category == c) rows.push_back(&r);
         if (rows.empty()) continue;
         s += "## " + std::string(category_words(c)) + "\n\n";
-        s += "| Case | Split | Setup | Measured | Predicted | Predicted / measured | Source |\n|---|---|---|---|---|---|---|\n";
+        s += cv ? "| Case | Split | Setup | Measured | Predicted | Predicted / measured | Source left out | Source |\n|---|---|---|---|---|---|---|---|\n"
+                : "| Case | Split | Setup | Measured | Predicted | Predicted / measured | Source |\n|---|---|---|---|---|---|---|\n";
         for (const ValidationResult* r : rows) {
             const ValidationRecord& v = *r->record;
             s += "| " + v.id + " | " + std::string(to_string(v.split)) + " | " + md_cell(v.title) + " | " + value_text(v.measured, v.unit) + " | " +
-                 value_text(r->predicted, v.unit) + " | " + ratio_text(r->ratio()) + " | [" + md_cell(v.source.citation) + "](" + v.source.url + ") (" +
-                 v.source.date + "; " + md_cell(v.source.location) + ") |\n";
+                 value_text(r->predicted, v.unit) + " | " + ratio_text(r->ratio()) + " | ";
+            if (cv) s += ratio_text(cv->left_out[static_cast<std::size_t>(r - results.data())].ratio()) + " | ";
+            s += "[" + md_cell(v.source.citation) + "](" + v.source.url + ") (" + v.source.date + "; " + md_cell(v.source.location) + ") |\n";
         }
         s += "\n";
     }
@@ -127,7 +184,9 @@ std::string run_validate(const ValidateOptions& o, const Catalog& catalog) {
         const bool split_ok = o.split == "both" || o.split == to_string(v.split);
         if (category_ok && split_ok) chosen.push_back(v);
     }
-    const std::vector<ValidationResult> results = run_validation(chosen, catalog);
+    std::optional<CrossValidation> cv;
+    if (o.cross_validate) cv = cross_validate(chosen, catalog);
+    const std::vector<ValidationResult> results = cv ? cv->in_sample : run_validation(chosen, catalog);
     const auto per_category = summarize_accuracy(results);
     const auto overall = summarize_overall(results);
     if (o.format == Format::json) {
@@ -135,14 +194,22 @@ std::string run_validate(const ValidateOptions& o, const Catalog& catalog) {
         for (const auto& r : results) j["cases"].push_back(to_json(r));
         for (const auto& a : per_category) j["summary"].push_back(to_json(a));
         for (const auto& a : overall) j["summary"].push_back(to_json(a));
+        if (cv) j["cross_validation"] = to_json(*cv);
         return dump_json(j);
     }
-    if (o.format == Format::md) return accuracy_page(results);
-    std::vector<const ValidationResult*> rows;
+    if (o.format == Format::md) return accuracy_page(results, cv ? &*cv : nullptr);
+    std::vector<const ValidationResult*> rows, left_out;
     for (const auto& r : results) rows.push_back(&r);
-    if (o.format == Format::csv) return render_csv(case_table(rows, true));
-    std::string s = render_text_table(case_table(rows, true));
+    if (cv)
+        for (const auto& r : cv->left_out) left_out.push_back(&r);
+    if (o.format == Format::csv) return render_csv(case_table(rows, true, left_out));
+    std::string s = render_text_table(case_table(rows, true, left_out));
     s += "\n" + render_text_table(summary_table_of(per_category, overall));
+    if (cv) {
+        s += "\nLeaving each source out (cross-validation), every case of both splits:\n" + render_text_table(cross_validated_table(*cv));
+        s += "\n" + render_text_table(refit_table(*cv));
+        s += "\n" + std::string(kCrossValidationWords) + "\n";
+    }
     s += "\nRatio = predicted / measured (above 1: the planner predicts more than was measured). " + std::to_string(results.size()) +
          " case" + (results.size() == 1 ? "" : "s") + "; sources and what each leaves unstated: --format json, or docs/accuracy.md.\n";
     return s;
@@ -163,6 +230,9 @@ Command register_validate(CLI::App& parent) {
     app->add_option("--split", o->split, "calibration (defaults may be fitted on them), validation (never fitted), or both")
         ->capture_default_str()
         ->transform(choice_rule({"both", "calibration", "validation"}));
+    app->add_flag("--cross-validate", o->cross_validate,
+                  "Also leave each source out in turn: refit the calibrated defaults on the other sources and predict its cases with them "
+                  "(the accuracy to expect on a setup in no corpus)");
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
     app->footer(R"(Each case: the published figure, the planner's prediction for the same setup (its scenario runs
 as `gpuplan eval` runs it), and predicted / measured. Per category and split: the median and
@@ -170,6 +240,7 @@ the worst |ratio - 1|. --format md writes the whole accuracy page (docs/accuracy
 Examples:
   gpuplan validate
   gpuplan validate --category training_throughput --split validation
+  gpuplan validate --cross-validate
   gpuplan validate my-measurements.json --format json
 )");
     return {app, [o](const Catalog& catalog) { return run_validate(*o, catalog); }};

@@ -94,3 +94,46 @@ TEST_CASE("inference refusals: a request that does not fit comes back unfit; bad
     q.serving.tensor_parallel = 3;
     CHECK_THROWS_WITH(estimate_inference(catalog(), q), Catch::Contains("tensor_parallel: got 3"));
 }
+
+// An unknown peak (NVIDIA publishes no dense tensor figure for the RTX PRO 6000 Server Edition,
+// the g7e's GPU) makes the prefill, every figure under load and their $ per 1M tokens unknown
+// with that reason, never a NaN refused as an overflow (issue 29: `infer --concurrency` on g7e
+// exited 2).
+TEST_CASE("an unknown dense peak makes the under-load figures and their cost unknown, with the reason", "[inference][unknown]") {
+    const Accelerator* gpu = catalog().find_accelerator(catalog().find_instance("g7e.2xlarge")->accelerator.value());
+    REQUIRE(gpu);
+    REQUIRE_FALSE(gpu->dense_tflops.bf16);  // the premise: no published dense BF16 figure
+    InferenceEstimateRequest q;
+    q.serving.model = &model("llama-3-8b");
+    q.instance = "g7e.2xlarge";
+    q.prompt_tokens = 1000;
+    q.output_tokens = 200;
+    q.concurrency = 8;
+    const InferenceEstimate e = estimate_inference(catalog(), q);
+    REQUIRE(e.fit.fits);
+    CHECK(e.roofline.tokens_per_second.value);  // the memory roofline needs no peak
+    for (const Figure* f : {&e.time_to_first_token_seconds, &e.inter_token_latency_seconds, &e.output_tokens_per_second})
+        CHECK_FALSE(f->value);
+    for (const Figure* f : {&e.usd_per_million_tokens_on_demand, &e.usd_per_million_tokens_spot}) {
+        CHECK_FALSE(f->value);
+        CHECK(f->unknown_reason.find("tokens per second unknown: prefill time unknown") == 0);
+    }
+    const nlohmann::json j = to_json(e);  // threw "which give no number" before
+    CHECK(j.dump().find("NaN") == std::string::npos);
+}
+
+// T4 has no BF16: the peak is "n/a", but the derived figures are unknown (serving applies; its
+// time cannot be computed), so the chain does not say "n/a" again.
+TEST_CASE("a peak that does not apply leaves the derived under-load figures unknown, not n/a", "[inference][unknown]") {
+    InferenceEstimateRequest q;
+    q.serving.model = &model("llama-3.2-1b");
+    q.instance = "g4dn.xlarge";
+    q.prompt_tokens = 500;
+    q.output_tokens = 100;
+    q.concurrency = 4;
+    const InferenceEstimate e = estimate_inference(catalog(), q);
+    REQUIRE(e.fit.fits);
+    CHECK(e.peak.why.rfind("n/a: ", 0) == 0);
+    CHECK(e.output_tokens_per_second.unknown_reason.find("n/a") == std::string::npos);
+    CHECK_FALSE(e.usd_per_million_tokens_on_demand.value);
+}

@@ -180,6 +180,39 @@ TEST_CASE("purchase options for a catalog instance", "[pricing]") {
     CHECK(quotes.size() == 1 + 2 * 9 + 1 + 1);
 }
 
+// p5e.48xlarge has no on-demand price anywhere (AWS sells it as Capacity Blocks); in eu-west-2
+// AWS's Capacity Blocks page lists it at $47.76/h ([CB-PRICING], 2026-07-22, one price in all
+// 11 regions). `gpuplan price` refused the type outright; it now quotes what is known.
+TEST_CASE("a type with no on-demand price: listed options priced, options off on-demand unknown", "[pricing][unknown]") {
+    QuoteRequest q;
+    q.instance = "p5e.48xlarge";
+    q.region = "eu-west-2";
+    q.hours = 100;
+    const auto quotes = quote_purchase_options(load_builtin_catalog(), q);
+    const auto find = [&](const char* k) -> const Quote& { return quote_named(quotes, k); };
+    const Quote& od = find("on-demand");
+    CHECK_FALSE(od.available);
+    CHECK(od.unavailable_reason.find("no on-demand price") != std::string::npos);
+    const Quote& block = find("capacity-block");
+    REQUIRE(block.available);
+    CHECK(block.status == OptionStatus::listed);
+    CHECK(*block.effective_usd_per_hour.value == 47.76);
+    CHECK(cents(*block.cost_usd.value) == 4776.00);
+    CHECK_FALSE(block.saving_vs_on_demand.value);
+    CHECK(block.saving_vs_on_demand.unknown_reason.rfind("on-demand price unknown: ", 0) == 0);
+    for (const char* k : {"instance-savings-plan-1y-no-upfront", "compute-savings-plan-3y-all-upfront"}) {
+        CHECK_FALSE(find(k).available);
+        CHECK(find(k).unavailable_reason.find("no on-demand price to take a discount off") != std::string::npos);
+    }
+    CHECK(find("reserved-1y-no-upfront").status == OptionStatus::not_offered);
+    CHECK_FALSE(find("spot").available);
+    for (const Quote& x : quotes) CHECK_NOTHROW(to_json(x));
+    // In us-east-1 nothing is priced (no Capacity Block there either): still quoted, not refused.
+    q.region = "us-east-1";
+    const auto east = quote_purchase_options(load_builtin_catalog(), q);
+    CHECK(std::none_of(east.begin(), east.end(), [](const Quote& x) { return x.available; }));
+}
+
 TEST_CASE("spot without a catalog price falls back to the catalog median discount", "[pricing]") {
     const Catalog catalog = load_builtin_catalog();
     const Figure median = median_spot_discount(catalog, "us-east-1");

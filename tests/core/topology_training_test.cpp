@@ -8,6 +8,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/topology/nccl_latency.hpp"
 #include "gpuplan/topology/topology.hpp"
 #include "gpuplan/workload/training_time.hpp"
 #include "fixtures.hpp"
@@ -62,11 +63,15 @@ TEST_CASE("W5 through the topology of p5.48xlarge", "[topology][W5]") {
     CHECK(t.intra.gb_per_s.value == 450);  // 7200 Gbit/s both directions / 8 / 2
     REQUIRE(t.nvls_efficiency);            // H100 on NVSwitch: NVLink SHARP present ...
     t.nvls_efficiency.reset();             // ... but W5 is a ring
+    // The alpha-beta ring of W5 is the bandwidth part: 2 x 7/8 x 2^30 / 450e9 = 4.176 ms. The
+    // call adds NCCL's base latency of a Simple ring, 8.4 us (its 14 steps cost alpha = 0 each).
+    const CollectiveCost c = hierarchical_collective(Collective::all_reduce, 1073741824.0, t, 8, 1);
+    CHECK(sig4(*c.intra_seconds.value * 1e3) == 4.176);
     const Figure ar = hierarchical_all_reduce_seconds(1073741824.0, t, 1);
-    CHECK(sig4(*ar.value * 1e3) == 4.176);  // 2 x 7/8 x 2^30 / 450e9 = 4.176 ms
-    CHECK_THAT(ar.worked, Contains("over NVLink"));
-    CHECK(*hierarchical_all_gather_seconds(1073741824.0, t, 1).value == Approx(*ar.value / 2));
-    CHECK(*hierarchical_reduce_scatter_seconds(1073741824.0, t, 1).value == Approx(*ar.value / 2));
+    CHECK(*ar.value == Approx(*c.intra_seconds.value + 8.4e-6));
+    CHECK_THAT(ar.worked, Contains("over NVLink") && Contains("ring/Simple"));
+    CHECK(*hierarchical_all_gather_seconds(1073741824.0, t, 1).value == Approx(*c.intra_seconds.value / 2 + 8.4e-6));
+    CHECK(*hierarchical_reduce_scatter_seconds(1073741824.0, t, 1).value == Approx(*c.intra_seconds.value / 2 + 8.4e-6));
 }
 
 TEST_CASE("NVLink at NCCL's rate, and NVLS when it beats the ring", "[topology]") {
@@ -76,13 +81,19 @@ TEST_CASE("NVLink at NCCL's rate, and NVLS when it beats the ring", "[topology]"
     CHECK(t.intra.gb_per_s.origin == InputOrigin::assumption);
     REQUIRE(t.nvls_efficiency);
     CHECK(t.nvls_efficiency->value == 0.85);  // Hopper (NCCL src/graph/tuning.cc)
-    // 8 ranks: NVLS (1 + 1/8) x S / (360e9 x 0.85) + 2 x 3.4 us = 4.650 ms, below the ring's
-    // 2 x 7/8 x S / 360e9 + 14 x 3.4 us = 5.267 ms.
+    // 8 ranks: NVLS (1 + 1/8) x S / (360e9 x 0.85) + NCCL's NVLS latency 25 us = 3.973 ms, below
+    // the Simple ring's 2 x 7/8 x S / 360e9 + 8.4 + 14 x 3.4 us = 5.275 ms (NCCL tuning.cc).
     const CollectiveCost c8 = hierarchical_collective(Collective::all_reduce, S, t, 8, 1);
-    CHECK(*c8.seconds.value == Approx(1.125 * S / (360e9 * 0.85) + 2 * 3.4e-6));
-    // 2 ranks: the ring moves S once (2.983 ms), NVLS 1.5 S (5.27 ms): the ring.
+    CHECK(*c8.seconds.value == Approx(1.125 * S / (360e9 * 0.85) + 25e-6));
+    CHECK_THAT(c8.seconds.worked, Contains("NVLS/Simple"));
+    // 2 ranks: the ring moves S once (2.983 ms + 8.4 + 2 x 3.4 us), NVLS 1.5 S (5.26 ms): the ring.
     const CollectiveCost c2 = hierarchical_collective(Collective::all_reduce, S, t, 2, 1);
-    CHECK(*c2.seconds.value == Approx(S / 360e9 + 2 * 3.4e-6));
+    CHECK(*c2.seconds.value == Approx(S / 360e9 + (8.4 + 2 * 3.4) * 1e-6));
+    // Small buffers go LL: 64 KiB over 8 ranks is 2 x 7/8 x 65536 / 360e9 x 2 (half the
+    // bandwidth) + 6.6 + 14 x 0.6 us = 15.64 us, against NVLS's 25 us and Simple's 56 us.
+    const CollectiveCost small = hierarchical_collective(Collective::all_reduce, 65536, t, 8, 1);
+    CHECK(*small.seconds.value == Approx(2 * 7.0 / 8 * 65536 / 360e9 * 2 + (6.6 + 14 * 0.6) * 1e-6));
+    CHECK_THAT(small.seconds.worked, Contains("ring/LL;") || Contains("ring/LL"));
     // A100 has no NVLS; its NVLink is 300 x 0.8 = 240 GB/s, NCCL's "NVL[240.0]" (shared/cases/nccl-logs.md).
     const NodeTopology p4d = node_topology(catalog(), instance("p4d.24xlarge"));
     CHECK_FALSE(p4d.nvls_efficiency);
@@ -90,18 +101,20 @@ TEST_CASE("NVLink at NCCL's rate, and NVLS when it beats the ring", "[topology]"
 }
 
 TEST_CASE("hierarchical all-reduce across nodes names the bottleneck", "[topology]") {
-    const double S = 1073741824.0, a_in = 3.4e-6, a_net = 9.6e-6;
+    const double S = 1073741824.0;
     // p4d.24xlarge: NVSwitch 4800 Gbit/s / 16 x 0.8 = 240 GB/s; EFA 400 Gbit/s / 8 / 8 GPUs x 0.84 = 5.25 GB/s per GPU.
-    // inside: reduce-scatter + all-gather of S over 8 = 2 x (7/8 x S / 240e9 + 7 alpha)      = 7.877 ms
-    // across 2 nodes: all-reduce of S/8 = 2 x 1/2 x (S/8) / 5.25e9 + 2 x 1 alpha_net      = 25.58 ms
-    // pipelined: the slower segment sets the pace, max(7.877, 25.58) = 25.58 ms.
+    // inside: reduce-scatter + all-gather of S over 8 = 2 x 7/8 x S / 240e9                 = 7.829 ms
+    // across 2 nodes: all-reduce of S/8 = 2 x 1/2 x (S/8) / 5.25e9                          = 25.57 ms
+    // pipelined: the slower segment sets the pace, max(7.829, 25.57) = 25.57 ms; plus NCCL's
+    // Simple ring latency over 16 ranks: (8.4 + 28 x 3.4 + 2 x 14) x 1.4 (plateau) = 184.2 us.
     const NodeTopology t = node_topology(catalog(), instance("p4d.24xlarge"));
-    const double intra = 2 * (7.0 / 8 * S / 240e9 + 7 * a_in);
-    const double inter = 2 * 1.0 / 2 * (S / 8) / 5.25e9 + 2 * a_net;
+    const double intra = 2 * 7.0 / 8 * S / 240e9;
+    const double inter = 2 * 1.0 / 2 * (S / 8) / 5.25e9;
     const CollectiveCost c = hierarchical_collective(Collective::all_reduce, S, t, 8, 2);
     CHECK(*c.intra_seconds.value == Approx(intra));
     CHECK(*c.inter_seconds.value == Approx(inter));
-    CHECK(sig4(*c.seconds.value * 1e3) == 25.58);
+    CHECK(*c.seconds.value == Approx(inter + (8.4 + 28 * 3.4 + 2 * 14) * 1.4e-6));
+    CHECK(sig4(*c.seconds.value * 1e3) == 25.75);
     CHECK(c.bottleneck == LinkClass::efa_gdr);
     CHECK_THAT(c.bottleneck_text, Contains("across nodes over EFA: sets the pace") && Contains("(31% of it)"));
     // On p5.48xlarge (NVLS inside at 360 x 0.85 GB/s, 42 GB/s EFA per GPU) the node's own phase weighs more.
@@ -202,9 +215,9 @@ TEST_CASE("hand-computed DDP step: llama-3.2-1b on one p5.48xlarge", "[training]
     // FLOPs per token = 3 x (2N + 2 x 16 x 2048 x 2048) = 3 x (2,471,628,800 + 134,217,728) = 7,817,539,584
     // compute  = 7,817,539,584 x 131,072 / (8 x 989.4e12 x 0.41 Hopper) = 1.024661e15 / 3.245232e15 = 0.315743 s
     // all-reduce of 2 N = 2,471,628,800 bytes over 8 ranks: NVLS (1 + 1/8) x 2.4716e9 / (360e9 x 0.85)
-    //          + 2 x 3.4 us = 0.00909367 s (the ring would take 0.0120625 s)
-    // exposed  = comm - min(0.8 x comm, 4/6 x compute) = 0.2 x 0.00909367 = 0.00181873 s
-    // step     = 0.315743 + 0.00181873 = 0.317562 s; tokens/s = 131072 / 0.317562 = 412,744
+    //          + NCCL's NVLS latency 25 us = 0.00911187 s (the Simple ring would take 0.0121165 s)
+    // exposed  = comm - min(0.8 x comm, 4/6 x compute) = 0.2 x 0.00911187 = 0.00182237 s
+    // step     = 0.315743 + 0.00182237 = 0.317566 s; tokens/s = 131072 / 0.317566 = 412,739
     // 1e9 tokens: 2422.8 s = 0.673003 h; at a hypothetical $55.04/h x 1 node = $37.04
     TrainingTimeRequest q = request("p5.48xlarge", "llama-3.2-1b", 1, 8, 1, 1);
     q.layout.micro_batch = 4;
@@ -214,14 +227,14 @@ TEST_CASE("hand-computed DDP step: llama-3.2-1b on one p5.48xlarge", "[training]
     const TrainingTime t = training_time(catalog(), q);
     CHECK(*t.micro_batches.value == 2);
     CHECK(sig4(*t.compute_seconds.value) == 0.3157);
-    CHECK(sig4(*t.data_parallel_comm_seconds.value) == 0.009094);
-    CHECK(sig4(*t.data_parallel_exposed_seconds.value) == 0.001819);
+    CHECK(sig4(*t.data_parallel_comm_seconds.value) == 0.009112);
+    CHECK(sig4(*t.data_parallel_exposed_seconds.value) == 0.001822);
     CHECK(sig4(*t.step_seconds.value) == 0.3176);
     CHECK(sig4(*t.tokens_per_second.value) == 412700);
     CHECK(sig4(*t.tokens_per_second_per_gpu.value) == 51590);  // 412,744 / 8
     CHECK(sig4(*t.cost_usd.value) == 37.04);
-    // MFU on model FLOPs: 1.024661e15 / (0.317562 x 8 x 989.4e12) = 0.40765 (no recompute: HFU x compute share).
-    CHECK(sig4(*t.mfu.value) == 0.4077);
+    // MFU on model FLOPs: 1.024661e15 / (0.317566 x 8 x 989.4e12) = 0.40765 (no recompute: HFU x compute share).
+    CHECK(sig4(*t.mfu.value) == 0.4076);
     CHECK(*t.bubble_seconds.value == 0);
     CHECK(*t.tensor_parallel_seconds.value == 0);
     CHECK(t.step_seconds.rests_on_assumption());  // default efficiency and overlap
@@ -232,14 +245,15 @@ TEST_CASE("hand-computed DDP step: llama-3.2-1b on one p5.48xlarge", "[training]
     CHECK_THAT(t.bottleneck, Contains("compute is 99% of the step") && Contains("data-parallel gradient all-reduce once per step over NVLink"));
 
     // Two nodes: the all-reduce also crosses EFA. Pipelined, EFA's share (2 x 1/2 x 2N/8 /
-    // 42e9 = 7.36 ms) runs under the NVLS phase inside the node (9.09 ms): no slower.
+    // 42e9 = 7.36 ms) runs under the NVLS phase inside the node (9.09 ms); NCCL's NVLS tree adds
+    // one level of network latency each way, 2 x 20.9 us, of which 20% is exposed.
     TrainingTimeRequest two = q;
     two.nodes = 2, two.layout.data = 16, two.layout.global_batch_tokens = 16 * 4 * 2048 * 2;
     const TrainingTime t2 = training_time(catalog(), two);
     REQUIRE(t2.exposed_by_link.size() == 2);
     CHECK(t2.exposed_by_link[1].name == "exposed_efa_gdr_seconds");
-    CHECK(*t2.data_parallel_comm_seconds.value == Approx(*t.data_parallel_comm_seconds.value));
-    CHECK(*t2.step_seconds.value == Approx(*t.step_seconds.value));
+    CHECK(*t2.data_parallel_comm_seconds.value == Approx(*t.data_parallel_comm_seconds.value + 2 * 20.9e-6));
+    CHECK(*t2.step_seconds.value == Approx(*t.step_seconds.value + 0.2 * 2 * 20.9e-6));
     // A measured efficiency replaces the default: the compute figure says so.
     q.compute_efficiency = measured_param(0.5, "bench MFU");
     CHECK(*training_time(catalog(), q).compute_seconds.value == Approx(0.3157433886 * 0.41 / 0.5).epsilon(1e-5));
@@ -351,4 +365,34 @@ TEST_CASE("a layout that does not fit in GPU memory is flagged", "[training][mem
     TrainingTimeRequest zero3 = ddp;
     zero3.layout.zero_stage = 3;
     CHECK(training_time(catalog(), zero3).warnings.empty());
+}
+
+TEST_CASE("NCCL's latency per call, by algorithm and protocol", "[topology][nccl]") {
+    // NVIDIA/nccl src/graph/tuning.cc at 5067397c, by hand: base + steps x per-step latency.
+    const Param nvlink{3.4, InputOrigin::assumption, ""}, pcie{5.7, InputOrigin::assumption, ""}, efa{14.0, InputOrigin::assumption, ""};
+    const NcclCall one_node{Collective::all_reduce, 8, 1, LinkClass::nvlink, LinkClass::none, nvlink, efa};
+    CHECK(*nccl_latency_seconds(NcclAlgorithm::ring, NcclProtocol::simple, one_node).value == Approx((8.4 + 14 * 3.4) * 1e-6));
+    CHECK(*nccl_latency_seconds(NcclAlgorithm::ring, NcclProtocol::ll, one_node).value == Approx((6.6 + 14 * 0.6) * 1e-6));
+    CHECK(*nccl_latency_seconds(NcclAlgorithm::ring, NcclProtocol::ll128, one_node).value == Approx((14.0 + 14 * 1.9) * 1e-6));
+    CHECK(*nccl_latency_seconds(NcclAlgorithm::nvls, NcclProtocol::simple, one_node).value == Approx(25e-6));
+    // 2 nodes x 8: 30 steps, 2 of them across the network; a step inside costs at least the
+    // proxy's 1 us (LL), and a Simple all-reduce across nodes is x 1.4 (the ring plateau).
+    const NcclCall two_nodes{Collective::all_reduce, 8, 2, LinkClass::nvlink, LinkClass::efa_gdr, nvlink, efa};
+    CHECK(*nccl_latency_seconds(NcclAlgorithm::ring, NcclProtocol::ll, two_nodes).value == Approx((6.6 + 28 * 1.0 + 2 * 2.7) * 1e-6));
+    CHECK(*nccl_latency_seconds(NcclAlgorithm::ring, NcclProtocol::simple, two_nodes).value == Approx((8.4 + 28 * 3.4 + 2 * 14) * 1.4e-6));
+    // One GPU per node: every step crosses the network at NCCL's tree latency (fully exposed).
+    const NcclCall spread{Collective::all_gather, 1, 4, LinkClass::none, LinkClass::efa_gdr, nvlink, efa};
+    CHECK(*nccl_latency_seconds(NcclAlgorithm::ring, NcclProtocol::ll, spread).value == Approx((6.6 + 3 * 5.0) * 1e-6));
+    // NVLS tree over 4 nodes: 25 + 2 x log2(4) x 20.9 us.
+    const NcclCall four{Collective::all_reduce, 8, 4, LinkClass::nvlink, LinkClass::efa_gdr, nvlink, efa};
+    CHECK(*nccl_latency_seconds(NcclAlgorithm::nvls, NcclProtocol::simple, four).value == Approx((25 + 2 * 2 * 20.9) * 1e-6));
+    // LL128 runs only over NVLink; PCIe nodes get LL and Simple.
+    const NcclCall pci{Collective::all_reduce, 4, 1, LinkClass::pcie_host_bridge, LinkClass::none, pcie, efa};
+    CHECK_FALSE(protocol_enabled(NcclAlgorithm::ring, NcclProtocol::ll128, pci));
+    CHECK(protocol_enabled(NcclAlgorithm::ring, NcclProtocol::ll, pci));
+    CHECK(*nccl_latency_seconds(NcclAlgorithm::ring, NcclProtocol::ll, pci).value == Approx((6.6 + 6 * 1.0) * 1e-6));
+    CHECK(protocol_enabled(NcclAlgorithm::ring, NcclProtocol::ll128, one_node));
+    CHECK_FALSE(protocol_enabled(NcclAlgorithm::nvls, NcclProtocol::ll, one_node));
+    CHECK(protocol_bandwidth_share(NcclProtocol::ll) == 0.5);
+    CHECK(protocol_bandwidth_share(NcclProtocol::ll128) == 0.92);
 }

@@ -75,15 +75,16 @@ namespace {
 struct Context {
     const Instance& instance;
     const QuoteRequest& request;
-    Param on_demand;
+    // Unknown for a type AWS sells without an on-demand price (p5e.48xlarge: Capacity Blocks
+    // only); then the options priced off it are unknown too and the listed ones still stand.
+    std::optional<Param> on_demand;
+    std::string on_demand_unknown;  // why, when on_demand is unknown
 };
 
 // Fills cost and saving from the effective hourly price.
 void finish_quote(Quote& q, const Context& ctx) {
     const double eff = *q.effective_usd_per_hour.value;
-    const double od = ctx.on_demand.value;
     const FigureInput in_eff = q.effective_usd_per_hour.as_input();
-    const FigureInput in_od = input("on_demand_usd_per_hour", "USD/h", ctx.on_demand);
     const FigureInput in_hours = input("hours", "h", {ctx.request.hours, InputOrigin::user, ""});
     const FigureInput in_count = input("instances", "", {ctx.request.count, InputOrigin::user, ""});
     const double used = eff * ctx.request.hours * ctx.request.count;
@@ -113,6 +114,15 @@ void finish_quote(Quote& q, const Context& ctx) {
                                        ") = " + format_number(filled),
                                    {in_hours, in_term, in_terms});
     }
+    if (!ctx.on_demand) {
+        const std::string why = "on-demand price unknown: " + ctx.on_demand_unknown;
+        q.saving_vs_on_demand = unknown_figure("saving_vs_on_demand", "fraction", "1 - effective_usd_per_hour / on_demand_usd_per_hour", why);
+        if (is_commitment(q.option.kind))
+            q.break_even_utilization = unknown_figure("break_even_utilization", "fraction of term hours", "effective_usd_per_hour / on_demand_usd_per_hour", why);
+        return;
+    }
+    const double od = ctx.on_demand->value;
+    const FigureInput in_od = input("on_demand_usd_per_hour", "USD/h", *ctx.on_demand);
     const double saving = 1.0 - eff / od;
     q.saving_vs_on_demand = make_figure("saving_vs_on_demand", saving, "fraction", "1 - effective_usd_per_hour / on_demand_usd_per_hour",
                                   "1 - " + format_number(eff) + " / " + format_number(od) + " = " + format_number(saving),
@@ -150,11 +160,11 @@ std::string commitment_label(const char* prefix, Term term, Payment payment) {
 Quote commitment_quote(const Context& ctx, PurchaseKind kind, const char* label_prefix, Term term, Payment payment,
                        const Param& discount) {
     const PricingAssumptions& a = ctx.request.assumptions;
-    const double od = ctx.on_demand.value;
+    const double od = ctx.on_demand->value;
     const double eff = od * (1.0 - discount.value);
     const double hours = term_hours(term);
     const double share = payment == Payment::all_upfront ? 1.0 : payment == Payment::partial_upfront ? a.partial_upfront_share.value : 0.0;
-    const FigureInput in_od = input("on_demand_usd_per_hour", "USD/h", ctx.on_demand);
+    const FigureInput in_od = input("on_demand_usd_per_hour", "USD/h", *ctx.on_demand);
     const FigureInput in_d = input("discount", "fraction", discount);
     const FigureInput in_term = input("term_hours", "h", {hours, InputOrigin::derived, "AWS term: 8760 h a year"});
 
@@ -250,7 +260,7 @@ Quote listed_block_quote(const Catalog& catalog, const Context& ctx, const Capac
 
 // Spot: the catalog's typical price; else a discount (the user's, or the catalog median in the
 // region); else unknown. Then the price per useful hour after checkpoint rework.
-Quote spot_quote(const Catalog& catalog, const Context& ctx, const Param& od) {
+Quote spot_quote(const Catalog& catalog, const Context& ctx) {
     const Instance& instance = ctx.instance;
     const QuoteRequest& request = ctx.request;
     const std::string no_spot = instance.null_price_reason(request.region, PriceKind::spot_typical);  // "" unless null
@@ -265,6 +275,8 @@ Quote spot_quote(const Catalog& catalog, const Context& ctx, const Param& od) {
         q.status_source = p->source + ", as of " + p->as_of;
     } else {
         const std::string why = "no catalog spot price for this type" + (no_spot.empty() ? "" : " (" + no_spot + ")");
+        if (!ctx.on_demand) return unavailable_spot("unknown: " + why + ", and no on-demand price to take a discount off (" + ctx.on_demand_unknown + ")");
+        const Param& od = *ctx.on_demand;
         Param d;
         if (request.assumptions.spot_discount) {
             d = *request.assumptions.spot_discount;
@@ -299,7 +311,7 @@ Param upfront_floor(const Instance& instance, const Context& ctx, const Purchase
     if (option.payment == Payment::no_upfront) return discount;
     const CommitmentPrice* none = instance.find_commitment_price(ctx.request.region, {option.kind, option.term, Payment::no_upfront});
     if (!none) return discount;
-    const double od = ctx.on_demand.value;
+    const double od = ctx.on_demand->value;
     const double listed = 1.0 - none->effective_usd_per_hour() / od;
     if (listed <= discount.value) return discount;
     return {listed, InputOrigin::assumption,
@@ -310,7 +322,7 @@ Param upfront_floor(const Instance& instance, const Context& ctx, const Purchase
 
 // Capacity Block: its published price; else not offered where AWS's list shows none; else the
 // assumed discount off on-demand. A discount the user gave wins, as for commitments.
-Quote capacity_block_quote(const Catalog& catalog, const Context& ctx, const Param& od) {
+Quote capacity_block_quote(const Catalog& catalog, const Context& ctx) {
     const Param& d = ctx.request.assumptions.capacity_block_discount;
     const PurchaseOption option{PurchaseKind::capacity_block, std::nullopt, std::nullopt};
     if (d.origin != InputOrigin::user) {
@@ -319,6 +331,10 @@ Quote capacity_block_quote(const Catalog& catalog, const Context& ctx, const Par
         if (const OptionNotOffered* absent = ctx.instance.option_not_offered(ctx.request.region, PurchaseKind::capacity_block))
             return not_offered_quote(option, "Capacity Block", *absent);
     }
+    if (!ctx.on_demand)
+        return unavailable_quote(option, "Capacity Block", "unknown: no listed Capacity Block price here, and no on-demand price to take a discount off (" +
+                                                               ctx.on_demand_unknown + ")");
+    const Param& od = *ctx.on_demand;
     const double cb = od.value * (1.0 - d.value);
     return flat_quote(ctx, "Capacity Block", PurchaseKind::capacity_block, {cb, d.origin, d.source},
                       "on_demand_usd_per_hour x (1 - capacity_block_discount)",
@@ -351,18 +367,18 @@ std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteReq
                          "a type offered in " + request.region + " (the catalog's price snapshot lists " + request.instance + " in " +
                              join(instance->offered_regions(), ", ") + ")");
     const auto od = catalog_price(catalog, *instance, request.region, PriceKind::on_demand);
-    if (!od)
-        throw InputError("instance", "\"" + request.instance + "\" in " + request.region,
-                         "a type with a known on-demand price (unknown: " + price_unknown_reason(*instance, request.region, PriceKind::on_demand) +
-                             "); give one in a user catalog file");
-    const Context ctx{*instance, request, *od};
+    const Context ctx{*instance, request, od, od ? "" : price_unknown_reason(*instance, request.region, PriceKind::on_demand)};
     const PricingAssumptions& a = request.assumptions;
     std::vector<Quote> quotes;
-    quotes.push_back(flat_quote(ctx, "On-demand", PurchaseKind::on_demand, *od, "catalog on-demand price",
-                                format_number(od->value), {input("on_demand_usd_per_hour", "USD/h", *od)}));
-    const Price* od_price = instance->find_price(request.region, PriceKind::on_demand);
-    quotes.back().status = OptionStatus::listed;
-    quotes.back().status_source = od_price->source + ", as of " + od_price->as_of;
+    if (od) {
+        quotes.push_back(flat_quote(ctx, "On-demand", PurchaseKind::on_demand, *od, "catalog on-demand price", format_number(od->value),
+                                    {input("on_demand_usd_per_hour", "USD/h", *od)}));
+        const Price* od_price = instance->find_price(request.region, PriceKind::on_demand);
+        quotes.back().status = OptionStatus::listed;
+        quotes.back().status_source = od_price->source + ", as of " + od_price->as_of;
+    } else {
+        quotes.push_back(unavailable_quote({PurchaseKind::on_demand, std::nullopt, std::nullopt}, "On-demand", "unknown: " + ctx.on_demand_unknown));
+    }
     // Each commitment at its listed price when the catalog has one (a price overlay), else at
     // the assumed discount off on-demand.
     struct Commitment {
@@ -385,12 +401,15 @@ std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteReq
                     quotes.push_back(listed_commitment_quote(catalog, ctx, c.label, *listed));
                 else if (absent)
                     quotes.push_back(not_offered_quote({c.kind, term, pay}, commitment_label(c.label, term, pay), *absent));
+                else if (!od)
+                    quotes.push_back(unavailable_quote({c.kind, term, pay}, commitment_label(c.label, term, pay),
+                                                       "unknown: no listed price here, and no on-demand price to take a discount off (" + ctx.on_demand_unknown + ")"));
                 else
                     quotes.push_back(commitment_quote(ctx, c.kind, c.label, term, pay, users ? discount : upfront_floor(*instance, ctx, {c.kind, term, pay}, discount)));
             }
 
-    quotes.push_back(spot_quote(catalog, ctx, *od));
-    quotes.push_back(capacity_block_quote(catalog, ctx, *od));
+    quotes.push_back(spot_quote(catalog, ctx));
+    quotes.push_back(capacity_block_quote(catalog, ctx));
     for (Quote& quote : quotes)
         if (quote.available) quote.unit_costs = unit_costs_at(quote, request.unit_costs, request.count);
     return quotes;

@@ -91,8 +91,10 @@ struct QuoteRequest {
     UnitCostOptions unit_costs;  // none by default
 };
 
-// Throws InputError for an unknown instance or region, or an instance with no known
-// on-demand price in that region (every other option is priced off it).
+// Throws InputError for an unknown instance or region, or a type not offered in the region.
+// A type offered there without a known on-demand price (p5e.48xlarge sells as Capacity Blocks
+// only) is quoted all the same: its listed options priced, the ones that would be a discount
+// off on-demand unknown with that reason (available false), and every saving unknown.
 std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteRequest& request);
 
 // Catalog price as a Param citing its source; nullopt when unknown or absent.

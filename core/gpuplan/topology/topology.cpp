@@ -1,4 +1,6 @@
 #include "gpuplan/topology/topology.hpp"
+#include "gpuplan/calibrated_defaults.hpp"
+#include "gpuplan/topology/nccl_latency.hpp"
 #include "gpuplan/formula_text.hpp"
 
 #include <algorithm>
@@ -162,7 +164,10 @@ Param default_nvlink_efficiency() {
 }
 
 Param default_efa_efficiency() {
-    return {0.84, InputOrigin::assumption,
+    const double v = calibrated_value(CalibratedDefault::efa_efficiency);
+    if (refit_in_force(CalibratedDefault::efa_efficiency))
+        return {v, InputOrigin::assumption, "EFA efficiency " + n(v) + ": refitted by cross-validation without one source (gpuplan validate --cross-validate)"};
+    return {v, InputOrigin::assumption,
             "default EFA efficiency 0.84: achieved / line rate, fitted on the calibration case NCCL-P4DE-2 (2 x p4de.24xlarge all-reduce, 2 GiB, "
             "78.33 GB/s bus bandwidth; aws-samples/awsome-distributed-training, docs/accuracy.md)"};
 }
@@ -178,9 +183,9 @@ Param default_latency_us(LinkClass c) {
     case LinkClass::cross_socket:
         return {11.4, InputOrigin::assumption, "default alpha 11.4 us per step: twice PCIe (staged through host memory; planning assumption)"};
     case LinkClass::efa_gdr:
-        return {9.6, InputOrigin::assumption, "default alpha 9.6 us per step: NCCL tuning model hwLat NET ring/Simple (src/graph/tuning.cc)"};
+        return {14.0, InputOrigin::assumption, "default alpha 14 us per step: NCCL tuning model hwLat NET ring/Simple (NVIDIA/nccl src/graph/tuning.cc at 5067397c)"};
     case LinkClass::efa_staged:
-        return {19.2, InputOrigin::assumption, "default alpha 19.2 us per step: twice EFA with GPUDirect (extra host copy; planning assumption)"};
+        return {28.0, InputOrigin::assumption, "default alpha 28 us per step: twice EFA with GPUDirect (extra host copy; planning assumption)"};
     case LinkClass::ena_tcp:
         return {50, InputOrigin::assumption, "default alpha 50 us per step: kernel TCP stack round trips (planning assumption)"};
     case LinkClass::unknown: return {0, InputOrigin::assumption, "unknown link"};
@@ -398,98 +403,151 @@ void use_gpus_of_node(NodeTopology& t, double gpus) {
 }
 
 namespace {
-// NCCL picks the algorithm its tuning model says is faster; NVLS wins on large node-wide
-// reductions, the ring on few ranks (2 ranks: a ring moves S, NVLS 1.5 S).
-double nvls_seconds(double bytes, const NodeTopology& t, double g) {
-    return (1 + 1 / g) * bytes / (t.intra.gb_per_s.value * t.nvls_efficiency->value * 1e9) + 2 * t.intra.latency_us.value * 1e-6;
+
+// NVLS: each GPU sends its whole buffer to the switch, which reduces it (S out), takes back its
+// reduced 1/g shard (S/g in), then writes that shard once for the switch to multicast (S/g out,
+// S in): S (1 + 1/g) per direction, against a ring's 2 (g-1)/g S.
+Figure nvls_phase(double bytes, const NodeTopology& t, double g, const Param& alpha) {
+    const Param& eff = *t.nvls_efficiency;
+    const double v = (1 + 1 / g) * bytes / (t.intra.gb_per_s.value * eff.value * 1e9) + 2 * alpha.value * 1e-6;
+    return Figure{.name = "nvls_all_reduce_seconds", .value = v, .unit = "s", .formula = "(1 + 1/g) x S / (B x nvls_efficiency) + 2 alpha (NVLink SHARP: the switch reduces)",
+                  .worked = "(1 + 1/" + n(g) + ") x " + n(bytes) + " / (" + n(t.intra.gb_per_s.value) + "e9 x " + n(eff.value) + ") + 2 x " + n(alpha.value) + "e-6 = " + n(v),
+                  .inputs = {input("bytes", "bytes", {bytes, InputOrigin::user, ""}), input("bandwidth_gb_per_s", "GB/s", t.intra.gb_per_s),
+                             input("nvls_efficiency", "fraction", eff), input("latency_us", "us", alpha)}};
 }
-bool nvls_beats_ring(double bytes, const NodeTopology& t, double g, double nodes) {
-    const double ring = nodes <= 1 ? *collective_seconds(Collective::all_reduce, bytes, g, t.intra.gb_per_s, t.intra.latency_us).value
-                                   : *collective_seconds(Collective::reduce_scatter, bytes, g, t.intra.gb_per_s, t.intra.latency_us).value +
-                                         *collective_seconds(Collective::all_gather, bytes, g, t.intra.gb_per_s, t.intra.latency_us).value;
-    return nvls_seconds(bytes, t, g) < ring;
+
+// One algorithm's phases inside and across nodes, summed (each a Figure; unknown links give
+// unknown sums).
+struct Phases {
+    Figure intra, inter;
+};
+
+struct PhaseBuilder {
+    Collective kind;
+    double bytes, g, nodes;
+    const NodeTopology& t;
+    bool nccl;  // latency charged once per call: the phases carry bandwidth only
+
+    Param alpha(const Link& l) const { return nccl ? Param{0, InputOrigin::derived, "latency charged once per call (NCCL tuning model)"} : l.latency_us; }
+    Figure on(Collective k, double s, double ranks, const Link& l) const { return collective_seconds(k, s, ranks, l.gb_per_s, alpha(l)); }
+
+    Phases build(bool nvls) const {
+        const std::string kname(to_string(kind));
+        const std::string in_where = " inside the node over " + std::string(link_words(t.intra.cls)) + " (" + n(g) + " ranks)";
+        const std::string out_where = " across " + n(nodes) + " nodes over " + std::string(link_words(t.inter.cls));
+        std::vector<Figure> in, out;
+        std::vector<std::string> in_labels, out_labels;
+        Phases p;
+        if (g > 1 && !t.intra.known()) {
+            p.intra = unknown_figure("intra_node_seconds", "s", "", "link inside " + t.instance + " unknown: " + t.intra.unknown_reason);
+        } else if (g > 1) {
+            if (nvls) in = {nvls_phase(bytes, t, g, alpha(t.intra))}, in_labels = {"NVLS all-reduce of S" + in_where};
+            else if (kind == Collective::all_reduce && nodes <= 1) in = {on(Collective::all_reduce, bytes, g, t.intra)}, in_labels = {"all-reduce of S" + in_where};
+            else if (kind == Collective::all_reduce)
+                in = {on(Collective::reduce_scatter, bytes, g, t.intra), on(Collective::all_gather, bytes, g, t.intra)},
+                in_labels = {"reduce-scatter of S" + in_where, "all-gather of S" + in_where};
+            else if (kind == Collective::all_to_all) in = {on(kind, bytes / nodes, g, t.intra)}, in_labels = {"all-to-all of S / N" + in_where};
+            else in = {on(kind, bytes, g, t.intra)}, in_labels = {kname + " of S" + in_where};
+        }
+        if (nodes > 1 && !t.inter.known()) {
+            p.inter = unknown_figure("inter_node_seconds", "s", "", "link between " + t.instance + " nodes unknown: " + t.inter.unknown_reason);
+        } else if (nodes > 1) {
+            if (kind == Collective::all_to_all) out = {on(kind, bytes, nodes, t.inter)}, out_labels = {"all-to-all of S" + out_where};
+            else out = {on(kind, bytes / g, nodes, t.inter)}, out_labels = {kname + " of S / g" + out_where};
+        }
+        if (p.intra.unknown_reason.empty()) p.intra = phases_sum("intra_node_seconds", in, in_labels);
+        if (p.inter.unknown_reason.empty()) p.inter = phases_sum("inter_node_seconds", out, out_labels);
+        return p;
+    }
+};
+
+// The algorithm and protocol NCCL would run: the fastest of latency + bandwidth time.
+struct Choice {
+    NcclAlgorithm algorithm = NcclAlgorithm::ring;
+    NcclProtocol protocol = NcclProtocol::simple;
+    Figure latency;
+    double seconds = 0;
+};
+
+Choice fastest_nccl(const Phases& ring, const std::optional<Phases>& nvls, const NcclCall& call) {
+    std::optional<Choice> best;
+    for (NcclAlgorithm a : {NcclAlgorithm::ring, NcclAlgorithm::nvls}) {
+        const Phases* p = a == NcclAlgorithm::nvls ? (nvls ? &*nvls : nullptr) : &ring;
+        if (!p) continue;
+        const double bandwidth_seconds = std::max(*p->intra.value, *p->inter.value);
+        for (NcclProtocol proto : {NcclProtocol::ll, NcclProtocol::ll128, NcclProtocol::simple}) {
+            if (!protocol_enabled(a, proto, call)) continue;
+            Figure lat = nccl_latency_seconds(a, proto, call);
+            const double v = bandwidth_seconds / protocol_bandwidth_share(proto) + *lat.value;
+            if (!best || v < best->seconds) best = Choice{a, proto, std::move(lat), v};
+        }
+    }
+    return *best;
 }
+
 }  // namespace
 
-CollectiveCost hierarchical_collective(Collective kind, double bytes, const NodeTopology& t, double g, double nodes) {
+CollectiveCost hierarchical_collective(Collective kind, double bytes, const NodeTopology& t, double g, double nodes, CollectiveLatency latency) {
     if (g < 1 || g > std::max(t.gpus, 1.0)) throw InputError("ranks_per_node", n(g), "1 to the " + n(t.gpus) + " accelerators of " + t.instance);
     if (nodes < 1) throw InputError("nodes", n(nodes), ">= 1");
     CollectiveCost c;
     c.intra_class = g > 1 ? t.intra.cls : LinkClass::none;
     c.inter_class = nodes > 1 ? t.inter.cls : LinkClass::none;
     const std::string kname(to_string(kind));
-    auto on = [&](Collective k, double s, double ranks, const Link& l) { return collective_seconds(k, s, ranks, l.gb_per_s, l.latency_us); };
-    std::vector<Figure> in_phases, out_phases;
-    std::vector<std::string> in_labels, out_labels;
-    const std::string in_where = " inside the node over " + std::string(link_words(t.intra.cls)) + " (" + n(g) + " ranks)";
-    const std::string out_where = " across " + n(nodes) + " nodes over " + std::string(link_words(t.inter.cls));
-    if (g > 1) {
-        if (!t.intra.known()) c.intra_seconds = unknown_figure("intra_node_seconds", "s", "", "link inside " + t.instance + " unknown: " + t.intra.unknown_reason);
-        else if (kind == Collective::all_reduce && t.nvls_efficiency && nvls_beats_ring(bytes, t, g, nodes)) {
-            // NVLS: each GPU sends its whole buffer to the switch, which reduces it (S out),
-            // takes back its reduced 1/g shard (S/g in), then writes that shard once for the
-            // switch to multicast (S/g out, S in): S (1 + 1/g) per direction, against a ring's
-            // 2 (g-1)/g S.
-            const Param& eff = *t.nvls_efficiency;
-            const double v = nvls_seconds(bytes, t, g);
-            in_phases = {Figure{.name = "nvls_all_reduce_seconds", .value = v, .unit = "s", .formula = "(1 + 1/g) x S / (B x nvls_efficiency) + 2 alpha (NVLink SHARP: the switch reduces)",
-                                .worked = "(1 + 1/" + n(g) + ") x " + n(bytes) + " / (" + n(t.intra.gb_per_s.value) + "e9 x " + n(eff.value) + ") + 2 x " +
-                                    n(t.intra.latency_us.value) + "e-6 = " + n(v),
-                                .inputs = {input("bytes", "bytes", {bytes, InputOrigin::user, ""}), input("bandwidth_gb_per_s", "GB/s", t.intra.gb_per_s),
-                                 input("nvls_efficiency", "fraction", eff), input("latency_us", "us", t.intra.latency_us)}}};
-            in_labels = {"NVLS all-reduce of S" + in_where};
-        } else if (kind == Collective::all_reduce && nodes <= 1) {
-            in_phases = {on(Collective::all_reduce, bytes, g, t.intra)};
-            in_labels = {"all-reduce of S" + in_where};
-        } else if (kind == Collective::all_reduce) {
-            in_phases = {on(Collective::reduce_scatter, bytes, g, t.intra), on(Collective::all_gather, bytes, g, t.intra)};
-            in_labels = {"reduce-scatter of S" + in_where, "all-gather of S" + in_where};
-        } else if (kind == Collective::all_to_all) {
-            in_phases = {on(kind, bytes / nodes, g, t.intra)};
-            in_labels = {"all-to-all of S / N" + in_where};
-        } else {
-            in_phases = {on(kind, bytes, g, t.intra)};
-            in_labels = {kname + " of S" + in_where};
-        }
-    }
-    if (nodes > 1) {
-        if (!t.inter.known()) c.inter_seconds = unknown_figure("inter_node_seconds", "s", "", "link between " + t.instance + " nodes unknown: " + t.inter.unknown_reason);
-        else if (kind == Collective::all_to_all) {
-            out_phases = {on(kind, bytes, nodes, t.inter)};
-            out_labels = {"all-to-all of S" + out_where};
-        } else {
-            out_phases = {on(kind, bytes / g, nodes, t.inter)};
-            out_labels = {kname + " of S / g" + out_where};
-        }
-    }
-    if (c.intra_seconds.unknown_reason.empty()) c.intra_seconds = phases_sum("intra_node_seconds", in_phases, in_labels);
-    if (c.inter_seconds.unknown_reason.empty()) c.inter_seconds = phases_sum("inter_node_seconds", out_phases, out_labels);
+    const bool nccl = latency == CollectiveLatency::nccl_tuning_model;
+    const PhaseBuilder builder{kind, bytes, g, nodes, t, nccl};
+    const Phases ring = builder.build(false);
+    const bool nvls_possible = kind == Collective::all_reduce && t.nvls_efficiency && g > 1 && t.intra.known();
+    std::optional<Phases> nvls = nvls_possible ? std::optional<Phases>(builder.build(true)) : std::nullopt;
     const std::string total_name = "hierarchical_" + kname + "_seconds";
-    if (!c.intra_seconds.value || !c.inter_seconds.value) {
-        c.seconds = unknown_figure(total_name, "s", "", !c.intra_seconds.value ? c.intra_seconds.unknown_reason : c.inter_seconds.unknown_reason);
-        c.bottleneck = !c.intra_seconds.value ? t.intra.cls : t.inter.cls;
+    if (!ring.intra.value || !ring.inter.value) {
+        c.intra_seconds = ring.intra, c.inter_seconds = ring.inter;
+        c.seconds = unknown_figure(total_name, "s", "", !ring.intra.value ? ring.intra.unknown_reason : ring.inter.unknown_reason);
+        c.bottleneck = !ring.intra.value ? t.intra.cls : t.inter.cls;
         c.bottleneck_text = "unknown: " + c.seconds.unknown_reason;
         return c;
     }
+    std::optional<Choice> choice;
+    if (nccl) {
+        choice = fastest_nccl(ring, nvls, {kind, g, nodes, c.intra_class, c.inter_class, t.intra.latency_us, t.inter.latency_us});
+    } else if (nvls && *nvls->intra.value >= *ring.intra.value) {
+        nvls.reset();  // a per-step alpha: NVLS where it is faster, as before
+    }
+    const Phases& used = (choice ? choice->algorithm == NcclAlgorithm::nvls : nvls.has_value()) ? *nvls : ring;
+    c.intra_seconds = used.intra, c.inter_seconds = used.inter;
     // NCCL pipelines a collective that spans nodes: the buffer goes in chunks, and while one
     // chunk crosses the network the next moves over NVLink, so the slower of the two segments
     // sets the pace rather than their sum (NCCL's rings and trees span nodes and stream chunks
     // through every hop: Jeaugey, "Massively Scale Your Deep Learning Training with NCCL 2.4",
     // NVIDIA technical blog, 2019).
-    const double a = *c.intra_seconds.value, b = *c.inter_seconds.value, total = std::max(a, b);
-    if (total > 0) {
+    const double a = *c.intra_seconds.value, b = *c.inter_seconds.value, pace = std::max(a, b);
+    if (pace > 0) {
         const bool inter_worse = b > a;
         c.bottleneck = inter_worse ? c.inter_class : c.intra_class;
         c.bottleneck_text = std::string(inter_worse ? "across nodes over " : "inside the node over ") + std::string(link_words(c.bottleneck)) +
-                            (a > 0 && b > 0 ? ": sets the pace; the other segment runs at the same time (" + n(std::round(100 * std::min(a, b) / total)) + "% of it)"
+                            (a > 0 && b > 0 ? ": sets the pace; the other segment runs at the same time (" + n(std::round(100 * std::min(a, b) / pace)) + "% of it)"
                                             : ": all of the " + kname);
     } else {
         c.bottleneck_text = "no traffic (one rank)";
     }
-    c.seconds = {total_name, total, "s",
-                 "max(inside the node, across nodes): pipelined hierarchical " + kname + ", alpha-beta ring phases; S = " + n(bytes) + " bytes, g = " + n(g) + ", N = " + n(nodes),
-                 "max(" + n(a) + ", " + n(b) + ") = " + n(total) + "; bottleneck: " + c.bottleneck_text,
-                 {c.intra_seconds.as_input(c.intra_seconds.formula), c.inter_seconds.as_input(c.inter_seconds.formula)}, ""};
+    const std::string shape = "S = " + n(bytes) + " bytes, g = " + n(g) + ", N = " + n(nodes);
+    if (!choice) {
+        c.seconds = {total_name, pace, "s", "max(inside the node, across nodes): pipelined hierarchical " + kname + ", alpha-beta ring phases; " + shape,
+                     "max(" + n(a) + ", " + n(b) + ") = " + n(pace) + "; bottleneck: " + c.bottleneck_text,
+                     {c.intra_seconds.as_input(c.intra_seconds.formula), c.inter_seconds.as_input(c.inter_seconds.formula)}, ""};
+        return c;
+    }
+    const double share = protocol_bandwidth_share(choice->protocol), lat = *choice->latency.value;
+    const std::string run = std::string(to_string(choice->algorithm)) + "/" + std::string(to_string(choice->protocol));
+    if (pace > 0) c.bottleneck_text += "; NCCL's " + run;
+    c.seconds = {total_name, choice->seconds, "s",
+                 "max(inside the node, across nodes) / protocol bandwidth share + NCCL latency: pipelined hierarchical " + kname + " as " + run +
+                     ", the fastest algorithm and protocol by NCCL's tuning model; " + shape,
+                 "max(" + n(a) + ", " + n(b) + ") / " + n(share) + " + " + n(lat) + " = " + n(choice->seconds) + "; bottleneck: " + c.bottleneck_text,
+                 {c.intra_seconds.as_input(c.intra_seconds.formula), c.inter_seconds.as_input(c.inter_seconds.formula),
+                  input("protocol_bandwidth_share", "fraction", {share, InputOrigin::assumption, std::string(to_string(choice->protocol)) + ": NCCL tuning model (src/graph/tuning.cc)"}),
+                  choice->latency.as_input(choice->latency.worked)},
+                 ""};
     return c;
 }
 

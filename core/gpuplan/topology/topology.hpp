@@ -109,8 +109,15 @@ struct CollectiveCost {
     LinkClass bottleneck = LinkClass::none;  // the class of the slower part
     std::string bottleneck_text;             // "across nodes over EFA (efa_gdr): 82% of the all-reduce"
 };
+// How a call's latency is charged. nccl_tuning_model: NCCL's base and per-step latencies, once
+// per call, for the algorithm (ring, NVLS) and protocol (LL, LL128, Simple) its tuning model
+// picks as fastest (nccl_latency.hpp); what nccl-tests and training's collectives run.
+// per_step_alpha: the link's alpha per ring step inside each phase, Simple protocol only; the
+// serving engines' tensor-parallel all-reduces use it (their own all-reduce kernels, not NCCL's
+// tuning, decide their latency; issue 29's per-engine model will replace it).
+enum class CollectiveLatency { nccl_tuning_model, per_step_alpha };
 CollectiveCost hierarchical_collective(Collective kind, double bytes, const NodeTopology& topology, double ranks_per_node,
-                                       double nodes);
+                                       double nodes, CollectiveLatency latency = CollectiveLatency::nccl_tuning_model);
 
 // All ranks of every node take part (ranks_per_node = topology.gpus); the worked line names
 // the bottleneck link.

@@ -103,11 +103,15 @@ ValidationRecord parse_record(const Json& j, const std::string& path, const std:
     return v;
 }
 
-double median(std::vector<double> v) {
+}  // namespace
+
+double median_of(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const std::size_t n = v.size();
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
+
+namespace {
 
 AccuracySummary summarize(const std::vector<const ValidationResult*>& rs, std::optional<ValidationCategory> c, ValidationSplit s) {
     AccuracySummary a;
@@ -120,7 +124,7 @@ AccuracySummary summarize(const std::vector<const ValidationResult*>& rs, std::o
         if (e >= a.worst_abs_error) a.worst_abs_error = e, a.worst_id = r->record->id;
     }
     a.cases = static_cast<int>(rs.size());
-    a.median_abs_error = errors.empty() ? 0 : median(errors);
+    a.median_abs_error = errors.empty() ? 0 : median_of(errors);
     return a;
 }
 
@@ -147,36 +151,72 @@ std::vector<ValidationRecord> load_validation_records(const std::vector<CatalogD
     return out;
 }
 
+ValidationResult predict_record(const ValidationRecord& v, const Catalog& catalog) {
+    const std::string where = v.origin + " (record " + v.id + ")";
+    const Json result = evaluate_scenario(v.scenario, catalog);
+    const Json::json_pointer pointer(v.figure);
+    if (!result.contains(pointer))
+        throw InputError(where + ".figure", "\"" + v.figure + "\"", "a figure in the scenario's result (gpuplan eval shows them)");
+    // A section that does not fit carries "fits": false and its refusal beside its figures.
+    const Json section = result.at(pointer.parent_pointer().parent_pointer());
+    if (section.is_object() && section.value("fits", true) == false)
+        throw InputError(where + ".scenario", "a setup that does not fit in memory", "one that fits: " +
+                         section.value("refusal", section.value("memory_verdict", std::string())));
+    const Json& figure = result.at(pointer);
+    if (!figure.is_object() || !figure.contains("value") || !figure.contains("unit"))
+        throw InputError(where + ".figure", "\"" + v.figure + "\"", "a pointer to a figure (an object with value and unit)");
+    if (figure.at("value").is_null())
+        throw InputError(where + ".figure", "\"" + v.figure + "\" (unknown: " + figure.value("unknown_reason", std::string()) + ")", "a figure the planner can compute");
+    const std::string result_unit = figure.at("unit").get<std::string>();
+    const auto unit = std::find_if(std::begin(kValidationUnits), std::end(kValidationUnits),
+                                   [&](const ValidationUnit& u) { return u.unit == v.unit && u.result_unit == result_unit; });
+    if (unit == std::end(kValidationUnits))
+        throw InputError(where + ".measured.unit", "\"" + v.unit + "\"", "a unit the figure's unit (" + result_unit + ") converts to");
+    ValidationResult r;
+    r.record = &v;
+    r.predicted = figure.at("value").get<double>() * unit->scale;
+    r.figure = figure;
+    return r;
+}
+
+namespace {
+
+// The figure named by a pointer of the form /<section>/figures/<name>, read from the typed
+// result of the sections that list their figures; nullptr for any other pointer.
+const Figure* typed_figure(const ScenarioResult& r, const std::string& pointer) {
+    const auto slash = pointer.find('/', 1);
+    const std::string prefix = "/figures/";
+    if (slash == std::string::npos || pointer.compare(slash, prefix.size(), prefix) != 0) return nullptr;
+    const std::string section = pointer.substr(1, slash - 1), name = pointer.substr(slash + prefix.size());
+    std::vector<const Figure*> figures;
+    if (section == "train" && r.train) figures = r.train->figures();
+    if (section == "infer" && r.infer)
+        for (const auto& [key, f] : r.infer->figures())
+            if (key == name) return f;
+    if (section == "collective" && r.collective)
+        figures = {&r.collective->seconds, &r.collective->algorithm_bandwidth_gb_per_s, &r.collective->bus_bandwidth_gb_per_s};
+    if (section == "fit" && r.fit) figures = r.fit->inference ? r.fit->inference->figures() : r.fit->training ? r.fit->training->figures() : figures;
+    for (const Figure* f : figures)
+        if (f->name == name) return f;
+    return nullptr;
+}
+
+}  // namespace
+
+double predicted_value(const ValidationRecord& v, const Catalog& catalog) {
+    const ScenarioResult result = evaluate(v.scenario, catalog);
+    const Figure* f = typed_figure(result, v.figure);
+    const bool fits = !(result.train && !result.train->fit.fits) && !(result.infer && !result.infer->fit.fits);
+    if (f && fits && f->value && std::isfinite(*f->value))
+        for (const ValidationUnit& u : kValidationUnits)
+            if (u.unit == v.unit && u.result_unit == f->unit) return *f->value * u.scale;
+    return predict_record(v, catalog).predicted;  // the full path, which names what is wrong
+}
+
 std::vector<ValidationResult> run_validation(const std::vector<ValidationRecord>& records, const Catalog& catalog) {
     std::vector<ValidationResult> out;
     out.reserve(records.size());
-    for (const ValidationRecord& v : records) {
-        const std::string where = v.origin + " (record " + v.id + ")";
-        const Json result = evaluate_scenario(v.scenario, catalog);
-        const Json::json_pointer pointer(v.figure);
-        if (!result.contains(pointer))
-            throw InputError(where + ".figure", "\"" + v.figure + "\"", "a figure in the scenario's result (gpuplan eval shows them)");
-        // A section that does not fit carries "fits": false and its refusal beside its figures.
-        const Json section = result.at(pointer.parent_pointer().parent_pointer());
-        if (section.is_object() && section.value("fits", true) == false)
-            throw InputError(where + ".scenario", "a setup that does not fit in memory", "one that fits: " +
-                             section.value("refusal", section.value("memory_verdict", std::string())));
-        const Json& figure = result.at(pointer);
-        if (!figure.is_object() || !figure.contains("value") || !figure.contains("unit"))
-            throw InputError(where + ".figure", "\"" + v.figure + "\"", "a pointer to a figure (an object with value and unit)");
-        if (figure.at("value").is_null())
-            throw InputError(where + ".figure", "\"" + v.figure + "\" (unknown: " + figure.value("unknown_reason", std::string()) + ")", "a figure the planner can compute");
-        const std::string result_unit = figure.at("unit").get<std::string>();
-        const auto unit = std::find_if(std::begin(kValidationUnits), std::end(kValidationUnits),
-                                       [&](const ValidationUnit& u) { return u.unit == v.unit && u.result_unit == result_unit; });
-        if (unit == std::end(kValidationUnits))
-            throw InputError(where + ".measured.unit", "\"" + v.unit + "\"", "a unit the figure's unit (" + result_unit + ") converts to");
-        ValidationResult r;
-        r.record = &v;
-        r.predicted = figure.at("value").get<double>() * unit->scale;
-        r.figure = figure;
-        out.push_back(std::move(r));
-    }
+    for (const ValidationRecord& v : records) out.push_back(predict_record(v, catalog));
     return out;
 }
 

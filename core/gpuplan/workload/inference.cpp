@@ -14,20 +14,19 @@
 #include "gpuplan/text.hpp"
 #include "gpuplan/topology/topology.hpp"
 #include "gpuplan/workload/serving.hpp"
+#include "gpuplan/calibrated_defaults.hpp"
 
 namespace gpuplan {
 
 namespace {
 
-// Fitted on the calibration case V-I1 (default_decode_step_overhead).
-constexpr double kDecodeStepOverheadSeconds = 0.0032;
 
 // 2 all-reduces per layer of `tokens` x hidden x 2 bytes over `tp` GPUs of `topo` (none: no
 // tensor parallel).
 Figure tensor_parallel_allreduce(const std::optional<NodeTopology>& topo, const ModelSpec& m, double tp, double tokens, std::string name) {
     if (!topo) return {std::move(name), 0.0, "s", "0 (no tensor parallel)", "0", {}, ""};
     const double bytes = tokens * m.hidden * 2;
-    const CollectiveCost c = hierarchical_collective(Collective::all_reduce, bytes, *topo, tp, 1);
+    const CollectiveCost c = hierarchical_collective(Collective::all_reduce, bytes, *topo, tp, 1, CollectiveLatency::per_step_alpha);
     if (!c.seconds.value)
         return unknown_figure(std::move(name), "s", "2 x layers x all-reduce(tokens x hidden x 2 bytes)", c.seconds.unknown_reason);
     const double v = 2 * m.layers * *c.seconds.value;
@@ -48,12 +47,17 @@ Figure same_as(const Figure& source, std::string name, std::string formula, std:
 
 }  // namespace
 
+// Fitted on the calibration case V-I1 (calibrated_defaults.hpp).
 Figure default_decode_step_overhead() {
-    return {.name = "step_overhead_seconds", .value = kDecodeStepOverheadSeconds, .unit = "s",
+    const double v = calibrated_value(CalibratedDefault::decode_step_overhead);
+    const std::string why = refit_in_force(CalibratedDefault::decode_step_overhead)
+                                ? "refitted by cross-validation without one source (gpuplan validate --cross-validate)"
+                                : "fitted on the calibration case V-I1 (docs/accuracy.md)";
+    return {.name = "step_overhead_seconds", .value = v, .unit = "s",
             .formula = "default fixed cost per decode step: scheduling, sampling and kernel-launch gaps outside the roofline",
-            .worked = n(kDecodeStepOverheadSeconds) + " (fitted on the calibration case V-I1: NIM Llama-3.1-70B fp8 TP2, concurrency 1; docs/accuracy.md)",
-            .inputs = {input("step_overhead_seconds", "s", {kDecodeStepOverheadSeconds, InputOrigin::assumption,
-                                                  "fitted on the calibration case V-I1 (docs/accuracy.md)"})}};
+            .worked = n(v) + (refit_in_force(CalibratedDefault::decode_step_overhead) ? " (" + why + ")"
+                                                                                       : " (fitted on the calibration case V-I1: NIM Llama-3.1-70B fp8 TP2, concurrency 1; docs/accuracy.md)"),
+            .inputs = {input("step_overhead_seconds", "s", {v, InputOrigin::assumption, why})}};
 }
 
 DensePeak dense_peak_for(const Accelerator* acc, const std::string& dtype) {
@@ -218,7 +222,9 @@ void time_to_first_token_step(const ModelSpec& model, double batch, double devic
 
 void under_load_step(const ModelSpec& model, double devices, const std::optional<NodeTopology>& tp_topology, InferenceEstimate& e) {
     if (!e.peak.tflops) {
-        const std::string why = "prefill time unknown: " + e.peak.why;
+        // Unknown, not "n/a": serving under load applies; its prefill time cannot be computed.
+        const std::string_view peak_why = std::string_view(e.peak.why).substr(e.peak.why.rfind("n/a: ", 0) == 0 ? 5 : 0);
+        const std::string why = "prefill time unknown: " + std::string(peak_why);
         for (auto [f, name, unit] : {std::tuple{&e.request_seconds, "request_seconds", "s"}, std::tuple{&e.prefill_share, "prefill_share", "fraction"},
                                      std::tuple{&e.inter_token_latency_seconds, "inter_token_latency_seconds", "s"},
                                      std::tuple{&e.output_tokens_per_second, "output_tokens_per_second", "tokens/s"},
@@ -257,8 +263,12 @@ void cost_step(const Catalog& catalog, const std::string& region, InferenceEstim
     const auto cost = [&](PriceKind option, const std::string& name) {
         const Instance& instance = *e.pool.instance;
         const std::optional<Param> price = catalog_price(catalog, instance, region, option);
-        if (!price)
-            return unknown_figure(name, "USD/1M tokens", "usd_per_hour / (tokens_per_second x 3600) x 1e6", price_unknown_reason(instance, region, option));
+        const char* formula = "usd_per_hour / (tokens_per_second x 3600) x 1e6";
+        if (!price) return unknown_figure(name, "USD/1M tokens", formula, price_unknown_reason(instance, region, option));
+        // An unknown rate (a GPU whose peak for this dtype is not published) makes the cost
+        // unknown for the same reason, never a NaN refused as bad input.
+        if (!e.output_tokens_per_second.value)
+            return unknown_figure(name, "USD/1M tokens", formula, "tokens per second unknown: " + e.output_tokens_per_second.unknown_reason);
         Figure f = usd_per_million_tokens(*price, {val(e.output_tokens_per_second), InputOrigin::derived, ""});
         f.name = name;
         f.inputs[1] = e.output_tokens_per_second.as_input();  // carries the assumption flag of the efficiencies

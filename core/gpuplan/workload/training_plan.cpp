@@ -75,7 +75,7 @@ TrainingPlan plan_training(const Catalog& catalog, const TrainingPlanRequest& r)
     p.sources = plan_sources(p, q);
     if (!p.time.total_hours.value) {
         p.run_quotes_unavailable = "the run's hours are unknown: " + p.time.total_hours.unknown_reason;
-    } else if (!catalog_price(catalog, *q.instance, r.region, PriceKind::on_demand)) {
+    } else if (!q.instance->offered_in(r.region)) {
         p.run_quotes_unavailable = price_unknown_reason(*q.instance, r.region, PriceKind::on_demand);
     } else {
         QuoteRequest run;

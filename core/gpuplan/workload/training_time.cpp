@@ -1,4 +1,5 @@
 #include "gpuplan/workload/training_time.hpp"
+#include "gpuplan/calibrated_defaults.hpp"
 #include "gpuplan/formula_text.hpp"
 #include "gpuplan/workload/training_steps.hpp"
 
@@ -27,7 +28,6 @@ OverlapDefaults default_overlap() {
 }
 
 // Calibrated defaults (see default_training_efficiency).
-constexpr double kAmpereTrainingEfficiency = 0.60, kHopperTrainingEfficiency = 0.41, kHopperFp8TrainingEfficiency = 0.475;
 
 std::string_view to_string(TrainingPrecision p) { return p == TrainingPrecision::fp8 ? "fp8" : "bf16"; }
 std::optional<TrainingPrecision> parse_training_precision(std::string_view text) {
@@ -41,8 +41,17 @@ Param default_training_efficiency(const Accelerator* acc, TrainingPrecision prec
     const bool a100 = acc && acc->name.rfind("A100", 0) == 0;  // not the other Ampere parts (A10G)
     // Fitted on the calibration cases (assets/validation/training.json; docs/accuracy.md): the
     // efficiency that reproduces each generation's calibration run with this model's FLOPs.
+    // A refit (gpuplan validate --cross-validate) says so in place of the case it replaces.
+    const auto calibrated = [](CalibratedDefault which, std::string text) {
+        const double v = calibrated_value(which);
+        if (refit_in_force(which)) text = std::string(calibrated_default_info(which).words) + " " + n(v) + ": refitted by cross-validation without one source";
+        return assume(v, std::move(text));
+    };
+    const double fp8_hopper = calibrated_value(CalibratedDefault::hopper_fp8_training_efficiency);
+    const double a100_eff = calibrated_value(CalibratedDefault::a100_training_efficiency);
+    const double hopper = calibrated_value(CalibratedDefault::hopper_training_efficiency);
     if (precision == TrainingPrecision::fp8 && arch == "Hopper")
-        return assume(kHopperFp8TrainingEfficiency, "default Hopper FP8 training efficiency " + n(kHopperFp8TrainingEfficiency) +
+        return calibrated(CalibratedDefault::hopper_fp8_training_efficiency, "default Hopper FP8 training efficiency " + n(fp8_hopper) +
                                                         ": fitted on the calibration case NEMO-H100-8B-FP8 (NeMo 25.11 Llama-3-8B FP8 on 8 x H100; docs/accuracy.md)");
     if (precision == TrainingPrecision::fp8) {
         Param p = default_compute_efficiency();
@@ -50,10 +59,10 @@ Param default_training_efficiency(const Accelerator* acc, TrainingPrecision prec
         return p;
     }
     if (a100)
-        return assume(kAmpereTrainingEfficiency, "default A100 training efficiency " + n(kAmpereTrainingEfficiency) +
+        return calibrated(CalibratedDefault::a100_training_efficiency, "default A100 training efficiency " + n(a100_eff) +
                                                     " of dense BF16 peak: fitted on the calibration case LF-A100-13B-8 (llm-foundry MPT-13B on 8 x A100-80GB; docs/accuracy.md)");
     if (arch == "Hopper")
-        return assume(kHopperTrainingEfficiency, "default Hopper training efficiency " + n(kHopperTrainingEfficiency) +
+        return calibrated(CalibratedDefault::hopper_training_efficiency, "default Hopper training efficiency " + n(hopper) +
                                                     " of dense BF16 peak: fitted on the calibration case LF-H100-13B-8 (llm-foundry MPT-13B on 8 x H100-80GB; docs/accuracy.md)");
     Param p = default_compute_efficiency();
     p.source += "; no calibration case for " + (acc ? acc->name : std::string("this accelerator")) + " yet";
