@@ -131,6 +131,10 @@ std::string accuracy_page(const std::vector<ValidationResult>& results, const Cr
          "browser app; this page is its output, and a test fails when the page is stale.\n\n";
     s += "**Calibration** cases are the only ones defaults may be fitted on; **validation** cases are never used to fit anything. "
          "They are reported apart, so a model tuned to its calibration cases shows as a gap between the two.\n\n";
+    s += "Some public sources are kept apart for independent checks of the planner and are never read here: MLPerf results and "
+         "submissions, Red Hat blog posts, LMDeploy's docs, the Hugging Face blog, OLMo-core, IBM fms-fsdp, torchtune, "
+         "stas00/ml-engineering, SkyPilot's docs, the vLLM sweeps on yobitelcomm.github.io and johnmusgrave.com, and "
+         "crazyguitar/aws-gpu-communication-benchmark. `gpuplan validate` refuses a record whose address is one of them.\n\n";
     s += "## Summary\n\n" + render_markdown_table(summary_table_of(summarize_accuracy(results), summarize_overall(results))) + "\n";
     if (cv) {
         s += "## Leaving each source out (cross-validation)\n\n" + std::string(kCrossValidationWords) + " (`gpuplan validate --cross-validate`)\n\n";

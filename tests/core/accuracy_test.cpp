@@ -219,6 +219,14 @@ TEST_CASE("validation records with bad fields are refused by record and path", "
     const std::string figure = R"("figure": "/collective/figures/bus_bandwidth_gb_per_s", )";
     const std::string ok = head + source + ", " + figure + R"("measured": {"value": 200, "unit": "GB/s"}, )" + good_scenario + "}";
     CHECK(load(ok) == "(no error)");
+    // Sources kept apart for independent checks (issue 29) are refused, whatever the case of the address.
+    for (const char* url : {"https://mlcommons.org/benchmarks/inference-datacenter/", "https://developers.redhat.com/articles/2025/x",
+                            "https://huggingface.co/blog/some-post", "https://github.com/Stas00/ml-engineering/blob/master/network/README.md",
+                            "https://docs.skypilot.co/en/latest/examples/x.html", "https://github.com/pytorch/torchtune/blob/main/README.md"}) {
+        const std::string kept = head + R"("source": {"citation": "c", "url": ")" + url + R"(", "date": "d", "location": "l"}, )" + figure +
+                                 R"("measured": {"value": 200, "unit": "GB/s"}, )" + good_scenario + "}";
+        CHECK_THAT(load(kept), Contains("source.url (record X1)") && Contains("a source not kept apart for independent checks"));
+    }
     CHECK_THAT(load(head + figure + R"("measured": {"value": 200, "unit": "GB/s"}, )" + good_scenario + "}"),
                Contains("records[0].source (record X1)") && Contains("the source"));
     CHECK_THAT(load(head + source + ", " + figure + R"("measured": {"value": 200, "unit": "furlongs"}, )" + good_scenario + "}"),
