@@ -119,7 +119,7 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
     if (o.given("--measured-host-gb-per-s")) q.topology.host_gb_per_s = measured_param(o.measured_host, "GPU-host bandwidth, --measured-host-gb-per-s");
     if (o.given("--measured-mfu")) q.compute_efficiency = measured_param(o.measured_mfu, "model FLOPs utilisation, --measured-mfu");
     if (o.given("--compute-efficiency")) q.compute_efficiency = {o.compute_efficiency, InputOrigin::user, "--compute-efficiency"};
-    q.token_budget = o.tokens;
+    if (o.given("--tokens")) q.token_budget = o.tokens;
     // Measured figures from a `gpuplan bench` results file, where no --measured-* flag gave one.
     std::string calibration_head;
     nlohmann::json calibration_doc;

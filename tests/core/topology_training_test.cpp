@@ -396,3 +396,22 @@ TEST_CASE("NCCL's latency per call, by algorithm and protocol", "[topology][nccl
     CHECK(protocol_bandwidth_share(NcclProtocol::ll) == 0.5);
     CHECK(protocol_bandwidth_share(NcclProtocol::ll128) == 0.92);
 }
+
+// A plan without a token budget used to train on 0 tokens: 0 h and $0.00, shown as computed.
+// It now uses the documented default, 1e9 tokens, and says it is a default.
+TEST_CASE("no token budget: the default 1e9 tokens, marked as an assumption", "[training]") {
+    TrainingTimeRequest q = request("p5.48xlarge", "llama-3.2-1b", 1, 8, 1, 1);
+    q.usd_per_hour = p(55.04);
+    const TrainingTime t = training_time(catalog(), q);
+    REQUIRE(t.tokens_per_second.value);
+    CHECK(*t.total_seconds.value == Approx(1e9 / *t.tokens_per_second.value));
+    CHECK(*t.total_hours.value > 0);
+    REQUIRE(!t.total_seconds.inputs.empty());
+    CHECK(t.total_seconds.inputs[0].name == "token_budget");
+    CHECK(t.total_seconds.inputs[0].origin == InputOrigin::assumption);
+    CHECK(t.total_hours.rests_on_assumption());
+    q.token_budget = 2e9;  // given: the user's, and twice the time
+    const TrainingTime given = training_time(catalog(), q);
+    CHECK(given.total_seconds.inputs[0].origin == InputOrigin::user);
+    CHECK(*given.total_seconds.value == Approx(2 * *t.total_seconds.value));
+}

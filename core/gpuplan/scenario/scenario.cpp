@@ -312,7 +312,7 @@ std::optional<TrainingPlanRequest> parse_train(ObjectReader& root, const Catalog
     t.model = &require_model_preset(r, "model");
     t.instance = &require_instance(catalog, r, "instance");
     t.nodes = r.optional_number("nodes", NumberRule::positive).value_or(1);
-    t.token_budget = r.optional_number("tokens", NumberRule::positive).value_or(0);
+    t.token_budget = r.optional_number("tokens", NumberRule::positive);
     const PriceKind purchase = price_kind(r, "purchase");
     ParallelLayout& L = t.layout;
     if (r.has("gpus_per_node")) t.gpus_per_node = static_cast<double>(r.integer("gpus_per_node", 1));

@@ -44,7 +44,7 @@ TrainingPlan plan_training(const Catalog& catalog, const TrainingPlanRequest& r)
     TrainingPlan p;
     p.region = r.region;
     p.purchase = r.purchase;
-    p.token_budget = q0.token_budget;
+    p.token_budget = q0.token_budget.value_or(kDefaultTokenBudget);
     p.layout = q0.layout;
     p.pool = instance_pool(catalog, q0.instance->name, q0.nodes, "instance");
     const double all_gpus = p.pool.gpus_per_node;

@@ -74,7 +74,7 @@ void check_batch_and_options(const TrainingTimeRequest& q, TrainingShape& shape)
         throw InputError("layout.global_batch_tokens", n(L.global_batch_tokens),
                          "a whole multiple of data x micro_batch x sequence = " + n(L.data) + " x " + n(L.micro_batch) + " x " + n(L.sequence) + " = " +
                              n(per_step_unit));
-    if (!(q.token_budget >= 0)) throw InputError("token_budget", n(q.token_budget), ">= 0 tokens");
+    if (q.token_budget && !(*q.token_budget >= 0)) throw InputError("token_budget", n(*q.token_budget), ">= 0 tokens");
     if (!(q.usd_per_hour.value >= 0)) throw InputError("usd_per_hour", n(q.usd_per_hour.value), ">= 0");
     if (q.compute_efficiency && !(q.compute_efficiency->value > 0 && q.compute_efficiency->value <= 1))
         throw InputError("compute_efficiency", n(q.compute_efficiency->value), "a fraction in (0, 1]");
@@ -376,9 +376,10 @@ void totals_step(const TrainingShape& shape, const TrainingTimeRequest& q, const
                             n(model_flops) + " / (" + n(step) + " x " + n(G) + " x " + n(peak->value) + "e12) = " + n(v),
                             {compute.flops.model.as_input(), r.step_seconds.as_input(), input("dense_peak_tflops", "TFLOPS", *peak)});
     }
-    const double total = q.token_budget / tps;
-    r.total_seconds = make_figure("total_seconds", total, "s", "token_budget / tokens_per_second", n(q.token_budget) + " / " + n(tps) + " = " + n(total),
-                                  {input("token_budget", "tokens", user_given(q.token_budget)), r.tokens_per_second.as_input()});
+    const Param budget = user_or_default(q.token_budget, kDefaultTokenBudget, "default token budget 1e9 tokens (give train.tokens or --tokens)");
+    const double total = budget.value / tps;
+    r.total_seconds = make_figure("total_seconds", total, "s", "token_budget / tokens_per_second", n(budget.value) + " / " + n(tps) + " = " + n(total),
+                                  {input("token_budget", "tokens", budget), r.tokens_per_second.as_input()});
     r.total_hours = make_figure("total_hours", total / 3600, "h", "total_seconds / 3600", n(total) + " / 3600 = " + n(total / 3600), {r.total_seconds.as_input()});
     const double cost = total / 3600 * q.usd_per_hour.value * q.nodes;
     r.cost_usd = make_figure("cost_usd", cost, "USD", "total_hours x usd_per_hour x nodes",

@@ -68,8 +68,11 @@ struct TrainingTimeRequest {
     OverlapDefaults overlap = default_overlap();
     Param cpu_adam_params_per_s = default_cpu_adam_params_per_s();
     Param usd_per_hour{0, InputOrigin::user, ""};  // one instance
-    double token_budget = 0;                        // tokens to train on
+    // Tokens to train on; none given: kDefaultTokenBudget, shown as a default assumption (the
+    // scenario's train.tokens and `gpuplan train --tokens` share it).
+    std::optional<double> token_budget;
 };
+inline constexpr double kDefaultTokenBudget = 1e9;
 
 struct TrainingTime {
     NodeTopology topology;

@@ -9,6 +9,7 @@
 
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
+#include "gpuplan/text.hpp"
 #include "imgui.h"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
@@ -36,11 +37,13 @@ void draw_cost_option_row(const Quote& q) {
     ImGui::TableSetColumnIndex(0);
     // Each option in words: listed (a published price, its source on hover), not offered (a
     // source shows AWS does not sell it here), or assumed (priced at a default discount).
-    const std::string label = q.label + (q.status == OptionStatus::assumed ? " (assumed)" : "");
+    // An option with no price (not offered, or unknown: no on-demand price to take an assumed
+    // discount off) says which, with the reason on hover; it is not called "assumed".
+    const std::string label = q.label + (q.status == OptionStatus::assumed && q.available ? " (assumed)" : "");
     if (!q.available) {
         ImGui::TextDisabled("%s", label.c_str());
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextDisabled(q.status == OptionStatus::not_offered ? "not offered" : "unavailable");
+        ImGui::TextDisabled("%s", q.status == OptionStatus::not_offered ? "not offered" : std::string(missing_text(q.unavailable_reason)).c_str());
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", q.unavailable_reason.c_str());
         return;
     }

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "gpuplan/scenario/scenario_result.hpp"
+#include "gpuplan/text.hpp"
 #include "gpuplan/workload/training_plan.hpp"
 #include "gpuplan/validation/validation.hpp"
 #include "imgui.h"
@@ -40,7 +41,7 @@ void draw_controls(AppState& state) {
     edit_number(state, train, "sequence", "sequence", 2048, 1, 1 << 20);
     edit_choice(state, train, "recompute", "recompute", {"none", "selective", "full"}, "none");
     ImGui::SameLine();
-    edit_number(state, train, "tokens", "tokens to train", 1e10, 1, 1e15, "%.3g");
+    edit_number(state, train, "tokens", "tokens to train", kDefaultTokenBudget, 1, 1e15, "%.3g");
 }
 
 // The training plan the core returned for the scenario's train section (workload/training_plan.hpp),
@@ -109,7 +110,7 @@ void draw_training_option_row(const Quote& q) {
     ImGui::TextUnformatted(q.label.c_str());
     if (!q.available) {
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextDisabled("unavailable");
+        ImGui::TextDisabled("%s", q.status == OptionStatus::not_offered ? "not offered" : std::string(missing_text(q.unavailable_reason)).c_str());
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", q.unavailable_reason.c_str());
         return;
     }
