@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "gpuplan/pricing/price_list_import.hpp"
 #include "output_file.hpp"
+#include "prices_update_cmd.hpp"
 #include "suite_json.hpp"
 
 namespace gpuplan::cli {
@@ -30,11 +31,6 @@ struct PricesImportOptions {
     bool progress = false;
     Format format = Format::table;
 };
-
-std::string size_text(std::uint64_t bytes) {
-    const double b = static_cast<double>(bytes);
-    return b >= 1e6 ? fmt::format("{:.1f} MB", b / 1e6) : b >= 1e3 ? fmt::format("{:.1f} kB", b / 1e3) : fmt::format("{} bytes", bytes);
-}
 
 std::string run_prices_import(const PricesImportOptions& o, const Catalog& catalog) {
     std::set<std::string> types, regions;
@@ -58,11 +54,8 @@ std::string run_prices_import(const PricesImportOptions& o, const Catalog& catal
         throw InputError("--out: cannot write '" + o.out + "': " + why);
 
     const PriceListImportStats& s = import.stats();
-    std::size_t commitments = 0, reserved = 0;
-    for (const auto& p : overlay["prices"]) {
-        commitments += p["option"] != to_string(PriceKind::on_demand);
-        reserved += p["option"].get<std::string>().rfind("reserved-", 0) == 0;
-    }
+    const OverlayCounts counts = count_overlay(overlay);
+    const std::size_t commitments = counts.commitments, reserved = counts.reserved;
     if (o.format == Format::json) {
         nlohmann::json j = {{"out", o.out},
                             {"files", o.files},
@@ -97,8 +90,10 @@ std::string run_prices_import(const PricesImportOptions& o, const Catalog& catal
 
 Command register_prices(CLI::App& parent) {
     auto o = std::make_shared<PricesImportOptions>();
-    CLI::App* prices = parent.add_subcommand("prices", "Bring real AWS prices into the catalog (import: AWS Price List offer files)");
-    prices->footer("Run `gpuplan prices import --help`; the overlay format: docs/catalog.md (\"Price overlays\").");
+    auto update_options = std::make_shared<PricesUpdateOptions>();
+    CLI::App* prices = parent.add_subcommand(
+        "prices", "Bring real AWS prices into the catalog (update: download AWS's Price List; import: offer files you have)");
+    prices->footer("Run `gpuplan prices update --help` or `gpuplan prices import --help`; the overlay format: docs/catalog.md (\"Price overlays\").");
     CLI::App* app = prices->add_subcommand("import", "Read AWS Price List Bulk API EC2 offer and Savings Plans files and write a catalog price overlay");
     app->fallthrough();  // --catalog after `import` belongs to the main command
     app->add_option("FILE", o->files,
@@ -118,8 +113,16 @@ Examples:
   gpuplan prices import eu-west-2/index.json sp-eu-west-2/index.json --out prices.json
   gpuplan --catalog prices.json price p5.48xlarge --region eu-west-2 --hours 106
 )" + std::string(kExitCodes));
-    return {prices, [o, app](const Catalog& catalog) {
-                if (!app->parsed()) throw InputError("gpuplan prices: name what to do: `gpuplan prices import FILE... --out overlay.json`");
+    CLI::App* update = add_prices_update(*prices, update_options);
+    return {prices, [o, app, update_options, update](const Catalog& catalog) {
+                if (update->parsed()) {
+                    PricesUpdateOptions run = *update_options;
+                    run.progress = run.progress || isatty(STDERR_FILENO);
+                    return run_prices_update(run, catalog);
+                }
+                if (!app->parsed())
+                    throw InputError("gpuplan prices: name what to do: `gpuplan prices update --out overlay.json` (download AWS's prices) "
+                                     "or `gpuplan prices import FILE... --out overlay.json`");
                 PricesImportOptions run = *o;
                 run.progress = o->progress || isatty(STDERR_FILENO);
                 return run_prices_import(run, catalog);

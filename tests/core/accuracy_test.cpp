@@ -24,15 +24,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 using test::catalog;
+using test::error_of;
 using test::model;
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 }  // namespace
 
 TEST_CASE("closed-loop serving: one client solves a quadratic", "[serving]") {

@@ -4,12 +4,14 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
+#include "gpuplan/input_error.hpp"
 #include "gpuplan/scenario/scenario.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
 #include "gpuplan/workload/model.hpp"
@@ -47,6 +49,16 @@ inline nlohmann::json eval_builtin(const std::string& file) {
         if (doc.origin == "assets/scenarios/" + file) return evaluate_scenario(parse_scenario(doc.text, doc.origin, catalog()), catalog());
     FAIL("no built-in scenario " << file);
     return {};
+}
+
+// The message of the InputError `f` throws, or "(no error)".
+inline std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "(no error)";
 }
 
 }  // namespace gpuplan::test
