@@ -27,7 +27,7 @@ SCHEMA = "gpuplan.catalog/1"
 EXPECTED_ACCELERATORS = 17
 EXPECTED_INSTANCES = 67
 EXPECTED_REGIONAL_ROWS = 853
-EXPECTED_ADDED_ACCELERATORS = 6
+EXPECTED_ADDED_ACCELERATORS = 7
 EXPECTED_ADDED_INSTANCES = 23
 
 ON_DEMAND_AS_OF = "2026-07-20"  # Karpenter pricing file stamped 2026-07-20T13:44:30Z
@@ -70,6 +70,13 @@ SOURCES = {
         "title": "skypilot-org/skypilot-catalog: catalogs/v9/aws/vms.csv (per-region on-demand Price and "
                  "per-AZ SpotPrice; commit 3e9a1751b1edfb3592877f242c2f8dc10fc1fc6e; undated, about mid-2026), "
                  "summarised per region in the reference sheet regional-prices.csv (method in regional-prices.md)",
+        "url": None,
+    },
+    "SKY-ZONES": {
+        "title": "skypilot-org/skypilot-catalog: catalogs/v9/aws/vms.csv (commit 3e9a1751b1edfb3592877f242c2f8dc10fc1fc6e; "
+                 "undated, about mid-2026): each availability zone's SpotPrice and its Price, kept per zone in "
+                 "assets/catalog/additions/spot-zones.csv; the typical spot price is the median over a region's zones "
+                 "whose SpotPrice is not the on-demand Price (SkyPilot's placeholder for a zone with no spot price)",
         "url": None,
     },
     "NCCL": {
@@ -236,6 +243,7 @@ ACCEL_REASONS = {
     },
     "Trainium": dict(_NEURON),
     "Trainium2": dict(_NEURON),
+    "Trainium3": {k: v for k, v in _NEURON.items() if k != "dense_tflops.fp4"},
     "Inferentia2": dict(_NEURON),
     # additions/accelerators-added.csv
     "Inferentia": dict(_NEURON, **{
@@ -291,6 +299,7 @@ ACCEL_REASONS = {
 NEURON_LINK = {
     "Trainium": "NeuronLink-v2",
     "Trainium2": "NeuronLink-v3",
+    "Trainium3": "NeuronLink-v4",
     "Inferentia2": "NeuronLink-v2",
     "Inferentia": "NeuronLink-v1",
 }
@@ -370,10 +379,46 @@ SHEET_CORRECTIONS = {
         ("gpu_interconnect", "interconnect", "neuronlink",
          "AWS Neuron docs (Trn2 architecture): the node's chips are joined by NeuronLink-v3"),
     ],
+    "B200": [
+        ("memory_bandwidth_gb_s", "memory_bandwidth_gb_per_s", "7700",
+         "NVIDIA Blackwell Datasheet (doc 3384703, 2025), Individual Blackwell GPU Specifications, HGX B200 column: GPU memory 180 GB at 7.7 TB/s (its system table: HGX B200 total 62 TB/s for 8 GPUs); the 8 TB/s of the DGX B200 page (64 TB/s for 8) and of the GB200 NVL72 column are other parts"),
+    ],
     "B300": [
-        ("fp4_tflops_dense", "dense_tflops.fp4", "13125",
-         "HGX B300 (8 GPUs) is 105 PFLOPS dense FP4 per NVIDIA's HGX platform figures: 105,000 / 8 = 13,125 per "
-         "GPU; 15,000 is the GB300 (Grace Blackwell Ultra) chip figure at a higher power level"),
+        ("memory_bandwidth_gb_s", "memory_bandwidth_gb_per_s", "7700",
+         "NVIDIA Blackwell Ultra Datasheet (OCT25), p. 5, HGX B300 column: GPU memory 270 GB at 7.7 TB/s (its system "
+         "table: HGX B300 total 62 TB/s); 8 TB/s is the chip-level figure (NVIDIA blog 'Inside NVIDIA Blackwell Ultra') "
+         "and the GB300 NVL72 column's"),
+        ("fp4_tflops_dense", "dense_tflops.fp4", "14000",
+         "NVIDIA Blackwell Ultra Datasheet (OCT25), p. 5, HGX B300 per-GPU column: FP4 Tensor Core 18 | 14 PFLOPS "
+         "(sparse | dense), as the Blackwell Architecture Technical Brief V2.1, Table 3; NVIDIA's HGX page, the DGX B300 "
+         "page and the datasheet's own system table give 108 PF dense for 8 GPUs (13,500 each), and a 105 PF HGX figure "
+         "(13,125 each) survives only in third-party copies of an earlier HGX page; 15,000 is GB300's"),
+        ("tdp_w", "tdp_w", "1100",
+         "NVIDIA Blackwell Ultra Datasheet (OCT25), p. 5, HGX B300 column: Max Thermal Design Power configurable up to 1,100 W"),
+    ],
+    "GB200": [
+        ("fp32_tflops", "dense_tflops.fp32", "80",
+         "NVIDIA Blackwell Datasheet (doc 3384703), Individual Blackwell GPU Specifications, GB200 NVL72 column: FP32 80 TFLOPS "
+         "per GPU (the GB200 NVL72 page: 5,760 TFLOPS for 72)"),
+        ("tf32_tflops_dense", "dense_tflops.tf32", "1250",
+         "NVIDIA Blackwell Datasheet (doc 3384703), GB200 NVL72 column: TF32 Tensor Core 2.5 PFLOPS, sparse ('dense is "
+         "one-half'); the GB200 NVL72 page: 180 PFLOPS sparse for 72 GPUs"),
+        ("tdp_w", "tdp_w", "1200",
+         "NVIDIA Blackwell Datasheet (doc 3384703), GB200 NVL72 column: Max Thermal Design Power configurable up to 1,200 W per GPU"),
+    ],
+    "RTX PRO 6000 Blackwell Server": [
+        (col, field, value,
+         "derived, not published: NVIDIA gives no dense tensor figure for the Server Edition (its 4 PFLOPS FP4, 2 PFLOPS "
+         "FP8 and 1 PFLOP BF16 carry no sparsity label, and the Workstation Edition datasheet, doc 3519208, marks its "
+         "4,000 FP4 TOPS 'with sparsity'); dense = 188 SMs (24,064 CUDA cores / 128 per SM) x " + rate + " dense FLOP per "
+         "clock per SM (NVIDIA RTX Blackwell GPU Architecture whitepaper V1.1, Appendix A, Table 3: RTX 5090, same SM) x "
+         "2.493 GHz (the clock NVIDIA's 120 FP32 TFLOPS implies: 120e12 / (2 x 24,064)); whether this part halves FP8/FP16 "
+         "with FP32 accumulation, as GeForce does, is not published")
+        for col, field, value, rate in (("tf32_tflops_dense", "dense_tflops.tf32", "120", "256"),
+                                        ("bf16_tflops_dense", "dense_tflops.bf16", "480", "1,024"),
+                                        ("fp16_tflops_dense", "dense_tflops.fp16", "480", "1,024"),
+                                        ("fp8_tflops_dense", "dense_tflops.fp8", "960", "2,048"),
+                                        ("fp4_tflops_dense", "dense_tflops.fp4", "1920", "4,096"))
     ],
     "A10G": [
         ("bf16_tflops_dense", "dense_tflops.bf16", "70",
@@ -879,6 +924,90 @@ def finish_instance(name, row, corrected, w, notes, unknown, prices, od, accel, 
 
 
 # --------------------------------------------------------------------------
+# Spot from one snapshot, zone by zone (issue 33)
+# --------------------------------------------------------------------------
+def exact_median(values):
+    """The middle Decimal, or the exact mean of the two middle ones."""
+    v = sorted(values)
+    mid = len(v) // 2
+    return v[mid] if len(v) % 2 else (v[mid - 1] + v[mid]) / 2
+
+
+def plain(d):
+    """A Decimal as plain JSON number text, no exponent, no trailing zeros."""
+    text = format(d.normalize(), "f")
+    return Num(text)
+
+
+def is_on_demand_placeholder(spot, on_demand_texts):
+    """SkyPilot writes a zone with no spot price at the on-demand price (rounded to 4 places)."""
+    for od in on_demand_texts:
+        if od and Decimal(spot) in (Decimal(od), Decimal(od).quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP)):
+            return True
+    return False
+
+
+def apply_spot_zones(instances, zone_rows):
+    """Every spot price of a type and region that spot-zones.csv lists becomes the median over that
+    snapshot's zones, all regions alike (us-east-1 came from another snapshot), leaving out zones whose
+    spot price is the on-demand price (the zone's own, or for a type with none, another type's in the
+    region: SkyPilot's placeholder). Those are counted apart in "zones"; a region where every zone is
+    such a placeholder has no spot price, with the reason."""
+    by_key = {}
+    for r in zone_rows:
+        by_key.setdefault((r["instance_type"], r["region"]), []).append(r)
+    od_in_region = {}
+    for r in zone_rows:
+        if r["on_demand_usd_per_hour"]:
+            od_in_region.setdefault(r["region"], set()).add(r["on_demand_usd_per_hour"])
+    changed = 0
+    for rec in instances:
+        for idx, p in enumerate(rec["prices"]):
+            rows = by_key.get((rec["name"], p["region"]))
+            if p["option"] != "spot" or not rows:
+                continue
+            priced = [r for r in rows if r["spot_usd_per_hour"]]
+            if not priced:
+                continue  # no zone has a spot price: the reason already given stays
+            own = {r["on_demand_usd_per_hour"] for r in rows if r["on_demand_usd_per_hour"]}
+            candidates = own or od_in_region.get(p["region"], set())
+            at_od = [r for r in priced if is_on_demand_placeholder(r["spot_usd_per_hour"], candidates)]
+            real = [Decimal(r["spot_usd_per_hour"]) for r in priced if r not in at_od]
+            path = f"prices[{idx}].usd_per_hour"
+            region = p["region"]
+            apart = ""
+            if at_od:
+                k = len(at_od)
+                apart = (f"; {k} AZ{'s' if k != 1 else ''} at {plain(Decimal(at_od[0]['spot_usd_per_hour']))} left out: "
+                         f"{'the' if own else 'another type' + chr(39) + 's'} on-demand price, SkyPilot's placeholder for a zone "
+                         "with no spot price")
+            p["source"], p["as_of"] = "SKY-ZONES", REGIONAL_AS_OF
+            if not real:
+                p["usd_per_hour"] = None
+                p.pop("zones", None)
+                p["note"] = f"no spot price: every {region} AZ listed" + apart
+                rec.setdefault("unknown", {})[path] = (
+                    f"the SkyPilot snapshot prices every {region} zone of {rec['name']} at the on-demand price, "
+                    "its placeholder for a zone with no spot price")
+                changed += 1
+                continue
+            lo, hi, median = min(real), max(real), exact_median(real)
+            n = len(real)
+            spread = f"{plain(lo)}" if lo == hi else f"{plain(lo)}-{plain(hi)}"
+            p["usd_per_hour"] = plain(median)
+            p["note"] = f"median of {n} {region} AZ{'s' if n != 1 else ''} {spread}; one snapshot" + apart
+            p["zones"] = {"count": n, "min_usd_per_hour": plain(lo), "max_usd_per_hour": plain(hi)}
+            if at_od:
+                p["zones"]["at_on_demand"] = len(at_od)
+            if "unknown" in rec:
+                rec["unknown"].pop(path, None)
+                if not rec["unknown"]:
+                    del rec["unknown"]
+            changed += 1
+    return changed
+
+
+# --------------------------------------------------------------------------
 def main():
     repo = Path(__file__).resolve().parent.parent
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -920,6 +1049,8 @@ def main():
     if len(regional) != EXPECTED_REGIONAL_ROWS:
         sys.exit(f"error: expected {EXPECTED_REGIONAL_ROWS} regional price rows, got {len(regional)}")
     instances = [build_instance(r, by_name, regional) for r in inst_rows]
+    spot_zones = read_csv(args.additions / "spot-zones.csv")
+    print(f"spot from one snapshot's zones: {apply_spot_zones(instances, spot_zones)} spot prices")
     names = {i["name"] for i in instances}
     # Types the sheet prices but the catalog lacks (dl1, dl2q, g4ad, g5g, inf1: no specs yet).
     skipped = sorted({t for t, _ in regional} - names)

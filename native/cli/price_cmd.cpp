@@ -209,7 +209,7 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
         nlohmann::json doc = {{"instance", q.instance}, {"region", q.region}, {"hours", q.hours}, {"instances", q.count}, {"options", options}};
         if (zones)
             doc["spot_zones"] = {{"count", zones->count}, {"min_usd_per_hour", zones->min_usd_per_hour}, {"max_usd_per_hour", zones->max_usd_per_hour},
-                                 {"median_usd_per_hour", *spot_price->usd_per_hour}};
+                                 {"median_usd_per_hour", *spot_price->usd_per_hour}, {"at_on_demand", zones->at_on_demand}};
         return dump_json(doc);
     }
 
@@ -310,7 +310,11 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
     if (zones)
         after += "Spot (typical): the median over " + format_number(zones->count) + " " + q.region + " zone" + (zones->count == 1 ? "" : "s") +
                  " in one snapshot; the cheapest zone " + rate(zones->min_usd_per_hour) + "/h, the dearest " + rate(zones->max_usd_per_hour) +
-                 "/h (spot moves hourly: request the cheapest zone, or several).\n";
+                 "/h (spot moves hourly: request the cheapest zone, or several)" +
+                 (zones->at_on_demand > 0 ? "; " + format_number(zones->at_on_demand) + " more zone" + (zones->at_on_demand == 1 ? "" : "s") +
+                                                " listed at the on-demand price left out (the snapshot's placeholder for a zone with no spot price)"
+                                          : std::string()) +
+                 ".\n";
     if (spot_priced)
         after += "$/useful-h: spot price x (1 + " + percent(*plan.overhead_fraction.value) + " rework):\n  checkpoints every " +
                  decimals(*plan.interval_hours.value, 4) + " h, interruptions every " +

@@ -19,7 +19,7 @@ TEST_CASE("built-in catalog holds every reference row", "[catalog]") {
     // shared/reference: aws-gpu-instances.csv has 67 rows, accelerators.csv 17; the project's own
     // sheets (assets/catalog/additions/) add 23 instance types and 6 accelerators.
     CHECK(c.instances.size() == 67 + 23);
-    CHECK(c.accelerators.size() == 17 + 6);
+    CHECK(c.accelerators.size() == 17 + 7);
     CHECK(c.overrides.empty());
     for (const char* name : {"p3.2xlarge", "p4d.24xlarge", "p5.48xlarge", "p5en.48xlarge", "p6-b200.48xlarge", "p6e-gb200.36xlarge",
                              "g4dn.xlarge", "g5.48xlarge", "g6.2xlarge", "g6e.xlarge", "g6f.large", "gr6f.4xlarge", "g7e.48xlarge",
@@ -118,10 +118,14 @@ TEST_CASE("derived metrics per instance", "[catalog][metrics]") {
     const InstanceMetrics p5e = instance_metrics(c, *c.find_instance("p5e.48xlarge"), "us-east-1");
     CHECK_FALSE(p5e.usd_per_accelerator_hour.value);
     CHECK(p5e.usd_per_accelerator_hour.unknown_reason.find("price") != std::string::npos);
-    // RTX PRO 6000 Server Edition: NVIDIA's datasheet omits dense tensor figures.
+    // RTX PRO 4500 Server Edition (g7): no dense tensor figure published or derived.
+    const InstanceMetrics g7 = instance_metrics(c, *c.find_instance("g7.2xlarge"), "us-east-1");
+    CHECK_FALSE(g7.usd_per_dense_bf16_pflop_hour.value);
+    CHECK(g7.usd_per_tb_per_s_hour.value);
+    // RTX PRO 6000 Server Edition (g7e): 480 dense BF16 TFLOPS derived (a sheet correction: 188 SMs x
+    // 1,024 FLOP per clock x 2.493 GHz), so g7e.2xlarge's $3.36312/h buys 0.48 PFLOPS.
     const InstanceMetrics g7e = instance_metrics(c, *c.find_instance("g7e.2xlarge"), "us-east-1");
-    CHECK_FALSE(g7e.usd_per_dense_bf16_pflop_hour.value);
-    CHECK(g7e.usd_per_tb_per_s_hour.value);
+    CHECK(*g7e.usd_per_dense_bf16_pflop_hour.value == Approx(3.36312 / 0.480).epsilon(1e-12));
     // A10G: 70 dense BF16 TFLOPS derived from its SMs and clock (a sheet correction, docs/catalog.md):
     // $1.006/h / 0.070 PFLOPS = $14.3714 per PFLOP/s-hour.
     const InstanceMetrics g5 = instance_metrics(c, *c.find_instance("g5.xlarge"), "us-east-1");

@@ -173,10 +173,12 @@ TEST_CASE("purchase options for a catalog instance", "[pricing]") {
     const Quote& partial = find("instance-savings-plan-3y-partial-upfront");
     CHECK(cents(*partial.upfront_usd.value) == cents(55.04 * 0.6 * 26280 * 0.5));
     CHECK(std::fabs(*partial.recurring_usd_per_hour.value - 55.04 * 0.6 * 0.5) < 1e-9);
-    // Spot: the catalog's typical price, then x (1 + rework) at the default risk (P5 figures).
+    // Spot: the catalog's typical price, the median of p5's five us-east-1 zones with a spot price
+    // (10.1808, 17.2517, 18.766, 19.197, 22.9825; two more at the $55.04 on-demand placeholder),
+    // then x (1 + rework) at the default risk (P5 figures).
     const Quote& spot = find("spot");
-    CHECK(*spot.effective_usd_per_hour.value == 18.7089);
-    CHECK(dp4(spot.spot_effective_usd_per_useful_hour->value.value() / 18.7089 - 1) == 0.1618);
+    CHECK(*spot.effective_usd_per_hour.value == 18.766);
+    CHECK(dp4(spot.spot_effective_usd_per_useful_hour->value.value() / 18.766 - 1) == 0.1618);
     CHECK(quotes.size() == 1 + 2 * 9 + 1 + 1);
 }
 

@@ -1,8 +1,8 @@
 // Spot that knows its zones: interruption buckets (pricing/spot_advisor.hpp) and a weighted
 // spot fleet over types and zones (pricing/spot_fleet.hpp), against hand-computed figures from
-// the catalog's us-east-1 snapshot (g6e.4xlarge zones $1.1580-$1.1909, median $1.1847;
-// g6e.8xlarge $1.3292-$1.6980, median $1.3943; g6e.12xlarge $3.4210-$5.0889, median $4.6920; each
-// over 4 zones; on-demand $3.0042, $4.5286, $10.49264).
+// the catalog's us-east-1 zones (assets/catalog/additions/spot-zones.csv: g6e.4xlarge $1.0256-$1.1982,
+// median $1.17765; g6e.8xlarge $1.2427-$1.4069, median $1.3121; g6e.12xlarge $3.7062-$5.7655, median
+// $5.2999; each over 4 zones; on-demand $3.0042, $4.5286, $10.49264).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -66,29 +66,31 @@ SpotFleetRequest g6e_fleet(SpotAllocation allocation) {
 
 TEST_CASE("spot fleet, lowest-price: every unit from the cheapest pool per unit") {
     const SpotFleetResult r = plan_spot_fleet(test::builtin_catalog(), g6e_fleet(SpotAllocation::lowest_price));
-    // Per unit at the cheapest zone: 1.1580, 1.3292, 3.4210 / 4 = 0.85525 -> g6e.12xlarge, ceil(8 / 4) = 2.
+    // us-east-1 zones (spot-zones.csv, SkyPilot at 3e9a175): the cheapest per unit 1.0256, 1.2427 and
+    // 3.7062 / 4 = 0.92655 -> g6e.12xlarge, ceil(8 / 4) = 2; its dearest zone 5.7655.
     REQUIRE(r.lines.size() == 3);
     CHECK(r.lines[0].instances == 0);
     CHECK(r.lines[1].instances == 0);
     CHECK(r.lines[2].instances == 2);
     CHECK(*r.capacity_units.value == 8);
-    CHECK(*r.expected_usd_per_hour.value == Approx(2 * 3.421));
-    CHECK(*r.dearest_zones_usd_per_hour.value == Approx(2 * 5.0889));
+    CHECK(*r.expected_usd_per_hour.value == Approx(2 * 3.7062));
+    CHECK(*r.dearest_zones_usd_per_hour.value == Approx(2 * 5.7655));
     CHECK(*r.on_demand_usd_per_hour.value == Approx(2 * 10.49264));
-    CHECK(*r.saving_vs_on_demand.value == Approx(1 - 3.421 / 10.49264));
-    CHECK(*r.cost_usd.value == Approx(2 * 3.421 * 730));
+    CHECK(*r.saving_vs_on_demand.value == Approx(1 - 3.7062 / 10.49264));
+    CHECK(*r.cost_usd.value == Approx(2 * 3.7062 * 730));
 }
 
 TEST_CASE("spot fleet, diversified: the units spread over every type x zone") {
     const SpotFleetResult r = plan_spot_fleet(test::builtin_catalog(), g6e_fleet(SpotAllocation::diversified));
     // 12 pools share 8 units; each type's 4 zones take 8 x 4/12 = 2.67 units: ceil(2.67 / 1) = 3,
-    // 3 and ceil(2.67 / 4) = 1 instances, 3 + 3 + 4 = 10 units, at each type's median zone price.
+    // 3 and ceil(2.67 / 4) = 1 instances, 3 + 3 + 4 = 10 units, at each type's median zone price:
+    // (1.1615 + 1.1938) / 2, (1.2581 + 1.3661) / 2 and (5.1378 + 5.4620) / 2.
     CHECK(r.lines[0].instances == 3);
     CHECK(r.lines[1].instances == 3);
     CHECK(r.lines[2].instances == 1);
     CHECK(*r.capacity_units.value == 10);
-    CHECK(*r.expected_usd_per_hour.value == Approx(3 * 1.1847 + 3 * 1.3943 + 4.692));
-    CHECK(*r.cheapest_zones_usd_per_hour.value == Approx(3 * 1.158 + 3 * 1.3292 + 3.421));
+    CHECK(*r.expected_usd_per_hour.value == Approx(3 * 1.17765 + 3 * 1.3121 + 5.2999));
+    CHECK(*r.cheapest_zones_usd_per_hour.value == Approx(3 * 1.0256 + 3 * 1.2427 + 3.7062));
 }
 
 TEST_CASE("spot fleet: the checkpoint rework follows the interruption bucket") {
@@ -98,7 +100,7 @@ TEST_CASE("spot fleet: the checkpoint rework follows the interruption bucket") {
     const SpotFleetResult r = plan_spot_fleet(test::builtin_catalog(), req);
     // Young/Daly with C = 2 min, R = 5 min, M = 5,466.88 h: tau = sqrt(2 C M), overhead = C/tau + tau/2M + R/M.
     const double c = 2.0 / 60, rr = 5.0 / 60, mm = *m.value, tau = std::sqrt(2 * c * mm);
-    CHECK(*r.usd_per_useful_hour.value == Approx(2 * 3.421 * (1 + c / tau + tau / (2 * mm) + rr / mm)));
+    CHECK(*r.usd_per_useful_hour.value == Approx(2 * 3.7062 * (1 + c / tau + tau / (2 * mm) + rr / mm)));
 }
 
 TEST_CASE("spot fleet: bad requests are named") {

@@ -326,7 +326,10 @@ Price parse_price(const Json& j, const std::string& path, std::size_t index, Nul
         zones.count = z.number("count", NumberRule::positive);
         zones.min_usd_per_hour = z.number("min_usd_per_hour", NumberRule::positive);
         zones.max_usd_per_hour = z.number("max_usd_per_hour", NumberRule::positive);
+        zones.at_on_demand = z.optional_number("at_on_demand", NumberRule::non_negative).value_or(0);
         z.finish();
+        if (zones.at_on_demand != std::floor(zones.at_on_demand))
+            throw InputError(z.child_path("at_on_demand"), json_preview(j["zones"]["at_on_demand"]), "a whole number of zones");
         if (zones.count != std::floor(zones.count))
             throw InputError(z.child_path("count"), json_preview(j["zones"]["count"]), "a whole number of zones");
         const double typical = p.usd_per_hour.value_or(zones.min_usd_per_hour);

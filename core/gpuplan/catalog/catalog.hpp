@@ -85,6 +85,9 @@ std::optional<PriceKind> price_kind_from_old_spelling(std::string_view key);
 struct SpotZones {
     double count = 0;                 // zones with a spot price in the snapshot
     double min_usd_per_hour = 0, max_usd_per_hour = 0;
+    // Zones the snapshot lists at the on-demand price, SkyPilot's placeholder for a zone with no
+    // spot price: left out of the count, the spread and the median, and shown apart (issue 33).
+    double at_on_demand = 0;
 };
 
 struct Price {
