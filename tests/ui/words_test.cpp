@@ -265,17 +265,22 @@ TEST_CASE("right-clicking a figure copies its value and explanation", "[inputs]"
     std::string copied;
     ImGui::GetIO().SetClipboardTextFn = [](void* user, const char* text) { *static_cast<std::string*>(user) = text; };
     ImGui::GetIO().ClipboardUserData = &copied;
-    // Right-click down the column of values until one is a figure (the purchase options table).
-    for (float y = 150; y < 600 && copied.empty(); y += 6) {
-        for (float x : {380.0f, 560.0f, 640.0f}) {
+    // Right-click across the purchase options table until a figure with a catalog input is copied
+    // (the on-demand row's effective $/h: its price is a catalog fact). Positions are probed rather
+    // than computed, so a column's width can change without this test knowing it.
+    bool found = false;
+    for (float y = 150; y < 600 && !found; y += 6) {
+        for (float x = 300; x < 900 && !found; x += 40) {
+            copied.clear();
             ImGui::GetIO().MouseDown[1] = true;
             ui.frame(state, x, y);
             ImGui::GetIO().MouseDown[1] = false;
             ui.frame(state, x, y);
-            if (!copied.empty()) break;
+            found = copied.find("[catalog]") != std::string::npos;
         }
     }
     INFO(copied);
+    REQUIRE(found);
     CHECK(copied.find("$") == 0);                 // the value with its unit first
     CHECK(copied.find("\nformula: ") != std::string::npos);
     CHECK(copied.find("\nworked: ") != std::string::npos);

@@ -75,7 +75,9 @@ void draw_options_table(const std::vector<Quote>& options) {
     const float height = table_height(options.size(), 1e6f);
     if (!ImGui::BeginTable("options", 9, flags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
-    ImGui::TableSetupColumn("purchase option", ImGuiTableColumnFlags_WidthFixed, em(19));
+    // Wide enough for the longest name whole, "(assumed)" included ("EC2 Instance Savings Plan
+    // 1-year, partial upfront (assumed)"): at 19 em the mark that says a row is assumed was cut off.
+    ImGui::TableSetupColumn("purchase option", ImGuiTableColumnFlags_WidthFixed, em(29));
     // "cost" is what is billed (a commitment: its whole term); "if the term is shared" is the
     // hours' part of it when other work uses the rest of the term.
     for (const char* h : {"effective $/h", "upfront", "recurring $/h", "cost", "if the term is shared", "saving", "break-even use", "unit cost"})
