@@ -79,6 +79,18 @@ SOURCES = {
                  "whose SpotPrice is not the on-demand Price (SkyPilot's placeholder for a zone with no spot price)",
         "url": None,
     },
+    "VANTAGE-OD": {
+        "title": "tsaol/aws-gpu: data/all_gpu_instances.js (commit 7412fd2, \"Last updated: 2026-01-21\"), derived from "
+                 "instances.vantage.sh (AWS's price list): Linux on-demand per type and region, kept for the regions the "
+                 "SkyPilot snapshots do not cover in assets/catalog/additions/regional-prices-added.csv",
+        "url": None,
+    },
+    "KARP-PRICE-GOV": {
+        "title": "aws/karpenter-provider-aws: pkg/providers/pricing/zz_generated.pricing_aws_us_gov.go (commit 6fc13b5; "
+                 "AWS GovCloud price list, on-demand, generated 2026-07-20), kept in "
+                 "assets/catalog/additions/regional-prices-added.csv",
+        "url": None,
+    },
     "NCCL": {
         "title": "aws/aws-ofi-nccl: src/platform-aws.cpp (per-platform gdr_required flag)",
         "url": None,
@@ -924,6 +936,45 @@ def finish_instance(name, row, corrected, w, notes, unknown, prices, od, accel, 
 
 
 # --------------------------------------------------------------------------
+# Regions no SkyPilot snapshot covers (issue 33)
+# --------------------------------------------------------------------------
+ADDED_REGION_SOURCES = {"RI-VANTAGE": ("VANTAGE-OD", "2026-01-21"), "KARP-PRICE-GOV": ("KARP-PRICE-GOV", "2026-07-20")}
+
+
+def add_added_regions(instances, rows):
+    """On-demand prices in the regions of regional-prices-added.csv (sa-east-1, il-central-1, ap-south-2,
+    ap-southeast-5, eu-central-2, GovCloud): the July 2026 Karpenter GovCloud file where it prices the
+    pair (the same date as us-east-1's), else the January 2026 vantage-derived file; spot unknown there
+    (no snapshot has those regions). A region the catalog already prices is refused."""
+    by_name = {i["name"]: i for i in instances}
+    chosen = {}
+    for r in rows:
+        key = (r["instance_type"], r["region"])
+        if r["source"] not in ADDED_REGION_SOURCES:
+            sys.exit(f"error: regional-prices-added.csv: unknown source {r['source']}")
+        if key not in chosen or r["source"] == "KARP-PRICE-GOV":
+            if key in chosen and Decimal(chosen[key]["on_demand_usd_per_hour"]) != Decimal(r["on_demand_usd_per_hour"]):
+                sys.exit(f"error: regional-prices-added.csv: {key} priced differently by the two sources")
+            chosen[key] = r
+    added = 0
+    for (name, region), r in sorted(chosen.items()):
+        rec = by_name.get(name)
+        if rec is None:
+            sys.exit(f"error: regional-prices-added.csv: {name} is not in the catalog")
+        if any(p["region"] == region for p in rec["prices"]):
+            sys.exit(f"error: regional-prices-added.csv: {name} already has a price in {region}")
+        source, as_of = ADDED_REGION_SOURCES[r["source"]]
+        rec["prices"].append({"region": region, "option": "on-demand", "usd_per_hour": plain(Decimal(r["on_demand_usd_per_hour"])),
+                              "as_of": as_of, "source": source, "note": "Linux on-demand price"})
+        rec["prices"].append({"region": region, "option": "spot", "usd_per_hour": None, "as_of": as_of, "source": source,
+                              "note": "no spot price: no SkyPilot snapshot covers " + region})
+        rec.setdefault("unknown", {})[f"prices[{len(rec['prices']) - 1}].usd_per_hour"] = (
+            f"no spot price: the SkyPilot snapshots the catalog reads do not cover {region}")
+        added += 1
+    return added
+
+
+# --------------------------------------------------------------------------
 # Spot from one snapshot, zone by zone (issue 33)
 # --------------------------------------------------------------------------
 def exact_median(values):
@@ -1049,6 +1100,8 @@ def main():
     if len(regional) != EXPECTED_REGIONAL_ROWS:
         sys.exit(f"error: expected {EXPECTED_REGIONAL_ROWS} regional price rows, got {len(regional)}")
     instances = [build_instance(r, by_name, regional) for r in inst_rows]
+    print(f"regions no snapshot covers: {add_added_regions(instances, read_csv(args.additions / 'regional-prices-added.csv'))} "
+          "type-region prices")
     spot_zones = read_csv(args.additions / "spot-zones.csv")
     print(f"spot from one snapshot's zones: {apply_spot_zones(instances, spot_zones)} spot prices")
     names = {i["name"] for i in instances}

@@ -139,7 +139,7 @@ void draw_chrome_top(AppState& state) {
         const std::string region = scenario_region(state);
         new_line_unless_fits(em(9));
         ImGui::SetNextItemWidth(em(9));
-        // HeightLargest: all 24 regions show without scrolling the list.
+        // HeightLargest: all 31 regions show without scrolling the list (in a full window).
         const bool open = ImGui::BeginCombo("##region", region.c_str(), ImGuiComboFlags_HeightLargest);
         mark_widget("Region");
         if (open) {

@@ -81,6 +81,13 @@ struct Context {
     std::string on_demand_unknown;  // why, when on_demand is unknown
 };
 
+// Why an option priced as a discount off on-demand is unknown here: `first` (what is missing
+// besides), then the on-demand price's own reason. One wording for spot, Capacity Blocks and
+// commitments.
+std::string no_on_demand_reason(const Context& ctx, const std::string& first) {
+    return "unknown: " + first + ", and no on-demand price to take a discount off (" + ctx.on_demand_unknown + ")";
+}
+
 // Fills cost and saving from the effective hourly price.
 void finish_quote(Quote& q, const Context& ctx) {
     const double eff = *q.effective_usd_per_hour.value;
@@ -275,7 +282,7 @@ Quote spot_quote(const Catalog& catalog, const Context& ctx) {
         q.status_source = p->source + ", as of " + p->as_of;
     } else {
         const std::string why = "no catalog spot price for this type" + (no_spot.empty() ? "" : " (" + no_spot + ")");
-        if (!ctx.on_demand) return unavailable_spot("unknown: " + why + ", and no on-demand price to take a discount off (" + ctx.on_demand_unknown + ")");
+        if (!ctx.on_demand) return unavailable_spot(no_on_demand_reason(ctx, why));
         const Param& od = *ctx.on_demand;
         Param d;
         if (request.assumptions.spot_discount) {
@@ -332,8 +339,7 @@ Quote capacity_block_quote(const Catalog& catalog, const Context& ctx) {
             return not_offered_quote(option, "Capacity Block", *absent);
     }
     if (!ctx.on_demand)
-        return unavailable_quote(option, "Capacity Block", "unknown: no listed Capacity Block price here, and no on-demand price to take a discount off (" +
-                                                               ctx.on_demand_unknown + ")");
+        return unavailable_quote(option, "Capacity Block", no_on_demand_reason(ctx, "no listed Capacity Block price here"));
     const Param& od = *ctx.on_demand;
     const double cb = od.value * (1.0 - d.value);
     return flat_quote(ctx, "Capacity Block", PurchaseKind::capacity_block, {cb, d.origin, d.source},
@@ -403,7 +409,7 @@ std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteReq
                     quotes.push_back(not_offered_quote({c.kind, term, pay}, commitment_label(c.label, term, pay), *absent));
                 else if (!od)
                     quotes.push_back(unavailable_quote({c.kind, term, pay}, commitment_label(c.label, term, pay),
-                                                       "unknown: no listed price here, and no on-demand price to take a discount off (" + ctx.on_demand_unknown + ")"));
+                                                       no_on_demand_reason(ctx, "no listed price here")));
                 else
                     quotes.push_back(commitment_quote(ctx, c.kind, c.label, term, pay, users ? discount : upfront_floor(*instance, ctx, {c.kind, term, pay}, discount)));
             }

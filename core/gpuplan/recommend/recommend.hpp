@@ -114,7 +114,7 @@ namespace gpuplan {
 
 struct TrainingRecommendRequest {
     const ModelSpec* model = nullptr;
-    double token_budget = 1e9;
+    double token_budget = kDefaultTokenBudget;  // training_time.hpp
     double sequence = 4096, micro_batch = 1, global_batch_tokens = 4194304;  // 4M tokens per step
     Recompute recompute = Recompute::selective;
     double max_nodes = 16;
