@@ -301,10 +301,15 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
     const bool any_assumed_commitment = std::any_of(quotes.begin(), quotes.end(), [](const Quote& x) {
         return x.status == OptionStatus::assumed && is_commitment(x.option.kind) && x.available;
     });
+    const auto multiplier = [](Term term, Payment payment) { return format_number(payment_multiplier(PurchaseKind::reserved, term, payment).value); };
     if (any_assumed_commitment && o.format != Format::csv)
         after += "(assumed): no price data either way for that option here: priced at a default discount off on-demand (below), one row\n"
-                 "  per kind and term; at the default every payment (no, partial, all upfront) gives the same effective rate,\n"
-                 "  only paid at a different time (--format csv or json lists each payment).\n";
+                 "  per kind and term (its first payment not listed); partial and all upfront cost " + multiplier(Term::one_year, Payment::partial_upfront) +
+                 " and " + multiplier(Term::one_year, Payment::all_upfront) + " times the no-upfront\n  rate for 1 year, " +
+                 multiplier(Term::three_year, Payment::partial_upfront) + " and " + multiplier(Term::three_year, Payment::all_upfront) +
+                 " for 3 years (Compute Savings Plans " +
+                 format_number(payment_multiplier(PurchaseKind::compute_savings_plan, Term::three_year, Payment::all_upfront).value) +
+                 "), the median ratios in AWS's price list\n  for GPU types (docs/pricing.md); --format csv or json lists each payment.\n";
     const bool spot_priced =
         std::any_of(quotes.begin(), quotes.end(), [](const Quote& x) { return x.option.kind == PurchaseKind::spot && x.available; });
     if (zones)

@@ -162,17 +162,23 @@ TEST_CASE("purchase options for a catalog instance", "[pricing]") {
     CHECK(cents(*block.cost_usd.value) == 4152.80);
     CHECK(dp4(*block.saving_vs_on_demand.value) == 0.2455);
     // EC2 Instance Savings Plan 1y (no data either way) at the default 30%: 55.04 x 0.7 =
-    // 38.528; all upfront pays the whole term.
+    // 38.528 no upfront; all upfront x 0.9333 (the Standard 1-year ratio, docs/pricing.md) =
+    // 35.9582 an hour, the whole term paid upfront.
+    CHECK(std::fabs(*find("instance-savings-plan-1y-no-upfront").effective_usd_per_hour.value - 38.528) < 1e-9);
     const Quote& all = find("instance-savings-plan-1y-all-upfront");
     CHECK(all.status == OptionStatus::assumed);
-    CHECK(std::fabs(*all.effective_usd_per_hour.value - 38.528) < 1e-9);
-    CHECK(cents(*all.upfront_usd.value) == cents(38.528 * 8760));
+    CHECK(std::fabs(*all.effective_usd_per_hour.value - 35.9581824) < 1e-9);
+    CHECK(cents(*all.upfront_usd.value) == cents(35.9581824 * 8760));
     CHECK(*all.recurring_usd_per_hour.value == 0);
     CHECK(all.effective_usd_per_hour.rests_on_assumption());
-    CHECK(std::fabs(all.break_even_utilization->value.value() - 0.7) < 1e-12);
+    CHECK(std::fabs(all.break_even_utilization->value.value() - 0.7 * 0.9333) < 1e-12);
+    // 3-year partial upfront: 55.04 x 0.6 x 0.9259 = 30.5769, half of the term upfront.
     const Quote& partial = find("instance-savings-plan-3y-partial-upfront");
-    CHECK(cents(*partial.upfront_usd.value) == cents(55.04 * 0.6 * 26280 * 0.5));
-    CHECK(std::fabs(*partial.recurring_usd_per_hour.value - 55.04 * 0.6 * 0.5) < 1e-9);
+    CHECK(cents(*partial.upfront_usd.value) == cents(55.04 * 0.6 * 0.9259 * 26280 * 0.5));
+    CHECK(std::fabs(*partial.recurring_usd_per_hour.value - 55.04 * 0.6 * 0.9259 * 0.5) < 1e-9);
+    // Compute Savings Plan 3-year all upfront takes the Convertible ratio, 0.9074:
+    // 55.04 x (1 - 0.4 x 66/72) x 0.9074 = 31.6308.
+    CHECK(std::fabs(*find("compute-savings-plan-3y-all-upfront").effective_usd_per_hour.value - 31.6308) < 1e-4);
     // Spot: the catalog's typical price, the median of p5's five us-east-1 zones with a spot price
     // (10.1808, 17.2517, 18.766, 19.197, 22.9825; two more at the $55.04 on-demand placeholder),
     // then x (1 + rework) at the default risk (P5 figures).
@@ -300,14 +306,20 @@ TEST_CASE("commitments cost their whole term; the attributable share is separate
     CHECK(cents(*r1.attributable_cost_usd->value) == 59.72);  // 0.56336 x 106 = 59.71616
     REQUIRE(r1.term_utilization);
     CHECK(*r1.term_utilization->value == Approx(106.0 / 8760));
-    // Paid all upfront, the term's cost is the upfront: 0.56336 x 8760 again.
-    CHECK(cents(*find("instance-savings-plan-1y-all-upfront").upfront_usd.value) == 4935.03);
+    // Paid all upfront, the term's cost is the upfront, at 0.9333 of the rate: 0.56336 x 0.9333 x 8760.
+    CHECK(cents(*find("instance-savings-plan-1y-all-upfront").upfront_usd.value) == 4605.87);  // 4605.8669
     // The shipped 1-year Standard no-upfront RI ([RI-VANTAGE]): $0.52392/h, 8,760 h = 4,589.54.
     const Quote& listed = find("reserved-1y-no-upfront");
     CHECK(listed.status == OptionStatus::listed);
     CHECK(*listed.effective_usd_per_hour.value == 0.52392);
     CHECK(cents(*listed.cost_usd.value) == 4589.54);
-    CHECK(find("reserved-1y-all-upfront").status == OptionStatus::assumed);
+    // Partial and all upfront are not listed: assumed at the listed no-upfront rate times the
+    // payment's ratio, 0.52392 x 0.9524 = 0.49898 and 0.52392 x 0.9333 = 0.48897, not at the
+    // default 30% (which would be 0.56336, dearer than paying nothing upfront).
+    const Quote& r1_all = find("reserved-1y-all-upfront");
+    CHECK(r1_all.status == OptionStatus::assumed);
+    CHECK(std::fabs(*r1_all.effective_usd_per_hour.value - 0.48897) < 1e-5);
+    CHECK(std::fabs(*find("reserved-1y-partial-upfront").effective_usd_per_hour.value - 0.49898) < 1e-5);
     // 3-year at 40%: 0.8048 x 0.6 = 0.48288 $/h x 26,280 h = 12,690.0864.
     CHECK(cents(*find("reserved-3y-no-upfront").cost_usd.value) == 12690.09);
     // On-demand and spot bill the hours used: 0.8048 x 106 = 85.3088.

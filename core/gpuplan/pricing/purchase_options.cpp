@@ -70,6 +70,24 @@ Figure median_spot_discount(const Catalog& catalog, const std::string& region) {
     return f;
 }
 
+// Paying upfront buys a lower effective rate, and in AWS's price list by a nearly fixed ratio
+// to the no-upfront rate of the same commitment: these are the medians over every GPU type and
+// region in the instances.vantage.sh-derived dataset (tsaol/aws-gpu data/gpu_instances_raw.json
+// at 2d0108c, 2025-11-30, 785-807 pairs each, 10th to 90th percentile within 0.0002 of the
+// median; scripts/payment_multipliers.py recomputes them). EC2 Instance Savings Plans take the
+// Standard Reserved ratios, Compute Savings Plans the Convertible ones: each plan is sold at the
+// discounts of the reservation it replaces ("up to 72%" and "up to 66%", AWS's Savings Plans page).
+Param payment_multiplier(PurchaseKind kind, Term term, Payment payment) {
+    const bool one_year = term == Term::one_year, partial = payment == Payment::partial_upfront;
+    const bool convertible = kind == PurchaseKind::compute_savings_plan;
+    const double m = one_year ? (partial ? 0.9524 : 0.9333) : partial ? 0.9259 : convertible ? 0.9074 : 0.8704;
+    return {m, InputOrigin::assumption,
+            std::string("assumed: ") + (partial ? "partial" : "all") + " upfront at the median ratio to the no-upfront rate of " +
+                (convertible ? "Convertible" : "Standard") + (one_year ? " 1-year" : " 3-year") +
+                " Reserved Instances for GPU types in AWS's price list (instances.vantage.sh via tsaol/aws-gpu at 2d0108c, 2025-11-30; "
+                "docs/pricing.md)"};
+}
+
 namespace {
 
 struct Context {
@@ -163,25 +181,30 @@ std::string commitment_label(const char* prefix, Term term, Payment payment) {
            (payment == Payment::no_upfront ? "no upfront" : payment == Payment::partial_upfront ? "partial upfront" : "all upfront");
 }
 
-// Reserved instances and Savings Plans: one discount off on-demand, paid per `payment`.
+// Reserved instances and Savings Plans: one discount off on-demand, then (for partial and all
+// upfront) the payment's multiplier, paid per `payment`.
 Quote commitment_quote(const Context& ctx, PurchaseKind kind, const char* label_prefix, Term term, Payment payment,
-                       const Param& discount) {
+                       const Param& discount, const std::optional<Param>& multiplier) {
     const PricingAssumptions& a = ctx.request.assumptions;
     const double od = ctx.on_demand->value;
-    const double eff = od * (1.0 - discount.value);
+    const double m = multiplier ? multiplier->value : 1.0;
+    const double eff = od * (1.0 - discount.value) * m;
     const double hours = term_hours(term);
     const double share = payment == Payment::all_upfront ? 1.0 : payment == Payment::partial_upfront ? a.partial_upfront_share.value : 0.0;
-    const FigureInput in_od = input("on_demand_usd_per_hour", "USD/h", *ctx.on_demand);
-    const FigureInput in_d = input("discount", "fraction", discount);
+    std::vector<FigureInput> rate_inputs = {input("on_demand_usd_per_hour", "USD/h", *ctx.on_demand), input("discount", "fraction", discount)};
+    if (multiplier) rate_inputs.push_back(input("payment_multiplier", "ratio to the no-upfront rate", *multiplier));
     const FigureInput in_term = input("term_hours", "h", {hours, InputOrigin::derived, "AWS term: 8760 h a year"});
 
     Quote q;
     q.option = {kind, term, payment};
     q.key = key(q.option);
     q.label = commitment_label(label_prefix, term, payment);
-    q.effective_usd_per_hour = make_figure("effective_usd_per_hour", eff, "USD/h", "on_demand_usd_per_hour x (1 - discount)",
-                                     format_number(od) + " x (1 - " + format_number(discount.value) + ") = " + format_number(eff),
-                                     {in_od, in_d});
+    q.effective_usd_per_hour =
+        multiplier ? make_figure("effective_usd_per_hour", eff, "USD/h", "on_demand_usd_per_hour x (1 - discount) x payment_multiplier",
+                                 format_number(od) + " x (1 - " + format_number(discount.value) + ") x " + format_number(m) + " = " + format_number(eff),
+                                 rate_inputs)
+                   : make_figure("effective_usd_per_hour", eff, "USD/h", "on_demand_usd_per_hour x (1 - discount)",
+                                 format_number(od) + " x (1 - " + format_number(discount.value) + ") = " + format_number(eff), rate_inputs);
     const double upfront = eff * hours * share;
     std::vector<FigureInput> upfront_inputs = {q.effective_usd_per_hour.as_input(), in_term};
     if (payment == Payment::partial_upfront) upfront_inputs.push_back(input("partial_upfront_share", "fraction", a.partial_upfront_share));
@@ -310,21 +333,17 @@ Quote spot_quote(const Catalog& catalog, const Context& ctx) {
     return q;
 }
 
-// An assumed partial or all-upfront commitment saves at least what the listed no-upfront one of
-// the same kind and term does: AWS ranks all upfront the highest saving (Cost Optimization Hub
-// API, "PreferredCommitment": "AllUpfront (highest savings)"), and partial upfront lies between.
-// Without such a listing the default stands.
-Param upfront_floor(const Instance& instance, const Context& ctx, const PurchaseOption& option, const Param& discount) {
+// The no-upfront discount an assumed commitment starts from: the listed no-upfront rate of the
+// same kind and term where the catalog has one (g6e.xlarge's shipped 1-year Reserved rate), else
+// the default.
+Param no_upfront_discount(const Instance& instance, const Context& ctx, const PurchaseOption& option, const Param& discount) {
     if (option.payment == Payment::no_upfront) return discount;
     const CommitmentPrice* none = instance.find_commitment_price(ctx.request.region, {option.kind, option.term, Payment::no_upfront});
     if (!none) return discount;
     const double od = ctx.on_demand->value;
-    const double listed = 1.0 - none->effective_usd_per_hour() / od;
-    if (listed <= discount.value) return discount;
-    return {listed, InputOrigin::assumption,
-            "assumed at least the listed no-upfront discount 1 - " + format_number(none->effective_usd_per_hour()) + " / " + format_number(od) +
-                " (source " + none->source + ", as of " + none->as_of +
-                "), since AWS ranks all upfront the highest saving (docs/pricing.md); the default " + format_number(discount.value) + " is lower"};
+    return {1.0 - none->effective_usd_per_hour() / od, InputOrigin::derived,
+            "the listed no-upfront discount 1 - " + format_number(none->effective_usd_per_hour()) + " / " + format_number(od) + " (source " +
+                none->source + ", as of " + none->as_of + ")"};
 }
 
 // Capacity Block: its published price; else not offered where AWS's list shows none; else the
@@ -410,8 +429,11 @@ std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteReq
                 else if (!od)
                     quotes.push_back(unavailable_quote({c.kind, term, pay}, commitment_label(c.label, term, pay),
                                                        no_on_demand_reason(ctx, "no listed price here")));
+                else if (users || pay == Payment::no_upfront)  // the user's discount is their quote for every payment
+                    quotes.push_back(commitment_quote(ctx, c.kind, c.label, term, pay, discount, std::nullopt));
                 else
-                    quotes.push_back(commitment_quote(ctx, c.kind, c.label, term, pay, users ? discount : upfront_floor(*instance, ctx, {c.kind, term, pay}, discount)));
+                    quotes.push_back(commitment_quote(ctx, c.kind, c.label, term, pay, no_upfront_discount(*instance, ctx, {c.kind, term, pay}, discount),
+                                                      payment_multiplier(c.kind, term, pay)));
             }
 
     quotes.push_back(spot_quote(catalog, ctx));

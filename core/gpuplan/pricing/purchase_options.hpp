@@ -97,6 +97,10 @@ struct QuoteRequest {
 // off on-demand unknown with that reason (available false), and every saving unknown.
 std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteRequest& request);
 
+// An assumed partial- or all-upfront commitment costs the no-upfront rate of the same kind and
+// term times this (below 1: paying upfront buys a lower rate), with its source; docs/pricing.md.
+Param payment_multiplier(PurchaseKind kind, Term term, Payment payment);
+
 // Catalog price as a Param citing its source; nullopt when unknown or absent.
 std::optional<Param> catalog_price(const Catalog& catalog, const Instance& instance, const std::string& region, PriceKind option);
 // Why catalog_price has nothing: the catalog's reason for a null price, or "no <option> price
