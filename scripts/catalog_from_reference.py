@@ -299,9 +299,8 @@ ACCEL_REASONS = {
         "peer_link_gb_per_s": "n/a: no chip-to-chip link in Qualcomm's docs; cards talk over PCIe",
     },
     "RTX PRO 4500 Blackwell Server": {
-        "dense_tflops.fp32": "no NVIDIA Server Edition datasheet found (Workstation Edition figures are in flops_basis only)",
-        **{f"dense_tflops.{p}": "no NVIDIA Server Edition datasheet found; the Workstation Edition's third-party tensor figures "
-           "are in flops_basis only (the Server Edition runs at 165 W against 200 W)" for p in ("tf32", "bf16", "fp16", "fp8", "fp4")},
+        "dense_tflops.fp32": "NVIDIA publishes no FP32 figure or boost clock for the Server Edition (the tensor figures are "
+                             "derived from its FP4 AI TOPS, flops_basis)",
         "peer_link": NO_NVLINK,
         "peer_link_gb_per_s": NO_NVLINK,
     },

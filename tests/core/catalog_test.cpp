@@ -118,10 +118,15 @@ TEST_CASE("derived metrics per instance", "[catalog][metrics]") {
     const InstanceMetrics p5e = instance_metrics(c, *c.find_instance("p5e.48xlarge"), "us-east-1");
     CHECK_FALSE(p5e.usd_per_accelerator_hour.value);
     CHECK(p5e.usd_per_accelerator_hour.unknown_reason.find("price") != std::string::npos);
-    // RTX PRO 4500 Server Edition (g7): no dense tensor figure published or derived.
+    // Qualcomm Cloud AI 100 (dl2q): no BF16 figure published, so no $ per dense PFLOP/s-hour.
+    const InstanceMetrics dl2q = instance_metrics(c, *c.find_instance("dl2q.24xlarge"), "us-west-2");
+    CHECK_FALSE(dl2q.usd_per_dense_bf16_pflop_hour.value);
+    CHECK(dl2q.usd_per_dense_bf16_pflop_hour.unknown_reason.find("FP16 and INT8 only") != std::string::npos);
+    CHECK(dl2q.usd_per_tb_per_s_hour.value);
+    // RTX PRO 4500 Server Edition (g7): 200 dense BF16 TFLOPS derived from NVIDIA's 1,600 sparse FP4
+    // TOPS (82 SMs x 1,024 FLOP per clock x 2.382 GHz), so g7.2xlarge's $2.52/h buys 0.2 PFLOPS.
     const InstanceMetrics g7 = instance_metrics(c, *c.find_instance("g7.2xlarge"), "us-east-1");
-    CHECK_FALSE(g7.usd_per_dense_bf16_pflop_hour.value);
-    CHECK(g7.usd_per_tb_per_s_hour.value);
+    CHECK(*g7.usd_per_dense_bf16_pflop_hour.value == Approx(2.52 / 0.200).epsilon(1e-12));
     // RTX PRO 6000 Server Edition (g7e): 480 dense BF16 TFLOPS derived (a sheet correction: 188 SMs x
     // 1,024 FLOP per clock x 2.493 GHz), so g7e.2xlarge's $3.36312/h buys 0.48 PFLOPS.
     const InstanceMetrics g7e = instance_metrics(c, *c.find_instance("g7e.2xlarge"), "us-east-1");

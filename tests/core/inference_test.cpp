@@ -95,17 +95,18 @@ TEST_CASE("inference refusals: a request that does not fit comes back unfit; bad
     CHECK_THROWS_WITH(estimate_inference(catalog(), q), Catch::Contains("tensor_parallel: got 3"));
 }
 
-// An unknown peak (no dense tensor figure is published or derived for the RTX PRO 4500 Server
-// Edition, the g7's GPU) makes the prefill, every figure under load and their $ per 1M tokens unknown
+// An unknown peak (Qualcomm publishes no BF16 figure for the Cloud AI 100 Standard, dl2q's
+// accelerator) makes the prefill, every figure under load and their $ per 1M tokens unknown
 // with that reason, never a NaN refused as an overflow (issue 29: `infer --concurrency` on g7e
 // exited 2).
 TEST_CASE("an unknown dense peak makes the under-load figures and their cost unknown, with the reason", "[inference][unknown]") {
-    const Accelerator* gpu = catalog().find_accelerator(catalog().find_instance("g7.2xlarge")->accelerator.value());
-    REQUIRE(gpu);
-    REQUIRE_FALSE(gpu->dense_tflops.bf16);  // the premise: no published dense BF16 figure
+    const Accelerator* chip = catalog().find_accelerator(catalog().find_instance("dl2q.24xlarge")->accelerator.value());
+    REQUIRE(chip);
+    REQUIRE_FALSE(chip->dense_tflops.bf16);  // the premise: no published dense BF16 figure
     InferenceEstimateRequest q;
     q.serving.model = &model("llama-3-8b");
-    q.instance = "g7.2xlarge";
+    q.instance = "dl2q.24xlarge";
+    q.region = "us-west-2";
     q.prompt_tokens = 1000;
     q.output_tokens = 200;
     q.concurrency = 8;
@@ -116,7 +117,7 @@ TEST_CASE("an unknown dense peak makes the under-load figures and their cost unk
         CHECK_FALSE(f->value);
     CHECK_FALSE(e.usd_per_million_tokens_on_demand.value);
     CHECK(e.usd_per_million_tokens_on_demand.unknown_reason.find("tokens per second unknown: prefill time unknown") == 0);
-    CHECK_FALSE(e.usd_per_million_tokens_spot.value);  // (and G7 has no spot price in the snapshot either)
+    CHECK_FALSE(e.usd_per_million_tokens_spot.value);  // whatever the spot price, the rate is unknown
     const nlohmann::json j = to_json(e);  // threw "which give no number" before
     CHECK(j.dump().find("NaN") == std::string::npos);
 }
