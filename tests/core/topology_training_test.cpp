@@ -10,6 +10,7 @@
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/topology/nccl_latency.hpp"
 #include "gpuplan/topology/topology.hpp"
+#include "gpuplan/workload/training_plan.hpp"
 #include "gpuplan/workload/training_time.hpp"
 #include "fixtures.hpp"
 
@@ -365,6 +366,31 @@ TEST_CASE("a layout that does not fit in GPU memory is flagged", "[training][mem
     TrainingTimeRequest zero3 = ddp;
     zero3.layout.zero_stage = 3;
     CHECK(training_time(catalog(), zero3).warnings.empty());
+}
+
+// The plan of a layout that does not fit (the Training view, `gpuplan eval`): its step, time and
+// cost are unknown with the memory verdict, never shown as if it ran (issue 30: p4d with ZeRO 1
+// showed $22,681); the memory figures stay, to show what to change.
+TEST_CASE("a plan whose layout does not fit is not timed or priced", "[training][memory]") {
+    TrainingPlanRequest unfit;
+    unfit.time = request("p5.48xlarge", "llama-3-8b", 1, 8, 1, 1);
+    unfit.time.layout.global_batch_tokens = 8 * 2048;
+    const TrainingPlan plan = plan_training(catalog(), unfit);
+    REQUIRE_FALSE(plan.fit.fits);
+    CHECK(plan.fit.memory.total_per_gpu_gb.value);
+    for (const Figure* f : {&plan.time.step_seconds, &plan.time.tokens_per_second, &plan.time.mfu, &plan.time.total_hours, &plan.time.cost_usd}) {
+        CHECK_FALSE(f->value);
+        CHECK_THAT(f->unknown_reason, Contains("does not fit in GPU memory") && Contains("p5.48xlarge"));
+    }
+    CHECK(plan.run_quotes.empty());
+    CHECK_THAT(plan.run_quotes_unavailable, Contains("does not fit"));
+    // ZeRO-3 fits: timed and priced.
+    TrainingPlanRequest fits = unfit;
+    fits.time.layout.zero_stage = 3;
+    const TrainingPlan ok = plan_training(catalog(), fits);
+    CHECK(ok.fit.fits);
+    CHECK(ok.time.total_hours.value);
+    CHECK_FALSE(ok.run_quotes.empty());
 }
 
 TEST_CASE("NCCL's latency per call, by algorithm and protocol", "[topology][nccl]") {
