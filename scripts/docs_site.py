@@ -28,7 +28,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # Files of the wasm build's web/ folder that the page needs (the rest is CMake's).
-WEB_SUFFIXES = {".html", ".js", ".wasm", ".css", ".data", ".png", ".svg", ".ico", ".json", ".woff2", ".ttf", ".map"}
+# .br and .gz: the precompressed siblings scripts/precompress.js writes (copied with their
+# times, so scripts/static_server.js still finds them as new as the originals).
+WEB_SUFFIXES = {".html", ".js", ".wasm", ".css", ".data", ".png", ".svg", ".ico", ".json", ".woff2", ".ttf", ".map", ".br", ".gz"}
 
 
 def build(out: Path, config: Path = ROOT / "mkdocs.yml") -> int:

@@ -4,8 +4,10 @@
 //   node scripts/perf_budget.js <web dir> <out.json> [loads]
 //
 // 1. Transfer size: gzip -9 of what a first visit downloads (index.html, shell.js, shell.css,
-//    gpuplan.js, gpuplan.wasm; the catalog is inside the wasm). Budget 1.5 MB.
-// 2. JS API: gzip -9 of api/gpuplan-api.js + api/gpuplan-api.wasm. Budget 300 KB.
+//    gpuplan.js, gpuplan.wasm; the catalog is inside the wasm). Budget 1,000 KB (issue 32).
+//    Beside it, what scripts/static_server.js actually sends a browser: the precompressed
+//    .br siblings where the build wrote them (scripts/precompress.js), else the file.
+// 2. JS API: the same for api/gpuplan-api.js + api/gpuplan-api.wasm. Budget 250 KB.
 // 3. First frame: headless Chromium (SwiftShader WebGL2) on this machine, served from
 //    127.0.0.1, from navigation start to the first settled frame on screen (the page's ready
 //    event, performance.now()); a fresh browser context per load (no cache); median of N.
@@ -20,7 +22,7 @@ const path = require('path');
 const zlib = require('zlib');
 const h = require('../tests/browser/harness');
 
-const BUDGET = { app_gzip_bytes: 1.5e6, api_gzip_bytes: 300e3, first_frame_ms: 1500, frame_cpu_ms: 8 };
+const BUDGET = { app_gzip_bytes: 1.0e6, api_gzip_bytes: 250e3, first_frame_ms: 1500, frame_cpu_ms: 8 };
 
 function gzipSize(file) {
   return zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
@@ -37,11 +39,17 @@ async function main() {
   const apiFiles = ['api/gpuplan-api.js', 'api/gpuplan-api.wasm'];
   for (const f of [...appFiles, ...apiFiles]) {
     const file = path.join(webDir, f);
-    if (fs.existsSync(file)) result.files[f] = { bytes: fs.statSync(file).size, gzip_bytes: gzipSize(file) };
+    if (!fs.existsSync(file)) continue;
+    const bytes = fs.statSync(file).size;
+    const served = fs.existsSync(file + '.br') && fs.statSync(file + '.br').mtimeMs >= fs.statSync(file).mtimeMs
+      ? fs.statSync(file + '.br').size : bytes;
+    result.files[f] = { bytes, gzip_bytes: gzipSize(file), served_bytes: served };
   }
-  const sum = (list) => list.reduce((s, f) => s + (result.files[f] ? result.files[f].gzip_bytes : 0), 0);
-  result.app_gzip_bytes = sum(appFiles);
-  result.api_gzip_bytes = sum(apiFiles);
+  const sum = (list, key) => list.reduce((s, f) => s + (result.files[f] ? result.files[f][key] : 0), 0);
+  result.app_gzip_bytes = sum(appFiles, 'gzip_bytes');
+  result.api_gzip_bytes = sum(apiFiles, 'gzip_bytes');
+  result.app_served_bytes = sum(appFiles, 'served_bytes');
+  result.api_served_bytes = sum(apiFiles, 'served_bytes');
 
   const server = await h.serve(webDir);
   const browser = await h.launch();
@@ -106,8 +114,10 @@ async function main() {
   const kb = (b) => `${(b / 1000).toFixed(0)} KB`;
   console.log(`| measure | figure | budget | |`);
   console.log(`|---|---|---|---|`);
-  console.log(`| browser app transfer (gzip -9) | ${kb(result.app_gzip_bytes)} | 1500 KB | ${result.verdict.app_gzip} |`);
-  console.log(`| JS API transfer (gzip -9) | ${kb(result.api_gzip_bytes)} | 300 KB | ${result.verdict.api_gzip} |`);
+  console.log(`| browser app transfer (gzip -9) | ${kb(result.app_gzip_bytes)} | 1000 KB | ${result.verdict.app_gzip} |`);
+  console.log(`| browser app as served (brotli where precompressed) | ${kb(result.app_served_bytes)} | | |`);
+  console.log(`| JS API transfer (gzip -9) | ${kb(result.api_gzip_bytes)} | 250 KB | ${result.verdict.api_gzip} |`);
+  console.log(`| JS API as served | ${kb(result.api_served_bytes)} | | |`);
   console.log(`| first frame (median of ${loads}) | ${result.first_frame_ms.median.toFixed(0)} ms (${result.first_frame_ms.min.toFixed(0)}-${result.first_frame_ms.max.toFixed(0)}) | 1500 ms | ${result.verdict.first_frame} |`);
   for (const [view, t] of Object.entries(result.frame_cpu_ms))
     console.log(`| draw_app CPU, ${view} | ${t.mean.toFixed(2)} ms mean, ${t.max.toFixed(2)} max | 8 ms | ${t.mean <= 8 ? 'within' : 'over'} |`);

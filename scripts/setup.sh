@@ -19,7 +19,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates dpkg-dev
   nlohmann-json3-dev catch2 libcli11-dev libfmt-dev libbenchmark-dev
   libsdl2-dev libgl-dev zlib1g-dev libstb-dev libnuma-dev libcurl4-openssl-dev
-  emscripten python3
+  emscripten nodejs python3
   chromium xvfb xauth brotli
   openmpi-bin libopenmpi-dev
   clang libclang-rt-14-dev

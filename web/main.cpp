@@ -30,19 +30,6 @@ namespace {
 
 using gpuplan::web::Page;
 
-// Applies the start-up options. What could not be used is kept in url_errors for the notice
-// banner; everything else still applies (a half-broken link keeps its readable half).
-void apply_options(Page& page, const std::vector<std::string>& args) {
-    gpuplan::ui::ParsedAppOptions parsed = gpuplan::ui::parse_app_arguments(args);
-    page.url_errors = parsed.errors;
-    for (std::string& error : gpuplan::shell::apply_app_options(page.state, parsed.options, "scenario (URL)")) page.url_errors.push_back(std::move(error));
-    auto& state = page.state;
-    page.published_view = state.view;
-    page.published_catalog = gpuplan::ui::catalog_view_link(state);
-    page.published_charts = gpuplan::ui::chart_ranges_view_link(state);
-    page.published_dark_theme = state.dark_theme;
-}
-
 void load_catalog(Page& page) {
     try {
         page.catalog = gpuplan::load_builtin_catalog();
@@ -140,7 +127,7 @@ int main(int argc, char** argv) {
     static Page page;
     gpuplan::web::attach_page_bridge(page);
     load_catalog(page);
-    apply_options(page, std::vector<std::string>(argv + 1, argv + argc));
+    gpuplan::web::open_link(page, std::vector<std::string>(argv + 1, argv + argc));
     if (!start_graphics(page)) return 1;
     static PagePlatform platform(page);
     page.loop.emplace(page.window, page.state, platform);

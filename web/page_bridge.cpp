@@ -137,6 +137,16 @@ void publish_ready(const Page& page) {
     EM_ASM({ Module.gpuplanShell.onReady(JSON.parse(UTF8ToString($0))); }, notice.c_str());
 }
 
+void open_link(Page& page, const std::vector<std::string>& args) {
+    ui::ParsedAppOptions parsed = ui::parse_app_arguments(args);
+    page.url_errors = parsed.errors;
+    for (std::string& error : shell::apply_app_options(page.state, parsed.options, "scenario (URL)")) page.url_errors.push_back(std::move(error));
+    page.published_view = page.state.view;
+    page.published_catalog = ui::catalog_view_link(page.state);
+    page.published_charts = ui::chart_ranges_view_link(page.state);
+    page.published_dark_theme = page.state.dark_theme;
+}
+
 void publish_state_change(const Page& page) {
     const std::string query = state_query(page);
     EM_ASM({ Module.gpuplanShell.onStateChanged(UTF8ToString($0)); }, query.c_str());
@@ -174,6 +184,24 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_set_scenario(const char* scenario_
     if (!page.state.error.empty()) return gpuplan::web::keep(text, page.state.error);
     gpuplan::web::publish_state_change(page);
     return gpuplan::web::keep(text, "");
+}
+
+// Opens a link in the running page: `arguments_json` is the JSON array of its arguments, as
+// shell.js builds them from a URL (a link pasted into the address bar changes only the
+// fragment, so the page does not reload). Returns the JSON array of what could not be used.
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_open_link(const char* arguments_json) {
+    static std::string text;
+    auto& page = *g_page;
+    std::vector<std::string> args;
+    try {
+        for (const nlohmann::json& argument : nlohmann::json::parse(arguments_json)) args.push_back(argument.get<std::string>());
+    } catch (const nlohmann::json::exception& e) {
+        return gpuplan::web::keep(text, nlohmann::json::array({std::string("the link's arguments could not be read: ") + e.what()}).dump());
+    }
+    gpuplan::web::open_link(page, args);
+    gpuplan::web::request_frames(page);
+    gpuplan::web::publish_state_change(page);
+    return gpuplan::web::keep(text, nlohmann::json(page.url_errors).dump());
 }
 
 // Switches the view by name ("costs"). Returns "" or why not.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "page.hpp"
 
@@ -14,6 +15,11 @@ void attach_page_bridge(Page& page);
 
 // The page's command line: the URL query turned into arguments by shell.js (Module.arguments
 // reach main's argv); nothing else is read from the page at start-up.
+
+// Applies a link's arguments ("--view=costs", "--scenario=..."): at start-up, and when a link
+// is pasted into a tab already showing the planner (shell.js, hashchange). What could not be
+// used is kept in page.url_errors for the notice banner; everything readable still applies.
+void open_link(Page& page, const std::vector<std::string>& args);
 
 // After the first settled frame: hides the loading indicator, sets window.gpuplan.ready,
 // shows the notice banner for url_errors, posts "gpuplan:ready" to an embedding host.

@@ -4,43 +4,20 @@
 'use strict';
 
 const fs = require('fs');
-const http = require('http');
 const path = require('path');
 const { chromium } = require('playwright-core');
 
 const READY_TIMEOUT_MS = 60_000;
 
-const MIME_TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',  // required by WebAssembly.instantiateStreaming
-  '.json': 'application/json',
-  '.png': 'image/png',
-  '.css': 'text/css',
-};
+// The server people get from scripts/serve.sh (precompressed .br/.gz siblings sent to a
+// browser that accepts them), so every browser test runs against it.
+const { createStaticServer } = require('../../scripts/static_server.js');
 
 // Serves `root`; `extra` maps URL paths to {type, body} for pages made up by a test (body:
 // text, or a function of the server returning it).
-function serve(root, extra = {}) {
-  root = path.resolve(root);
-  const server = http.createServer((request, response) => {
-    const urlPath = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
-    if (extra[urlPath]) {
-      response.writeHead(200, { 'Content-Type': extra[urlPath].type, 'Cache-Control': 'no-store' });
-      const body = extra[urlPath].body;  // text, or a function giving it (e.g. needing the port)
-      response.end(typeof body === 'function' ? body(server) : body);
-      return;
-    }
-    const file = path.join(root, urlPath.endsWith('/') ? urlPath + 'index.html' : urlPath);
-    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      response.writeHead(404).end('not found');
-      return;
-    }
-    const type = MIME_TYPES[path.extname(file)] || 'application/octet-stream';
-    response.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store',
-                              'Content-Length': fs.statSync(file).size });
-    fs.createReadStream(file).pipe(response);
-  });
+// `options.compressed` false sends every file as it is (the precompressed siblings ignored).
+function serve(root, extra = {}, options = {}) {
+  const server = createStaticServer(root, { extra, cacheControl: 'no-store', ...options });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
     server.origin = `http://127.0.0.1:${server.address().port}`;
     resolve(server);

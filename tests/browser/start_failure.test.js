@@ -1,9 +1,12 @@
 // start_failure.test.js — a browser without WebGL2 gets a readable message instead of a blank
-// page, and the wasm is not even downloaded; the loading indicator shows progress first.
+// page, and the wasm is not even downloaded; a normal start compiles the (compressed) wasm while
+// it downloads, and the loading screen names the size being downloaded.
 //
 // Usage: node start_failure.test.js <web output dir>
 'use strict';
 
+const fs = require('fs');
+const path = require('path');
 const h = require('./harness');
 
 h.runTest('browser.start_failure', async () => {
@@ -30,21 +33,58 @@ h.runTest('browser.start_failure', async () => {
     if (!(await page.locator('#status').isVisible())) throw new Error('the message is not visible');
     if (wasmRequests.length) throw new Error(`the wasm was downloaded although it cannot run: ${wasmRequests}`);
 
-    // 2. A normal start reports download progress (the server sends Content-Length).
-    const ok = await h.newPage(browser);
-    await ok.addInitScript(() => {
-      window.progressSeen = [];
-      new MutationObserver(() => {
-        const t = document.getElementById('status-text');
-        if (t && /of .* MB/.test(t.textContent)) window.progressSeen.push(t.textContent);
-      }).observe(document, { subtree: true, childList: true, characterData: true });
-    });
-    await ok.goto(`${server.origin}/`);
-    await h.waitReady(ok);
-    const seen = await ok.evaluate(() => window.progressSeen);
-    if (seen.length === 0) throw new Error('no download progress was shown while loading');
-    if (page.errors.length || ok.errors.length) throw new Error(`errors: ${[...page.errors, ...ok.errors].join('; ')}`);
-    return `no WebGL2 → "${text.split('\n')[0]}"; normal start showed ${seen.length} progress updates (last: ${seen[seen.length - 1]})`;
+    // 2. A normal start compiles while downloading (instantiateStreaming) and the loading screen
+    // names the size being downloaded. The server sends the precompressed gpuplan.wasm.br, so
+    // that size is the compressed one; served plain, the whole file's.
+    const start = async (origin) => {
+      const p = await h.newPage(browser);
+      await p.addInitScript(() => {
+        window.sizesShown = [];
+        window.streamed = false;
+        const streaming = WebAssembly.instantiateStreaming;
+        WebAssembly.instantiateStreaming = function (...args) { window.streamed = true; return streaming.apply(this, args); };
+        new MutationObserver(() => {
+          const t = document.getElementById('status-text');
+          const m = t && /Loading gpuplan… ([0-9.]+) MB/.exec(t.textContent);
+          if (m) window.sizesShown.push(Number(m[1]));
+        }).observe(document, { subtree: true, childList: true, characterData: true });
+      });
+      let encoding = null;
+      let bytes = null;
+      p.on('response', async (r) => {
+        if (!r.url().endsWith('/gpuplan.wasm')) return;
+        encoding = r.headers()['content-encoding'] || 'none';
+        bytes = Number(r.headers()['content-length']);
+      });
+      await p.goto(`${origin}/`);
+      await h.waitReady(p);
+      const result = await p.evaluate(() => ({ sizes: window.sizesShown, streamed: window.streamed }));
+      if (p.errors.length) throw new Error(`errors: ${p.errors.join('; ')}`);
+      await p.close();
+      return { ...result, encoding, bytes };
+    };
+    const check = (what, r, encoding, fileBytes) => {
+      if (r.encoding !== encoding) throw new Error(`${what}: gpuplan.wasm was sent with encoding ${r.encoding}, expected ${encoding}`);
+      if (r.bytes !== fileBytes) throw new Error(`${what}: ${r.bytes} bytes announced, the file has ${fileBytes}`);
+      if (!r.streamed) throw new Error(`${what}: the wasm was not compiled while downloading (no WebAssembly.instantiateStreaming call)`);
+      const mb = Number((fileBytes / 1e6).toFixed(1));
+      if (!r.sizes.includes(mb)) throw new Error(`${what}: the loading screen did not show ${mb} MB (it showed ${r.sizes.join(', ') || 'nothing'})`);
+    };
+    const brBytes = fs.statSync(path.join(webDir, 'gpuplan.wasm.br')).size;
+    const rawBytes = fs.statSync(path.join(webDir, 'gpuplan.wasm')).size;
+    const compressed = await start(server.origin);
+    check('compressed', compressed, 'br', brBytes);
+    const plainServer = await h.serve(webDir, {}, { compressed: false });
+    let plain;
+    try {
+      plain = await start(plainServer.origin);
+    } finally {
+      plainServer.close();
+    }
+    check('plain', plain, 'none', rawBytes);
+    if (page.errors.length) throw new Error(`errors: ${page.errors.join('; ')}`);
+    return `no WebGL2 → "${text.split('\n')[0]}"; compressed start streamed ${brBytes} bytes of brotli ` +
+      `(${(brBytes / 1e6).toFixed(1)} MB shown), plain ${rawBytes} (${(rawBytes / 1e6).toFixed(1)} MB shown)`;
   } finally {
     await browser.close();
     server.close();

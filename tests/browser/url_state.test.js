@@ -1,7 +1,7 @@
 // url_state.test.js — the URL is the state: editing the scenario through the test hook
 // updates the address (history.replaceState) and reloading that address restores the same
 // results; a broken link shows a message, keeps what it could read and falls back to defaults
-// for the rest.
+// for the rest; a link pasted into a tab already showing the planner is opened there.
 //
 // Usage: node url_state.test.js <web output dir> <scenario.json> <screenshot dir>
 'use strict';
@@ -74,8 +74,39 @@ h.runTest('browser.url_state', async () => {
       throw new Error(`invalid scenario: the notice does not name the hours in words: ${invNotice}`);
     if (invState.view !== 'costs') throw new Error('invalid scenario: the readable view was lost');
     if (bad.errors.length || inv.errors.length) throw new Error(`errors: ${[...bad.errors, ...inv.errors].join('; ')}`);
+
+    // 5. A link pasted into the address bar of the tab already showing the planner: only the
+    //    fragment changes, so the page does not reload (hashchange). The planner shows the
+    //    pasted link's view and scenario, and the address then holds that (Copy link copies it).
+    const pastedFile = path.join(path.dirname(scenarioFile), 'r1-serve-llama-70b.json');
+    const pasted = JSON.parse(fs.readFileSync(pastedFile, 'utf8'));
+    const pastedLink = `${server.origin}/#view=inference&scenario=${Buffer.from(JSON.stringify(pasted)).toString('base64url')}`;
+    await page.goto(pastedLink);  // same document: a fragment navigation, as pasting such a link is
+    try {
+      await page.waitForFunction(() => window.gpuplan.getState().view === 'inference', null, { timeout: 20000 });
+    } catch (_) {
+      throw new Error(`a pasted link was ignored: the view stayed ${(await page.evaluate(() => window.gpuplan.getState())).view}`);
+    }
+    const afterPaste = await page.evaluate(() => window.gpuplan.getState());
+    if (JSON.stringify(sortKeys(afterPaste.scenario)) !== JSON.stringify(sortKeys(pasted)))
+      throw new Error('a pasted link: the view changed but the scenario on screen is not the pasted one');
+    await page.evaluate(() => window.gpuplan.linkSettled());
+    const shownZ = new URLSearchParams(new URL(page.url()).hash.slice(1)).get('z');
+    const shown = shownZ && JSON.parse(require('zlib').inflateRawSync(Buffer.from(shownZ, 'base64url')).toString('utf8'));
+    if (!shown || JSON.stringify(sortKeys(shown)) !== JSON.stringify(sortKeys(pasted)))
+      throw new Error('after a pasted link, the address (what Copy link copies) is not what is on screen');
+    // A pasted link with a bad part: the readable scenario applies, the notice names the view.
+    await page.goto(`${server.origin}/#view=nonsense&scenario=${Buffer.from(JSON.stringify(scenario)).toString('base64url')}`);
+    await page.waitForFunction(() => !document.getElementById('notice').hidden, null, { timeout: 20000 });
+    const pastedNotice = await page.locator('#notice-text').innerText();
+    const afterBad = await page.evaluate(() => window.gpuplan.getState());
+    if (!/nonsense/.test(pastedNotice)) throw new Error(`a pasted link with a bad view: the notice does not name it: ${pastedNotice}`);
+    if (JSON.stringify(sortKeys(afterBad.scenario)) !== JSON.stringify(sortKeys(scenario)))
+      throw new Error('a pasted link with a bad view: its readable scenario was not applied');
+    if (page.errors.length) throw new Error(`errors after pasting links: ${page.errors.join('; ')}`);
     return `edit → URL (${param.length} chars) → reload gave identical results; broken link notice: ` +
-      `${JSON.stringify(notice.split('\n')[1] || notice)}; screenshot ${file}`;
+      `${JSON.stringify(notice.split('\n')[1] || notice)}; a pasted link opened in the same tab (view, scenario, address); ` +
+      `screenshot ${file}`;
   } finally {
     await browser.close();
     server.close();

@@ -9,7 +9,8 @@
 //      `?scenario=` (uncompressed, older links and the docs' iframes) still load. The page
 //      keeps the URL current with history.replaceState.
 //   2. Start-up: checks WebGL2 first (a readable message instead of a blank page), then
-//      downloads gpuplan.wasm with a progress bar and starts gpuplan.js.
+//      downloads gpuplan.wasm, compiling it as it arrives (its size on the loading screen), and
+//      starts gpuplan.js.
 //   3. Toolbar: copy link, import a bench results file (picker or drag-and-drop), export the
 //      scenario (JSON) and the current table (CSV). Hidden in embed mode.
 //   4. Embedding: a host page talks to an embedded view with postMessage (docs/embedding.md).
@@ -48,12 +49,13 @@
   const compressScenario = async (param) => base64url.encode(await pipeThrough(base64url.decode(param), new CompressionStream('deflate-raw')));
   const expandScenario = async (z) => base64url.encode(await pipeThrough(base64url.decode(z), new DecompressionStream('deflate-raw')));
 
-  // The arguments, once the fragment's compressed scenario is expanded (main waits for them).
-  async function startArguments() {
+  // The arguments of a link, once its fragment's compressed scenario is expanded (main waits
+  // for them at start-up; a pasted link is read again, see hashchange below).
+  async function linkArguments(fragmentParams) {
     const list = [];
     const urlErrors = [];
     for (const [name, value] of params) if (!PAGE_ONLY_PARAMS.has(name)) list.push(`--${name}=${value}`);
-    for (const [name, value] of fragment) {
+    for (const [name, value] of fragmentParams) {
       if (name !== 'z') { list.push(`--${name}=${value}`); continue; }
       try {
         list.push(`--scenario=${await expandScenario(value)}`);
@@ -81,32 +83,25 @@
     window.gpuplan = Object.assign(window.gpuplan || {}, { failed: true, failure: text });
     window.dispatchEvent(new Event('gpuplan-failed'));
   }
-  function setProgress(loaded, total) {
-    const bar = $('status-progress');
-    const mb = (bytes) => (bytes / 1e6).toFixed(1);
-    if (total > 0) {
-      bar.value = loaded / total;
-      $('status-text').textContent = `Loading gpuplan… ${mb(loaded)} of ${mb(total)} MB`;
-    } else {
-      bar.removeAttribute('value');  // indeterminate: the server did not say how big it is
-      $('status-text').textContent = `Loading gpuplan… ${mb(loaded)} MB`;
-    }
+  // While the wasm downloads and compiles: the size the server announced, the bar moving.
+  function showDownloadSize(bytes) {
+    $('status-progress').removeAttribute('value');  // indeterminate: the browser, not the page, reads the bytes
+    $('status-text').textContent = bytes > 0 ? `Loading gpuplan… ${(bytes / 1e6).toFixed(1)} MB` : 'Loading gpuplan…';
   }
 
-  // Downloads the .wasm with progress. XMLHttpRequest rather than a fetch() stream: its
-  // progress events are reliable, and Chromium reports a fully read fetch stream as aborted.
-  function fetchWasm(url) {
-    return new Promise((resolve, reject) => {
-      const request = new XMLHttpRequest();
-      request.open('GET', url);
-      request.responseType = 'arraybuffer';
-      // event.total is the transfer size (compressed, if the server gzips), as is loaded.
-      request.onprogress = (event) => setProgress(event.loaded, event.lengthComputable ? event.total : 0);
-      request.onload = () => (request.status === 200 ? resolve(new Uint8Array(request.response))
-                                                     : reject(new Error(`${url}: HTTP ${request.status}`)));
-      request.onerror = () => reject(new Error(`${url}: the download failed`));
-      request.send();
-    });
+  // Downloads and compiles the .wasm at once: WebAssembly.instantiateStreaming compiles while
+  // the bytes arrive (instantiate(bytes) waited for the last byte first). The browser reads the
+  // body itself: a body read by the page's script (to count its bytes) is logged by Chromium as
+  // an aborted request, so the indicator shows the size the server announced (compressed, when
+  // scripts/static_server.js sends gpuplan.wasm.br) rather than a running count. A server that
+  // labels .wasm with another type gets the byte-array path instead.
+  async function instantiateWasm(url, imports) {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    showDownloadSize(Number(response.headers.get('Content-Length')) || 0);
+    const wasmType = (response.headers.get('Content-Type') || '').split(';')[0].trim() === 'application/wasm';
+    if (wasmType && typeof WebAssembly.instantiateStreaming === 'function') return WebAssembly.instantiateStreaming(response, imports);
+    return WebAssembly.instantiate(await response.arrayBuffer(), imports);
   }
 
   function hasWebGL2() {
@@ -381,8 +376,28 @@
     redraw: (frames) => Module._gpuplan_page_redraw(frames || 3),
   };
 
+  // A link pasted into the address bar of a tab already showing the planner changes only the
+  // fragment, so the page does not reload: the new link is read here (the page's own
+  // history.replaceState fires no hashchange). Before the planner is ready, it waits.
+  async function openPastedLink() {
+    if (!window.gpuplan.ready) {
+      window.addEventListener('gpuplan-ready', openPastedLink, { once: true });
+      return;
+    }
+    const { list, urlErrors } = await linkArguments(new URLSearchParams(location.hash.slice(1)));
+    let errors = [];
+    try {
+      errors = JSON.parse(callText('gpuplan_page_open_link', JSON.stringify(list)) || '[]');
+    } catch (error) {
+      errors = [`the link could not be opened: ${error.message}`];
+    }
+    $('notice').hidden = true;
+    showNotice([...urlErrors, ...errors]);
+  }
+
   // --- Start ---------------------------------------------------------------------------
   window.addEventListener('message', handleHostMessage);
+  window.addEventListener('hashchange', openPastedLink);
   wireToolbar();
   const canvas = $('canvas');
   // Keys go to the canvas (SDL listens there): keep focus on it when clicked.
@@ -409,7 +424,7 @@
   }
 
   applyPageTheme(fragment.get('theme') === 'dark' || params.get('theme') === 'dark');
-  startArguments().then(({ list, urlErrors }) => {
+  linkArguments(fragment).then(({ list, urlErrors }) => {
     startUrlErrors.push(...urlErrors);
     window.Module = {
       canvas,
@@ -420,8 +435,7 @@
       onAbort: (what) => showStartError(`gpuplan stopped: ${what}`),
       locateFile: (file) => new URL(file, location.href).href,
       instantiateWasm(imports, receiveInstance) {
-        fetchWasm(new URL('gpuplan.wasm', location.href).href)
-          .then((bytes) => WebAssembly.instantiate(bytes, imports))
+        instantiateWasm(new URL('gpuplan.wasm', location.href).href, imports)
           .then((output) => receiveInstance(output.instance, output.module))
           .catch((error) => showStartError(`gpuplan could not be loaded: ${error.message}`));
         return {};  // exports arrive later, through receiveInstance
