@@ -72,6 +72,8 @@ TrainingPlan plan_training(const Catalog& catalog, const TrainingPlanRequest& r)
         for (Figure* f : {&p.time.step_seconds, &p.time.tokens_per_second, &p.time.tokens_per_second_per_gpu, &p.time.mfu, &p.time.total_seconds,
                           &p.time.total_hours, &p.time.cost_usd})
             *f = unknown_figure(f->name, f->unit, f->formula, why);
+        // training_time's own "does not fit" warning says the same as those reasons, in flags.
+        std::erase_if(p.time.warnings, [](const std::string& w) { return w.starts_with("does not fit:"); });
     }
     p.warnings = p.time.warnings;
     if (p.fit.host_fits == false)

@@ -331,7 +331,8 @@ void draw_costs_view(AppState& state) {
         draw_options_table(r->price->quotes);
         note("A price without a mark is listed: published, its source and date on hover. \"not offered\": a source shows AWS does "
              "not sell that option for this type here (hover for which). \"(assumed)\": no data either way, priced at a default "
-             "discount off on-demand (docs/pricing.md, \"Which options exist\").");
+             "discount off on-demand, partial and all upfront below no upfront by AWS's usual ratio (docs/pricing.md, \"Which "
+             "options exist\" and \"Upfront payments\"; hover a figure for its inputs).");
         draw_spot_checkpoints(state, r->price->quotes);
         heading("Cumulative cost over months");
         draw_cumulative_chart(*r->price, state.views->charts.costs_months);
