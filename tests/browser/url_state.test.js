@@ -1,7 +1,8 @@
 // url_state.test.js — the URL is the state: editing the scenario through the test hook
 // updates the address (history.replaceState) and reloading that address restores the same
 // results; a broken link shows a message, keeps what it could read and falls back to defaults
-// for the rest; a link pasted into a tab already showing the planner is opened there.
+// for the rest; a link pasted into a tab already showing the planner is opened there; Back and
+// Forward walk through the scenarios.
 //
 // Usage: node url_state.test.js <web output dir> <scenario.json> <screenshot dir>
 'use strict';
@@ -104,14 +105,41 @@ h.runTest('browser.url_state', async () => {
     if (JSON.stringify(sortKeys(afterBad.scenario)) !== JSON.stringify(sortKeys(scenario)))
       throw new Error('a pasted link with a bad view: its readable scenario was not applied');
     if (page.errors.length) throw new Error(`errors after pasting links: ${page.errors.join('; ')}`);
+
+    // 6. Back and Forward walk through the scenarios: each new scenario is a history entry
+    //    (a view change is not), and going back reopens the scenario that was on screen.
+    const other = JSON.parse(fs.readFileSync(path.join(path.dirname(scenarioFile), 'p2-reserved-1y.json'), 'utf8'));
+    const otherError = await page.evaluate((s) => window.gpuplan.setScenario(s), other);
+    if (otherError) throw new Error(`setScenario refused p2-reserved-1y.json: ${otherError}`);
+    await page.evaluate(() => window.gpuplan.linkSettled());
+    await page.evaluate(() => window.gpuplan.setView('costs'));
+    await h.settle(page, 4, 'view change');
+    const entries = await page.evaluate(() => history.length);
+    await page.goBack();
+    await waitScenario(page, scenario, 'Back');
+    await page.goForward();
+    await waitScenario(page, other, 'Forward');
+    if (await page.evaluate(() => history.length) !== entries) throw new Error('Back and Forward added history entries');
+    if (page.errors.length) throw new Error(`errors after Back and Forward: ${page.errors.join('; ')}`);
     return `edit → URL (${param.length} chars) → reload gave identical results; broken link notice: ` +
       `${JSON.stringify(notice.split('\n')[1] || notice)}; a pasted link opened in the same tab (view, scenario, address); ` +
-      `screenshot ${file}`;
+      `Back and Forward walked the scenarios; screenshot ${file}`;
   } finally {
     await browser.close();
     server.close();
   }
 });
+
+// Waits until the planner shows `expected` as its scenario (after Back or Forward).
+async function waitScenario(page, expected, what) {
+  const want = JSON.stringify(sortKeys(expected));
+  for (let waited = 0; waited < 20000; waited += 100) {
+    const shown = await page.evaluate(() => window.gpuplan.getState().scenario);
+    if (JSON.stringify(sortKeys(shown)) === want) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`${what}: the planner did not show the scenario of that history entry`);
+}
 
 function sortKeys(value) {
   if (Array.isArray(value)) return value.map(sortKeys);

@@ -7,7 +7,8 @@
 //      send to a server, so a link of any length loads (a query string of a few hundred KB
 //      gets "414 URI Too Long"); the scenario in it is deflate-compressed (`z=`). Links with
 //      `?scenario=` (uncompressed, older links and the docs' iframes) still load. The page
-//      keeps the URL current with history.replaceState.
+//      keeps the URL current: a new scenario is a history entry (Back and Forward walk
+//      through them), other changes replace the entry.
 //   2. Start-up: checks WebGL2 first (a readable message instead of a blank page), then
 //      downloads gpuplan.wasm, compiling it as it arrives (its size on the loading screen), and
 //      starts gpuplan.js.
@@ -308,6 +309,9 @@
     }
   }
   let suppressHostUpdate = false;
+  let shownScenario = null;  // the scenario parameter of the address last written (null before the first)
+  let writtenHash = null;    // the fragment the page last wrote or opened
+  let openingLink = false;   // true while a link from the address bar or history is applied
 
   // The fragment for a state query from the core: every setting as it is, the scenario
   // compressed (`z=`). Embed mode is the page's (the query keeps it).
@@ -342,14 +346,23 @@
       $('canvas').focus();
     },
     onStateChanged(query) {
-      // The address bar always holds the link to what is on screen (no history entries).
+      // The address bar always holds the link to what is on screen. A new scenario is a new
+      // history entry, so Back and Forward walk through the scenarios (popstate reopens them);
+      // a view, theme or table change replaces the entry. Not in an embed (its entries would
+      // be the host page's Back), nor while a link from the address is being opened.
       const state = new URLSearchParams(query);
       applyPageTheme(state.get('theme') === 'dark');
+      const scenarioParam = state.get('scenario') || '';
+      const push = !embed && !openingLink && window.gpuplan && window.gpuplan.ready && shownScenario !== null && scenarioParam !== shownScenario;
+      shownScenario = scenarioParam;
       const sequence = ++urlSequence;
       urlUpdate = linkFragment(state).then((hash) => {
         if (sequence !== urlSequence) return;  // a newer state is on its way
         const search = [...params].filter(([name]) => QUERY_PARAMS.has(name)).map(([n, v]) => `${n}=${encodeURIComponent(v)}`).join('&');
-        history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}${hash ? `#${hash}` : ''}`);
+        const url = `${location.pathname}${search ? `?${search}` : ''}${hash ? `#${hash}` : ''}`;
+        if (push) history.pushState(null, '', url);
+        else history.replaceState(null, '', url);
+        writtenHash = location.hash;
         updatePlannerLink();
       }, (error) => toolbarMessage(`The link could not be updated: ${error.message}`, true));
       if (!suppressHostUpdate && window.gpuplan && window.gpuplan.ready) postToHost(resultsMessage(null, ''));
@@ -376,20 +389,27 @@
     redraw: (frames) => Module._gpuplan_page_redraw(frames || 3),
   };
 
-  // A link pasted into the address bar of a tab already showing the planner changes only the
-  // fragment, so the page does not reload: the new link is read here (the page's own
-  // history.replaceState fires no hashchange). Before the planner is ready, it waits.
-  async function openPastedLink() {
+  // The address changed under the page: a link pasted into the address bar of a tab already
+  // showing the planner (only the fragment changes, so the page does not reload: hashchange),
+  // or Back and Forward through the scenarios (popstate). The link is opened as at start-up;
+  // the page's own pushState and replaceState fire neither event. Before the planner is
+  // ready, it waits.
+  async function openLinkFromAddress() {
     if (!window.gpuplan.ready) {
-      window.addEventListener('gpuplan-ready', openPastedLink, { once: true });
+      window.addEventListener('gpuplan-ready', openLinkFromAddress, { once: true });
       return;
     }
+    if (location.hash === writtenHash) return;  // popstate and hashchange of one step, or nothing new
+    writtenHash = location.hash;
     const { list, urlErrors } = await linkArguments(new URLSearchParams(location.hash.slice(1)));
     let errors = [];
+    openingLink = true;
     try {
       errors = JSON.parse(callText('gpuplan_page_open_link', JSON.stringify(list)) || '[]');
     } catch (error) {
       errors = [`the link could not be opened: ${error.message}`];
+    } finally {
+      openingLink = false;
     }
     $('notice').hidden = true;
     showNotice([...urlErrors, ...errors]);
@@ -397,7 +417,8 @@
 
   // --- Start ---------------------------------------------------------------------------
   window.addEventListener('message', handleHostMessage);
-  window.addEventListener('hashchange', openPastedLink);
+  window.addEventListener('hashchange', openLinkFromAddress);
+  window.addEventListener('popstate', openLinkFromAddress);
   wireToolbar();
   const canvas = $('canvas');
   // Keys go to the canvas (SDL listens there): keep focus on it when clicked.
