@@ -58,6 +58,18 @@ h.runTest('browser.import_export', async () => {
     const exported = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
     if (JSON.stringify(exported) !== JSON.stringify((await page.evaluate(() => window.gpuplan.getState())).scenario))
       throw new Error('exported scenario differs from the state');
+    // The exported file opens again through Import file… (the picker, as a person would): after
+    // another scenario, it brings the exported one back; a JSON of no kind the planner opens is
+    // refused naming the kinds it takes.
+    await page.evaluate(() => window.gpuplan.setScenario({ schema: 'gpuplan.scenario/1', name: 'another', price: { instance: 'g6.xlarge' } }));
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('#import-results')]);
+    await chooser.setFiles(await download.path());
+    await page.waitForFunction(() => /Opened the scenario/.test(document.getElementById('toolbar-message').textContent), null, { timeout: 20000 });
+    if (JSON.stringify((await page.evaluate(() => window.gpuplan.getState())).scenario) !== JSON.stringify(exported))
+      throw new Error('Import file… of the exported scenario did not bring it back');
+    const other = await h.dropFile(page, 'model.json', JSON.stringify({ schema: 'gpuplan.models/1', models: [] }));
+    if (!/not imported: its schema 'gpuplan.models\/1' is none the planner opens \(a scenario, bench results/.test(other.message))
+      throw new Error(`a JSON of another kind: ${other.message}`);
     const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
     const csv = fs.readFileSync(await csvDownload.path(), 'utf8').split('\r\n');
     if (csv[0] !== 'path,value,unit,formula,worked,unknown' || csv.length < 3) throw new Error(`CSV export: ${csv.slice(0, 2).join(' | ')}`);
@@ -92,7 +104,7 @@ h.runTest('browser.import_export', async () => {
     if (page.errors.length) throw new Error(`errors: ${page.errors.join('; ')}`);
     return `price overlay imported (1-year all upfront $${(330000 / 8760).toFixed(4)}/h, billed $330,000 for 106 h), a bad one refused; ` +
       `picker and drop imports of ${path.basename(goodFile)} opened Measurements; ${path.basename(badFile)} refused ` +
-      `("${dropped.state.bench_error.slice(0, 80)}..."); scenario JSON and ${csv.length - 2}-row CSV exported`;
+      `("${dropped.state.bench_error.slice(0, 80)}..."); scenario JSON exported and opened again; ${csv.length - 2}-row CSV exported`;
   } finally {
     await browser.close();
     server.close();

@@ -195,12 +195,24 @@
     else toolbarMessage(`Imported the topology in ${fileName}.`);
     return error;
   }
-  function isCatalogDocument(text) {
-    try { return JSON.parse(text).schema === 'gpuplan.catalog/1'; } catch (e) { return false; }
+  // The schema a JSON document names ("gpuplan.catalog/1"), or '' when it names none or is not JSON.
+  function schemaOf(text) {
+    try {
+      const schema = JSON.parse(text).schema;
+      return typeof schema === 'string' ? schema : '';
+    } catch (e) { return ''; }
+  }
+  // A scenario file (Export scenario's output, or one `gpuplan eval` reads) replaces the
+  // scenario: a new history entry, so Back returns to the one it replaced.
+  function importScenario(text, fileName) {
+    const error = callText('gpuplan_page_set_scenario', text);
+    if (error) toolbarMessage(`${fileName} was not opened: ${error}`, true);
+    else toolbarMessage(`Opened the scenario in ${fileName} (Back returns to the one before).`);
+    return error;
   }
   async function importFile(file) {
     if (!file) return;
-    // JSON documents (bench results, price overlays) start with "{"; anything else is read as
+    // JSON documents (scenarios, bench results, price overlays) start with "{"; anything else is read as
     // a log or a topology matrix (16 MiB: the core's JSON input limit; 64 MiB: a log kept in
     // the page's memory while the core reads its topology lines out of it).
     const json = (await file.slice(0, 256).text()).trimStart().startsWith('{');
@@ -210,9 +222,13 @@
       return;
     }
     const text = await file.text();
+    const schema = json ? schemaOf(text) : '';
     if (!json) importTopology(text, file.name);
-    else if (isCatalogDocument(text)) importCatalog(text, file.name);
-    else importResults(text, file.name);
+    else if (schema.startsWith('gpuplan.scenario/')) importScenario(text, file.name);
+    else if (schema.startsWith('gpuplan.catalog/')) importCatalog(text, file.name);
+    else if (schema.startsWith('gpuplan.bench/') || schema === '') importResults(text, file.name);
+    else toolbarMessage(`${file.name} was not imported: its schema '${schema}' is none the planner opens ` +
+                        '(a scenario, bench results, a price overlay, an NCCL log or `nvidia-smi topo -m` output).', true);
   }
   // The scenario as a file `gpuplan eval` reads: on a fresh page that is a scenario with only
   // its schema (valid, and empty), never `{}`.
