@@ -66,6 +66,15 @@ class PagePlatform final : public gpuplan::shell::Platform {
 public:
     explicit PagePlatform(Page& page) : page_(page) {}
     bool sleeps_when_idle() const override { return false; }
+    // The pasted text arrives while Ctrl (or Cmd) is still held for Ctrl+V, and Dear ImGui 1.86
+    // drops typed characters while it is (so that Ctrl+letter types nothing): the frame that
+    // takes a paste sees it released.
+    void before_new_frame() override {
+        if (!page_.paste_pending) return;
+        page_.paste_pending = false;
+        ImGuiIO& io = ImGui::GetIO();
+        io.KeyCtrl = io.KeySuper = false;
+    }
     bool after_frame(gpuplan::ui::AppState&, const gpuplan::shell::FrameInfo& frame) override {
         publish_changes(page_);
         // Ready once a settled frame is on screen (ImGui lays out auto-fit columns on frame 2).

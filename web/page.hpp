@@ -24,6 +24,10 @@ struct Page {
     // validate); shown in the page's notice banner. Empty when the link was fine.
     std::vector<std::string> url_errors;
 
+    // Text pasted from the browser (gpuplan_page_paste_text) is queued as typed characters;
+    // the frame that takes them sees Ctrl and Cmd up (see PagePlatform::before_new_frame).
+    bool paste_pending = false;
+
     // The main loop shared with the desktop (ui/shell/app_loop.hpp); made once graphics start.
     // Input, resizes and bridge calls ask it for frames; an idle page draws nothing (the canvas
     // keeps showing its last frame).

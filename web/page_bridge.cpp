@@ -204,6 +204,14 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_open_link(const char* arguments_js
     return gpuplan::web::keep(text, nlohmann::json(page.url_errors).dump());
 }
 
+// The text of the browser's paste event (Ctrl+V while a field is edited), typed into that
+// field as if keyed in: it replaces the selection, and a one-line field drops line breaks.
+EMSCRIPTEN_KEEPALIVE void gpuplan_page_paste_text(const char* text) {
+    ImGui::GetIO().AddInputCharactersUTF8(text);
+    g_page->paste_pending = true;
+    gpuplan::web::request_frames(*g_page);
+}
+
 // Switches the view by name ("costs"). Returns "" or why not.
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_set_view(const char* name) {
     static std::string text;

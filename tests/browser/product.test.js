@@ -123,6 +123,18 @@ h.runTest('browser.product', async () => {
     if (state.scenario.price.hours !== 200 || state.error) throw new Error('"a week" in hours changed the scenario or raised the banner');
     h.saveScreenshot(await page.screenshot(), path.join(shots, 'product-typed-refused.png'));
     if (!/\(edited\)$/.test(state.scenario.name)) throw new Error(`the edited scenario's name is ${state.scenario.name}; expected it marked (edited)`);
+    // 1b. Paste from the system clipboard: Ctrl+V in a field takes what another program copied
+    //     (the browser's paste event; before, ImGui pasted from its own empty clipboard).
+    step = '1b. Paste into a field';
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+    await page.evaluate(() => navigator.clipboard.writeText('150'));
+    await clickWidget(page, 'hours');
+    await page.keyboard.press('Control+V');
+    await settle(page);
+    await page.keyboard.press('Enter');
+    await settle(page);
+    state = await page.evaluate(() => window.gpuplan.getState());
+    if (state.scenario.price.hours !== 150) throw new Error(`Ctrl+V of "150" into hours: the scenario has ${state.scenario.price.hours}`);
     done.push('typed values kept on click-away and Tab; refused text kept with its reason');
     await page.close();
 

@@ -441,6 +441,20 @@
   canvas.addEventListener('mousedown', () => canvas.focus());
   // Tab while a field in the planner is being edited belongs to the planner (it commits the
   // field and moves to the next one); otherwise Tab moves the page's focus as usual.
+  // Pasting from the system clipboard (Ctrl+V, Cmd+V) into the field being edited: SDL takes
+  // every keydown on the canvas and cancels the browser's own action, which is the paste, so
+  // this one is kept from SDL; the browser then fires paste with the clipboard's text, and it
+  // is typed into the field (gpuplan_page_paste_text).
+  const editingText = () => !!(window.gpuplan.ready && Module._gpuplan_page_editing_text && Module._gpuplan_page_editing_text());
+  canvas.addEventListener('keydown', (event) => {
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'v' && editingText())
+      event.stopImmediatePropagation();
+  }, true);
+  canvas.addEventListener('paste', (event) => {
+    if (!event.clipboardData || !editingText()) return;
+    callText('gpuplan_page_paste_text', event.clipboardData.getData('text/plain'));
+    event.preventDefault();
+  });
   canvas.addEventListener('keydown', (event) => {
     if (event.key === 'Tab' && window.Module && Module._gpuplan_page_editing_text && Module._gpuplan_page_editing_text())
       event.preventDefault();

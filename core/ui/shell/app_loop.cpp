@@ -67,6 +67,7 @@ bool AppLoop::turn() {
 bool AppLoop::draw_frame() {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
+    platform_.before_new_frame();
     ImGui::NewFrame();
     ui::draw_app(state_);
     // A change made in this frame (a button that sets a scenario) brings new tables: their

@@ -44,6 +44,8 @@ public:
     virtual bool sleeps_when_idle() const = 0;
     // Something besides input changes what is drawn (a benchmark running): draw every turn.
     virtual bool busy() const { return false; }
+    // After the backends read this frame's input, before ImGui::NewFrame (the browser's paste).
+    virtual void before_new_frame() {}
     virtual void draw_beside_views(ui::AppState&) {}
     // After a frame is drawn, before the swap. False closes the window.
     virtual bool after_frame(ui::AppState&, const FrameInfo&) { return true; }
