@@ -193,6 +193,7 @@
       frame.className = 'gpuplan-embed';
       frame.src = embedUrl(el.getAttribute('data-gpuplan-view'), text, el.getAttribute('data-gpuplan-theme'));
       frame.title = el.getAttribute('data-gpuplan-title') || 'gpuplan planner view';
+      frame.loading = 'lazy';  // the browser starts a view only when it is scrolled near
       frame.style.height = (Number(el.getAttribute('data-gpuplan-height')) || 480) + 'px';
       el.replaceChildren(frame);
       el.setAttribute('data-gpuplan-state', 'ok');

@@ -197,6 +197,10 @@ async function main() {
         const state = await frame.evaluate(() => (window.gpuplan.failed ? { failure: window.gpuplan.failure } : window.gpuplan.getState()));
         if (state.failure) { fail(`${where}: the app failed: ${state.failure}`); continue; }
         if (!state.embed) fail(`${where}: not in embed mode`);
+        // An embed never takes focus unasked: the docs page scrolled itself to it and the
+        // reader's keys went into it (issue 30).
+        if (await page.evaluate(() => document.activeElement && document.activeElement.tagName) === 'IFRAME')
+          fail(`${where}: took the page's focus when it started`);
         if (state.view !== spec.view) fail(`${where}: shows view ${state.view}`);
         if (state.error) fail(`${where}: scenario error: ${state.error}`);
         if (state.url_errors && state.url_errors.length) fail(`${where}: URL errors: ${state.url_errors.join('; ')}`);

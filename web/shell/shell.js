@@ -359,7 +359,9 @@
       window.dispatchEvent(new Event('gpuplan-ready'));
       const state = getState();
       postToHost({ type: 'gpuplan:ready', view: state.view, scenario: state.scenario, results: state.results });
-      $('canvas').focus();
+      // Keys go to the planner at once, but an embedded view never takes focus unasked: the
+      // host page would scroll to it and the reader's keys would go into it.
+      if (!inFrame) $('canvas').focus();
     },
     onStateChanged(query) {
       // The address bar always holds the link to what is on screen. A new scenario is a new
