@@ -12,6 +12,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "headless.hpp"
+#include "gpuplan/scenario/scenario_result.hpp"
 #include "ui/names.hpp"
 #include "ui/views/view_common.hpp"
 #include "ui/widgets.hpp"
@@ -186,6 +187,25 @@ TEST_CASE("human names: the table, unit suffixes and errors", "[words]") {
           "data-parallel size: got 42.6667; expected a whole number >= 1");
     CHECK(human_error("scenario: $.fleet.hours: got -5; expected a number > 0") == "hours: got -5; expected a number > 0");
     CHECK(human_error("no path here") == "no path here");
+}
+
+// The empty Recommend view starts either question: its training button asks R2's question
+// (without the deadline) and shows the training recommender's options (issue 30: only the
+// serving button was there).
+TEST_CASE("the empty Recommend view starts a training recommendation", "[inputs]") {
+    test::Headless ui;
+    AppState state;
+    state.catalog = &catalog();
+    state.view = View::recommend;
+    set_scenario(state, {{"schema", "gpuplan.scenario/1"}});
+    const ImVec2 at = field_point(ui, state, "Recommend a way to train llama-3-8b on 20B tokens");
+    click(ui, state, at.x, at.y);
+    ui.frame(state);
+    REQUIRE(state.scenario.contains("recommend_training"));
+    CHECK(state.scenario["recommend_training"]["model"] == "llama-3-8b");
+    REQUIRE(state.result);
+    REQUIRE(state.result->recommend_training);
+    CHECK_FALSE(state.result->recommend_training->picks.empty());
 }
 
 TEST_CASE("a typed number is kept on Tab and on a click elsewhere", "[inputs]") {

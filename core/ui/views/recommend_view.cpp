@@ -228,6 +228,8 @@ void edit_training_request(AppState& state) {
 
 }  // namespace
 
+constexpr const char* kTrainingStart = "Recommend a way to train llama-3-8b on 20B tokens";
+
 void draw_recommend_view(AppState& state) {
     const ScenarioResult* result = state.result.get();
     const bool has_serve = result && result->recommend, has_train = result && result->recommend_training;
@@ -237,6 +239,15 @@ void draw_recommend_view(AppState& state) {
             state.scenario["recommend"] = example_serving_request();
             scenario_edited(state);
         }
+        // Training has its own start: the question of the R2 example, without its deadline.
+        if (ImGui::Button(kTrainingStart)) {
+            state.scenario["recommend_training"] = {{"model", "llama-3-8b"}, {"tokens", 2e10}, {"sequence", 4096},
+                                                    {"global_batch_tokens", 4194304}, {"recompute", "selective"}, {"max_nodes", 8},
+                                                    {"purchase", {"on-demand", "spot"}}};
+            state.views->recommend_training = true;
+            scenario_edited(state);
+        }
+        mark_widget(kTrainingStart);
         return;
     }
     bool& show_training = state.views->recommend_training;
