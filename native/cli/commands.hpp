@@ -22,6 +22,7 @@
 #include "gpuplan/topology/machine_topology.hpp"
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/workload/model.hpp"
+#include "gpuplan/pricing/quota.hpp"
 #include "output.hpp"
 
 namespace gpuplan::cli {
@@ -165,13 +166,23 @@ void require_region(const Catalog& catalog, const std::string& region, const std
 std::size_t edit_distance(const std::string& a, const std::string& b);
 using gpuplan::lower;  // text.hpp
 
+// ---- vCPU quotas (models_cmd.cpp) ---------------------------------------------------------------
+
+// `--quota CLASS=N` (repeatable): the account's vCPU quota of a class (core: pricing/quota.hpp).
+void add_quota_option(CLI::App& app, std::vector<std::string>& quotas);
+AccountQuotas account_quotas(const std::vector<std::string>& quotas);
+
 // ---- workload helpers (models_cmd.cpp, fit_cmd.cpp) -------------------------------------------
 
 // `--models-file FILE` (repeatable): models (gpuplan.models/1) loaded after the built-in presets.
 void add_models_file_option(CLI::App& app, std::vector<std::string>& files);
-std::vector<ModelSpec> load_models_with_files(const std::vector<std::string>& files);
-// Throws InputError naming `where` for an unknown model, with close names.
+// A config.json among `files` becomes a model named after the file; what it left out or did not
+// read goes to `notes`.
+std::vector<ModelSpec> load_models_with_files(const std::vector<std::string>& files, const Notes& notes = nullptr);
+// Throws InputError naming `where` for an unknown model, with close names. An empty name is the
+// one model a config.json gave (an error without exactly one).
 const ModelSpec& require_model(const std::vector<ModelSpec>& models, const std::string& name, const std::string& where);
+const ModelSpec& require_named_model(const std::vector<ModelSpec>& models, const std::string& name, const std::string& where);
 // Whole numbers >= min_value ("--batch: got -1; expected a whole number >= 1").
 CLI::Validator whole_rule(double min_value);
 // Whole numbers from lo to hi ("--chunks: got 0; expected a whole number from 1 to 100,000"): a count

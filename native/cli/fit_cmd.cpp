@@ -19,6 +19,7 @@ namespace {
 struct FitOptions {
     std::string model, instance, mode, recompute = "none", dtype = "bf16", kv_dtype = "bf16";
     std::vector<std::string> models_files;
+    Notes notes;  // the command's: what a config.json left out
     double nodes = 1, gpus = 0, gpu_memory_gib = 0;
     double zero = 0, dp = 0, tp = 0, pp = 1, micro_batch = 1, sequence = 2048, overhead_gib = 0;
     double batch = 1, context = 8192;
@@ -206,7 +207,7 @@ std::string run_inference(const FitOptions& o, const ModelSpec& model, const Gpu
 }
 
 std::string run_fit(const Catalog& catalog, const FitOptions& o) {
-    const std::vector<ModelSpec> models = load_models_with_files(o.models_files);
+    const std::vector<ModelSpec> models = load_models_with_files(o.models_files, o.notes);
     const ModelSpec& model = require_model(models, o.model, "--model");
     const bool training = o.mode == "training";
     for (const char* flag : training ? kInferenceOnly : kTrainingOnly)
@@ -232,7 +233,7 @@ Command register_fit(CLI::App& parent) {
     auto o = std::make_shared<FitOptions>();
     CLI::App* app = parent.add_subcommand("fit", "Does a model fit in GPU memory, for training or inference? Every size in GB and GiB");
     o->app = app;
-    app->add_option("--model", o->model, "Model preset (see `gpuplan models`) or a model from --models-file")->required()->type_name("NAME");
+    app->add_option("--model", o->model, "Model preset (see `gpuplan models`) or a model from --models-file / --model-config (required unless one config.json is given)")->type_name("NAME");
     add_models_file_option(*app, o->models_files);
     auto* inst = app->add_option("--instance", o->instance, "Instance type whose GPUs to use (see `gpuplan catalog`)")->type_name("TYPE");
     app->add_option("--nodes", o->nodes, "Number of instances (training across nodes)")->capture_default_str()->check(whole_rule(1));
@@ -282,7 +283,9 @@ Examples:
   gpuplan fit --model llama-3.1-70b --mode inference --instance g6e.12xlarge --tp 2 --dtype bf16
   gpuplan fit --model llama-3.1-70b --mode inference --instance g6e.12xlarge --tp 2 --dtype fp8 --batch 16 --context 8192
   gpuplan fit --model llama-3-8b --mode inference --instance g6e.xlarge --format json)");
-    return {app, [o](const Catalog& c) { return run_fit(c, *o); }};
+    Command command{app, [o](const Catalog& c) { return run_fit(c, *o); }};
+    o->notes = command.notes;
+    return command;
 }
 
 }  // namespace gpuplan::cli

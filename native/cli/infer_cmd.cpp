@@ -13,6 +13,7 @@
 
 #include "commands.hpp"
 #include "gpuplan/workload/inference.hpp"
+#include "traffic_view.hpp"
 
 namespace gpuplan::cli {
 
@@ -30,11 +31,14 @@ std::string gigabytes(double bytes) { return decimals(bytes / kBytesPerGB, 2) + 
 struct InferOptions {
     std::string model, instance, region = "us-east-1", dtype = "bf16", kv_dtype = "bf16";
     std::vector<std::string> models_files;
+    Notes notes;  // the command's: what a config.json left out
     double batch = 1, context = 8192, prompt_tokens = 0, output_tokens = 0, tp = 0, overhead_gib = 0;
     std::string concurrency;
     double bandwidth_efficiency = 0, compute_efficiency = 0, measured_bandwidth = 0, step_overhead_seconds = 0, step_overhead_ms = 0;
     bool explain = false;
     Format format = Format::table;
+    TrafficFlags traffic;
+    std::vector<std::string> quotas;
     CLI::App* app = nullptr;
     bool given(const char* flag) const { return app->count(flag) > 0; }
     std::optional<double> if_given(const char* flag, double v) const { return given(flag) ? std::optional<double>(v) : std::nullopt; }
@@ -54,8 +58,28 @@ std::optional<double> concurrency_of(const std::string& text) {
     return v;
 }
 
+// --rate: the replicas and instances that serve the traffic to its latency targets.
+std::string run_infer_traffic(const Catalog& catalog, const InferOptions& o, const InferenceEstimateRequest& q) {
+    for (const char* flag : {"--batch", "--context", "--prompt-tokens", "--output-tokens", "--concurrency"})
+        if (o.given(flag))
+            throw InputError(std::string(flag) + ": not with --rate (the traffic's lengths are --prompt-tokens-dist and --output-tokens-dist; the batch follows from the simulation)");
+    const TrafficRequest traffic = traffic_request(o.traffic);
+    ServingTrafficPlan plan;
+    try {
+        plan = plan_serving_traffic(catalog, q, traffic, o.traffic.max_batch);
+    } catch (const InputError& error) {
+        rethrow_for_flag(error, {{"tensor_parallel", "--tp"}, {"instance", "--instance"}, {"region", "--region"}, {"requests_per_second", "--rate"},
+                                 {"prompt_tokens", "--prompt-tokens-dist"}, {"percentile", "--target"}});
+    }
+    if (!plan.estimate.fit.fits)
+        throw InputError("--prompt-tokens-dist", q.serving.model->name + " with one request of the longest prompt + output (" +
+                             n(traffic.prompt.max() + traffic.output.max()) + " tokens)",
+                         "a request that fits: " + plan.estimate.fit.refusal);
+    return render_traffic_plan(plan, traffic, account_quotas(o.quotas), o.format, o.explain);
+}
+
 std::string run_infer(const Catalog& catalog, const InferOptions& o) {
-    const std::vector<ModelSpec> models = load_models_with_files(o.models_files);
+    const std::vector<ModelSpec> models = load_models_with_files(o.models_files, o.notes);
     InferenceEstimateRequest q;
     q.serving.model = &require_model(models, o.model, "--model");
     q.serving.dtype = o.dtype;
@@ -71,7 +95,10 @@ std::string run_infer(const Catalog& catalog, const InferOptions& o) {
     q.compute_efficiency = o.if_given("--compute-efficiency", o.compute_efficiency);
     q.measured_bandwidth_gb_per_s = o.if_given("--measured-bandwidth-gb-per-s", o.measured_bandwidth);
     q.step_overhead_seconds = o.if_given("--step-overhead-seconds", o.step_overhead_seconds);
+    q.quotas = account_quotas(o.quotas);
     if (o.given("--step-overhead-ms")) q.step_overhead_seconds = o.step_overhead_ms / 1e3;  // the old spelling (a note says so)
+    if (o.traffic.given()) return run_infer_traffic(catalog, o, q);
+    traffic_request(o.traffic);  // refuses traffic flags without --rate
     if (o.given("--output-tokens")) {
         for (const char* flag : {"--batch", "--context"})
             if (o.given(flag))
@@ -166,6 +193,7 @@ std::string run_infer(const Catalog& catalog, const InferOptions& o) {
     std::string memory_line = e.fit.verdict.substr(0, e.fit.verdict.find('\n') + 1);
     if (memory_line.rfind("fits: yes — ", 0) == 0) memory_line = "fits — " + memory_line.substr(std::string("fits: yes — ").size());
     after += "memory: " + memory_line;
+    after += e.quota.words + "\n";
     if (o.dtype == "int8" || o.dtype == "int4") after += "note: " + o.dtype + " is taken as weight-only quantization: the math runs at the bf16 peak.\n";
     if (o.dtype == "fp8" && e.peak.basis != "fp8") after += "note: no FP8 peak for " + pool.accelerator_name + " in the catalog; the bf16 peak is used.\n";
     if (tensor_parallel_over_pcie(tp, pool))
@@ -194,7 +222,7 @@ Command register_infer(CLI::App& parent) {
     auto o = std::make_shared<InferOptions>();
     CLI::App* app = parent.add_subcommand("infer", "Decode tokens/s, time to first token and $ per 1M tokens of a model on an instance type");
     o->app = app;
-    app->add_option("--model", o->model, "Model preset (see `gpuplan models`) or a model from --models-file")->required()->type_name("NAME");
+    app->add_option("--model", o->model, "Model preset (see `gpuplan models`) or a model from --models-file / --model-config (required unless one config.json is given)")->type_name("NAME");
     add_models_file_option(*app, o->models_files);
     app->add_option("--instance", o->instance, "Instance type (see `gpuplan catalog`)")->required()->type_name("TYPE");
     add_region_option(*app, o->region);
@@ -217,6 +245,7 @@ Command register_infer(CLI::App& parent) {
                     "Achieved share of dense peak FLOPS in prefill (default " + n(default_compute_efficiency().value) + ")")
         ->check(efficiency_rule("0.8 = 80%"));
     Command command{app, nullptr};
+    o->notes = command.notes;
     CLI::Option* seconds = app->add_option("--step-overhead-seconds", o->step_overhead_seconds,
                                            "Fixed cost of each decode step outside the roofline, in seconds (default " +
                                                n(default_decode_step_overhead().value.value_or(0)) + ", fitted on a calibration case: docs/accuracy.md)")
@@ -232,6 +261,8 @@ Command register_infer(CLI::App& parent) {
         ->check(number_rule(NumberRule::positive));
     app->add_option("--overhead-gib", o->overhead_gib, "Runtime overhead per GPU in GiB for the memory check (default " + n(default_runtime_overhead_gib().value) + ")")
         ->check(number_rule(NumberRule::non_negative));
+    add_traffic_options(*app, o->traffic, true);
+    add_quota_option(*app, o->quotas);
     app->add_flag("--explain", o->explain, "After the table, show each figure's formula, worked line and inputs with their origins");
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
     app->footer(R"(Decode is memory-bound: tokens/s <= bandwidth / (weights + KV cache of every sequence) x batch
@@ -244,7 +275,8 @@ Examples:
   gpuplan infer --model llama-3-8b --instance g6e.xlarge
   gpuplan infer --model llama-3-8b --instance g6e.xlarge --batch 32 --context 2048 --bandwidth-efficiency 1
   gpuplan infer --model llama-3.1-70b --instance g6e.12xlarge --dtype fp8 --tp 4 --explain
-  gpuplan infer --model llama-3-8b --instance g6e.xlarge --measured-bandwidth-gb-per-s 700 --format json)");
+  gpuplan infer --model llama-3-8b --instance g6e.xlarge --measured-bandwidth-gb-per-s 700 --format json
+  gpuplan infer --model llama-3.1-8b --instance g6e.xlarge --rate 5 --prompt-tokens-dist uniform:200:2000 --output-tokens-dist exponential:300:2000 --target-p95-ttft-ms 1000)");
     command.run = [o](const Catalog& c) { return run_infer(c, *o); };
     return command;
 }

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "gpuplan/workload/hf_config.hpp"
 #include "gpuplan/workload/memory.hpp"
 
 namespace gpuplan::cli {
@@ -16,23 +17,86 @@ namespace gpuplan::cli {
 // ---- shared workload helpers ------------------------------------------------------------------
 
 void add_models_file_option(CLI::App& app, std::vector<std::string>& files) {
-    app.add_option("--models-file", files,
-                   "Extra models file (gpuplan.models/1, docs/models.md), loaded after the built-in presets; "
-                   "a model of the same name replaces the preset. Repeatable.")
+    app.add_option("--models-file,--model-config", files,
+                   "Extra models: a models file (gpuplan.models/1, docs/models.md) or a Hugging Face config.json (the model is named "
+                   "after the file: qwen3-8b.json is qwen3-8b, and is the --model when none is given), loaded after the built-in "
+                   "presets; a model of the same name replaces the preset. Repeatable.")
         ->type_name("FILE")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
-std::vector<ModelSpec> load_models_with_files(const std::vector<std::string>& files) {
+void add_quota_option(CLI::App& app, std::vector<std::string>& quotas) {
+    app.add_option("--quota", quotas,
+                   "Your account's vCPU quota of a class, CLASS=N (p, g, inf, trn, dl, standard, ...; add -spot for spot: g-spot=64), "
+                   "in place of AWS's default for a new account (0 for every GPU class). Repeatable.")
+        ->type_name("CLASS=N")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+AccountQuotas account_quotas(const std::vector<std::string>& quotas) {
+    AccountQuotas out;
+    for (const std::string& q : quotas) out.insert(parse_quota(q, "--quota"));
+    return out;
+}
+
+namespace {
+
+// A Hugging Face config.json rather than a models file: an object with a model_type and no schema.
+bool is_hf_config(const std::string& text) {
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    return j.is_object() && j.contains("model_type") && !j.contains("schema");
+}
+
+std::string file_stem(const std::string& path) {
+    std::string name = path.substr(path.find_last_of("/\\") == std::string::npos ? 0 : path.find_last_of("/\\") + 1);
+    if (name.size() > 5 && name.substr(name.size() - 5) == ".json") name.resize(name.size() - 5);
+    return name;
+}
+
+}  // namespace
+
+std::vector<ModelSpec> load_models_with_files(const std::vector<std::string>& files, const Notes& notes) {
     if (files.empty()) return builtin_models();
     std::vector<CatalogDocument> docs = builtin_model_documents();
-    for (const auto& f : files) docs.push_back({f, read_input_file(f, "--models-file")});
-    return load_models(docs);
+    std::vector<ModelSpec> from_configs;
+    for (const auto& f : files) {
+        std::string text = read_input_file(f, "--models-file");
+        if (!is_hf_config(text)) {
+            docs.push_back({f, std::move(text)});
+            continue;
+        }
+        HfConfigModel read = model_from_hf_config(text, file_stem(f), f);
+        if (notes) {
+            for (const std::string& note : read.notes) notes->push_back(read.model.name + ": " + note);
+            if (!read.ignored.empty())
+                notes->push_back(read.model.name + ": fields of " + f + " the planner does not use (no effect on sizes or FLOPs as modelled): " + join(read.ignored, ", "));
+        }
+        from_configs.push_back(std::move(read.model));
+    }
+    std::vector<ModelSpec> models = load_models(docs);
+    for (ModelSpec& m : from_configs) {
+        const auto same = std::find_if(models.begin(), models.end(), [&](const ModelSpec& e) { return e.name == m.name; });
+        if (same != models.end()) *same = std::move(m);
+        else models.push_back(std::move(m));
+    }
+    return models;
+}
+
+const ModelSpec& require_model(const std::vector<ModelSpec>& models, const std::string& name, const std::string& where) {
+    if (name.empty()) {  // no --model: the one model a config.json gave
+        std::vector<const ModelSpec*> configs;
+        for (const auto& m : models)
+            if (m.source.rfind(kHfConfigSource, 0) == 0) configs.push_back(&m);
+        if (configs.size() == 1) return *configs.front();
+        throw InputError(where + ": required (a preset from `gpuplan models`, or one config.json with --model-config)");
+    }
+    return require_named_model(models, name, where);
 }
 
 
-const ModelSpec& require_model(const std::vector<ModelSpec>& models, const std::string& name, const std::string& where) {
+const ModelSpec& require_named_model(const std::vector<ModelSpec>& models, const std::string& name, const std::string& where) {
     if (const ModelSpec* m = find_model(models, name)) return *m;
     // Case and punctuation differences are not worth an error: "Llama-3-8B" is llama-3-8b.
     for (const auto& m : models)
@@ -102,12 +166,13 @@ namespace {
 struct ModelsOptions {
     std::vector<std::string> files;
     Format format = Format::table;
+    Notes notes;  // what a config.json left out
 };
 
 std::string billions(double v) { return decimals(v / 1e9, 2) + " B"; }
 
 std::string run_models(const ModelsOptions& o) {
-    const std::vector<ModelSpec> models = load_models_with_files(o.files);
+    const std::vector<ModelSpec> models = load_models_with_files(o.files, o.notes);
     if (o.format == Format::json) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto& m : models) {
@@ -172,8 +237,11 @@ computed from layers, hidden size, heads, KV heads, FFN, vocabulary, MoE and MLA
 Examples:
   gpuplan models
   gpuplan models --format json
-  gpuplan models --models-file my-models.json)");
-    return {app, [o](const Catalog&) { return run_models(*o); }};
+  gpuplan models --models-file my-models.json
+  gpuplan models --model-config qwen3-30b-a3b.json)");
+    Command command{app, [o](const Catalog&) { return run_models(*o); }};
+    o->notes = command.notes;
+    return command;
 }
 
 }  // namespace gpuplan::cli

@@ -55,6 +55,7 @@ struct PriceOptions {
     double tokens_per_second = 0, rtf = 0, training_hours = 0, spot_discount = 0, checkpoint_interval_hours = 0;
     std::string interruption_bucket, spot_advisor;
     std::vector<std::string> regions;  // --regions: rank these (or "all") against --region
+    std::vector<std::string> quotas;   // --quota CLASS=N
     std::map<std::string, double> overrides;  // by flag
     bool explain = false;
     Format format = Format::table;
@@ -205,8 +206,13 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
     // The zones behind the typical spot price (a catalog fact, shown as it is).
     const Price* spot_price = inst.find_price(q.region, PriceKind::spot_typical);
     const std::optional<SpotZones> zones = spot_price && spot_price->usd_per_hour ? spot_price->zones : std::nullopt;
+    // Launching needs the vCPUs of the instances in their quota class: the on-demand class (every
+    // commitment runs against it) and the spot one.
+    const AccountQuotas account = account_quotas(o.quotas);
+    const QuotaLine quota_on_demand = quota_line(inst, q.count, PriceKind::on_demand, account), quota_spot = quota_line(inst, q.count, PriceKind::spot_typical, account);
     if (o.format == Format::json) {
-        nlohmann::json doc = {{"instance", q.instance}, {"region", q.region}, {"hours", q.hours}, {"instances", q.count}, {"options", options}};
+        nlohmann::json doc = {{"instance", q.instance}, {"region", q.region}, {"hours", q.hours}, {"instances", q.count}, {"options", options},
+                              {"quota", {{"on_demand", to_json(quota_on_demand)}, {"spot", to_json(quota_spot)}}}};
         if (zones)
             doc["spot_zones"] = {{"count", zones->count}, {"min_usd_per_hour", zones->min_usd_per_hour}, {"max_usd_per_hour", zones->max_usd_per_hour},
                                  {"median_usd_per_hour", *spot_price->usd_per_hour}, {"at_on_demand", zones->at_on_demand}};
@@ -352,6 +358,7 @@ std::string run_price(const Catalog& catalog, const PriceOptions& o) {
             for (const auto& [name, fig] : options[k]["figures"].items()) after += "  " + name + "\n" + explain_figure_json(fig, "    ");
         }
     }
+    after += "\n" + quota_on_demand.words + " (on-demand, reserved and savings plans)\n" + quota_spot.words + " (spot)\n";
     out += notes_block(after, o.format);
     return out;
 }
@@ -366,6 +373,7 @@ Command register_price(CLI::App& parent) {
     add_region_option(*app, o->region);
     app->add_option("--hours", o->hours, "Usage hours to price (730 = a month)")->capture_default_str()->check(number_rule(NumberRule::positive));
     app->add_option("--instances", o->instances, "Number of instances")->capture_default_str()->check(number_rule(NumberRule::positive));
+    add_quota_option(*app, o->quotas);
     app->add_option("--tokens-per-second", o->tokens_per_second, "Adds $ per 1M tokens at this throughput (all instances together)")
         ->check(number_rule(NumberRule::positive));
     app->add_option("--rtf", o->rtf, "Adds $ per hour of video at this real-time factor (decode time / video duration)")

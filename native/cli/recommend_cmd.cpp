@@ -20,6 +20,7 @@
 #include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/recommend/region_ranking.hpp"
 #include "region_ranking_view.hpp"
+#include "traffic_view.hpp"
 #include "gpuplan/workload/training_time.hpp"
 
 namespace gpuplan::cli {
@@ -29,6 +30,7 @@ namespace {
 struct RecommendOptions {
     std::string model, dtype = "bf16", kv_dtype = "bf16", region = "us-east-1";
     std::vector<std::string> models_files;
+    Notes notes;  // the command's: what a config.json left out
     double context = 4096, tokens_per_second = 1000, max_batch = 256, max_instances = 16;
     std::vector<std::string> families, purchase{std::string(to_string(PriceKind::on_demand))};
     std::optional<double> max_usd_per_hour, max_ms_per_token, bandwidth_efficiency;
@@ -41,13 +43,16 @@ struct RecommendOptions {
     std::vector<std::string> regions;  // --regions: rank these (or "all") against --region
     bool explain = false;
     Format format = Format::table;
+    TrafficFlags traffic;
+    std::vector<std::string> quotas;
     CLI::App* app = nullptr;
     bool given(const char* flag) const { return app->count(flag) > 0; }
 };
 
 const std::vector<const char*> kInferenceOnly = {"--tokens-per-second", "--context",      "--dtype",          "--kv-dtype",
                                                  "--max-batch",         "--max-instances", "--max-usd-per-hour", "--max-ms-per-token",
-                                                 "--bandwidth-efficiency"};
+                                                 "--bandwidth-efficiency", "--rate", "--prompt-tokens-dist", "--output-tokens-dist", "--target",
+                                                 "--target-p95-ttft-ms"};
 const std::vector<const char*> kTrainingOnly = {"--tokens", "--sequence", "--micro-batch", "--global-batch-tokens", "--recompute",
                                                 "--max-nodes", "--deadline-hours", "--budget-usd"};
 
@@ -82,25 +87,48 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
     q.max_usd_per_hour = o.max_usd_per_hour;
     if (o.max_ms_per_token) q.max_seconds_per_token = *o.max_ms_per_token / 1e3;
     if (o.bandwidth_efficiency) q.bandwidth_efficiency = {*o.bandwidth_efficiency, InputOrigin::user, ""};
+    q.quotas = account_quotas(o.quotas);
+    std::string asked = fmt::format("{} tokens/s, {} tokens of context", quantity(o.tokens_per_second), quantity(o.context));
+    if (o.traffic.given()) {
+        if (o.given("--tokens-per-second")) throw InputError("--tokens-per-second: not with --rate (the throughput follows from the requests and their output lengths)");
+        q.traffic = traffic_request(o.traffic);
+        q.traffic->requests = 5000;  // per replica count tried: a sweep simulates every layout
+        const double longest = q.traffic->prompt.max() + q.traffic->output.max();
+        if (!o.given("--context")) q.context = longest;
+        else if (o.context < longest)
+            throw InputError("--context", n(o.context), "at least the longest prompt + output (" + n(longest) + " tokens) with --rate");
+        std::string targets;
+        for (const LatencyTarget& t : q.traffic->targets) targets += (targets.empty() ? "" : ", ") + t.words();
+        asked = fmt::format("{} requests/s (prompts {}, outputs {} tokens){}", quantity(o.traffic.rate), q.traffic->prompt.text(), q.traffic->output.text(),
+                            targets.empty() ? "" : ", " + targets);
+    } else {
+        traffic_request(o.traffic);  // refuses traffic flags without --rate
+    }
 
     if (!o.regions.empty()) {
         const std::vector<std::string> regions = ranked_regions(catalog, o.regions, o.region);
         const RegionRanking ranking = rank_regions(recommend_inference_in_regions(catalog, q, regions), regions, o.region);
         return render_region_ranking(ranking, kSweepRankingNote,
-                              fmt::format("{} ({}, KV {}) at {} tokens/s, {} tokens of context: the cheapest option in each of {} regions\n\n",
-                                          model->name, o.dtype, o.kv_dtype, quantity(o.tokens_per_second), quantity(o.context), regions.size()),
+                              fmt::format("{} ({}, KV {}) at {}: the cheapest option in each of {} regions\n\n", model->name, o.dtype, o.kv_dtype, asked,
+                                          regions.size()),
                               "$/1M tokens", rate, o.format, o.explain);
     }
     const Recommendation r = recommend_inference(catalog, q);
     const nlohmann::json j = to_json(r);
     if (o.format == Format::json) return dump_json(j);
 
-    std::string out = fmt::format("{} ({}, KV {}) at {} tokens/s, {} tokens of context, {}: {} options evaluated, {} kept\n\n", model->name,
-                                  o.dtype, o.kv_dtype, quantity(o.tokens_per_second), quantity(o.context), o.region, r.evaluated,
-                                  j.at("kept").get<std::size_t>());
+    std::string out = fmt::format("{} ({}, KV {}) at {}, {}: {} options evaluated, {} kept\n\n", model->name, o.dtype, o.kv_dtype, asked, o.region,
+                                  r.evaluated, j.at("kept").get<std::size_t>());
     Table t{{{"instance", "instance", false}, {"purchase", "purchase", false}, {"layout", "layout", false}, {"instances", "instances"},
-             {"$/h (fleet)", "usd_per_hour"}, {"$/1M tokens", "usd_per_million_tokens"}, {"ms/token", "ms_per_token"}, {"pick", "pick", false}},
+             {"$/h (fleet)", "usd_per_hour"}, {"$/1M tokens", "usd_per_million_tokens"},
+             {q.traffic ? "p95 ms/token" : "ms/token", "ms_per_token"}},
             {}};
+    const std::vector<LatencyTarget> targets = q.traffic ? q.traffic->targets : std::vector<LatencyTarget>{};
+    for (const LatencyTarget& target : targets)
+        t.columns.push_back({"p" + n(target.percentile) + " " + (target.metric == LatencyMetric::time_to_first_token ? "TTFT"
+                                                                  : target.metric == LatencyMetric::time_per_output_token ? "TPOT" : "e2e") + " ms",
+                             target.text()});
+    t.columns.push_back({"pick", "pick", false});
     for (std::size_t i : r.frontier) {
         const Candidate& c = r.candidates[i];
         std::string pick;
@@ -110,7 +138,10 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
         t.rows.push_back({text_cell(c.instance), text_cell(std::string(to_string(c.purchase))), text_cell(c.layout), text_cell(quantity(c.instances)),
                           {rate(c.usd_per_hour), full_precision(c.usd_per_hour)},
                           {rate(c.usd_per_million_tokens), full_precision(c.usd_per_million_tokens)},
-                          {decimals(c.seconds_per_token * 1e3, 2), full_precision(c.seconds_per_token * 1e3)}, text_cell(pick)});
+                          {decimals(c.seconds_per_token * 1e3, 2), full_precision(c.seconds_per_token * 1e3)}});
+        for (std::size_t k = 0; k < targets.size(); ++k)
+            t.rows.back().push_back(k < c.achieved_seconds.size() ? Cell{decimals(c.achieved_seconds[k] * 1e3, 1), full_precision(c.achieved_seconds[k] * 1e3)} : none_cell());
+        t.rows.back().push_back(text_cell(pick));
     }
     if (r.frontier.empty()) {
         out += "Nothing fits these constraints.\n";
@@ -121,6 +152,8 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
             const char* pick_names[] = {"cheapest", "fastest", "balanced"};
             out += "\nWhy these picks:\n";
             for (std::size_t k = 0; k < r.pick_reasons.size() && k < 3; ++k) out += fmt::format("  {}: {}\n", pick_names[k], r.pick_reasons[k]);
+            out += "\nQuotas (vCPUs each pick's fleet needs before it can launch):\n";
+            for (std::size_t k = 0; k < r.pick_details.size() && k < 3; ++k) out += fmt::format("  {}: {}\n", pick_names[k], r.pick_details[k].quota.words);
         }
     }
     if (o.format == Format::csv) return render_csv(t);  // the frontier alone: CSV readers want no prose
@@ -136,6 +169,12 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
             for (const auto& [figure_name, figure] : pick.at("figures").items())
                 out += "  " + figure_name + "\n" + explain_figure_json(figure, "    ");
         }
+    if (q.traffic)
+        out += notes_block("\nWith --rate each layout's replicas are the fewest whose continuous-batching simulation (5,000 requests per count\n"
+                           "tried, Poisson arrivals split evenly over the replicas) meets every target; `gpuplan infer --rate` shows one\n"
+                           "layout's search. p95 ms/token: the simulated 95th percentile of each request's time per output token.\n",
+                           o.format);
+    else
     out += notes_block("\nms/token: one sequence's time per output token (1 / decode steps per second). $/1M tokens: the fleet's\n"
                        "hourly price over the target throughput. Decode is modelled memory-bound (docs/models.md); the\n"
                        "bandwidth efficiency default is an assumption (80%) unless --bandwidth-efficiency is given.\n",
@@ -156,6 +195,7 @@ std::string run_training(const Catalog& catalog, const RecommendOptions& o, cons
     q.purchase = price_kinds(o);
     q.deadline_hours = o.deadline_hours;
     q.budget_usd = o.budget_usd;
+    q.quotas = account_quotas(o.quotas);
     const double per_step = q.micro_batch * q.sequence;
     if (std::fmod(q.global_batch_tokens, per_step) != 0)
         throw InputError("--global-batch-tokens", n(q.global_batch_tokens),
@@ -196,7 +236,7 @@ std::string run_recommend(const Catalog& catalog, const RecommendOptions& o) {
     for (const char* flag : o.training ? kInferenceOnly : kTrainingOnly)
         if (o.given(flag))
             throw InputError(std::string(flag) + ": applies to " + (o.training ? "inference only, not with --training" : "--training only (add --training to plan a training run)"));
-    const std::vector<ModelSpec> models = load_models_with_files(o.models_files);
+    const std::vector<ModelSpec> models = load_models_with_files(o.models_files, o.notes);
     const ModelSpec& model = require_model(models, o.model, "--model");
     check_common(catalog, o);
     return o.training ? run_training(catalog, o, &model) : run_inference(catalog, o, &model);
@@ -209,7 +249,7 @@ Command register_recommend(CLI::App& parent) {
     CLI::App* app = parent.add_subcommand(
         "recommend", "The cheapest fast-enough fleet to serve a model (or, with --training, to train one): Pareto frontier of cost vs time");
     o->app = app;
-    app->add_option("--model", o->model, "Model preset (see `gpuplan models`) or a model from --models-file")->required()->type_name("NAME");
+    app->add_option("--model", o->model, "Model preset (see `gpuplan models`) or a model from --models-file / --model-config (required unless one config.json is given)")->type_name("NAME");
     add_models_file_option(*app, o->models_files);
     app->add_flag("--training", o->training, "Plan a training run on a token budget (--tokens) instead of serving");
     // Inference
@@ -239,6 +279,7 @@ Command register_recommend(CLI::App& parent) {
     // Both
     app->add_option("--family", o->families, "Only these instance families (comma-separated)")->delimiter(',');
     Command command{app, nullptr};
+    o->notes = command.notes;
     app->add_option("--purchase", o->purchase, "Purchase options: on-demand, spot (comma-separated)")
         ->delimiter(',')
         ->capture_default_str()
@@ -248,6 +289,8 @@ Command register_recommend(CLI::App& parent) {
                     "Rank regions instead: 'all' or a comma-separated list; each region's cheapest option, with the saving against --region")
         ->delimiter(',')
         ->type_name("all|REGION,...");
+    add_traffic_options(*app, o->traffic, false);
+    add_quota_option(*app, o->quotas);
     app->add_flag("--explain", o->explain, "Show the working of each pick");
     add_format_option(*app, o->format, {Format::table, Format::json, Format::csv, Format::md});
     app->footer(R"(Inference: every GPU instance type x tensor-parallel layout x purchase option is scored on cost per 1M tokens
@@ -260,6 +303,7 @@ Examples:
   gpuplan recommend --model llama-3-8b --family g6,g6e --max-ms-per-token 30 --explain
   gpuplan recommend --model mixtral-8x7b --format json
   gpuplan recommend --model llama-3.1-70b --tokens-per-second 2000 --purchase on-demand,spot --regions all
+  gpuplan recommend --model llama-3.1-8b --rate 10 --prompt-tokens-dist uniform:500:1500 --output-tokens-dist 300 --target-p95-ttft-ms 1000
   gpuplan recommend --training --model llama-3-8b --tokens 1e11 --family p4d,p5,p5en --purchase on-demand,spot
   gpuplan recommend --training --model llama-3.1-70b --tokens 1e11 --deadline-hours 200 --explain)");
     command.run = [o](const Catalog& c) { return run_recommend(c, *o); };

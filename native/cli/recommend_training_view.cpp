@@ -60,6 +60,8 @@ std::string render_training_recommendation(const TrainingRecommendRequest& q, co
         if (format != Format::csv) {
             out += "\nWhy these picks:\n";
             for (std::size_t k = 0; k < r.pick_reasons.size(); ++k) out += fmt::format("  {}: {}\n", kTrainingPickNames[k], r.pick_reasons[k]);
+            out += "\nQuotas (vCPUs each pick's nodes need before they can launch):\n";
+            for (std::size_t k = 0; k < r.pick_quotas.size(); ++k) out += fmt::format("  {}: {}\n", kTrainingPickNames[k], r.pick_quotas[k].words);
         }
     }
     if (format == Format::csv) return render_csv(t);  // the frontier alone: CSV readers want no prose

@@ -30,6 +30,8 @@ namespace {
 struct TrainOptions {
     std::string model, instance, region = "us-east-1", purchase = std::string(to_string(PriceKind::on_demand)), recompute = "none", calibration, topology, transport = "auto", precision = "bf16";
     std::vector<std::string> models_files;
+    std::vector<std::string> quotas;
+    Notes notes;  // the command's: what a config.json left out
     double nodes = 1, gpus_per_node = 0, dp = 0, tp = 1, pp = 1, ep = 1, zero = 0, micro_batch = 1, sequence = 2048, global_batch_tokens = 0;
     double tokens = 1e9, compute_efficiency = 0, measured_intra = 0, measured_inter = 0, measured_host = 0, measured_mfu = 0, overhead_gib = 0;
     bool offload_optimizer = false, offload_parameters = false, allow_cross_node_tp = false, explain = false;
@@ -64,7 +66,7 @@ const std::vector<std::pair<std::string, std::string>> kTrainFlagOf = {
 };
 
 std::string run_train(const Catalog& catalog, const TrainOptions& o) {
-    const std::vector<ModelSpec> models = load_models_with_files(o.models_files);
+    const std::vector<ModelSpec> models = load_models_with_files(o.models_files, o.notes);
     const ModelSpec& model = require_model(models, o.model, "--model");
     require_instance(catalog, o.instance, "--instance");  // "did you mean" for a misspelt name
     GpuPool pool = instance_pool(catalog, o.instance, o.nodes, "--instance");
@@ -144,6 +146,7 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
     pr.region = o.region;
     pr.purchase = price_kind_named(o.purchase).value();  // price_kind_rule allowed only these (old ones rewritten)
     if (o.given("--overhead-gib")) pr.overhead_gib = o.overhead_gib;
+    pr.quotas = account_quotas(o.quotas);
 
     // The layout first (the core names the field; say the flag), then memory, then time.
     TrainingPlan plan;
@@ -172,7 +175,7 @@ std::string run_train(const Catalog& catalog, const TrainOptions& o) {
         return figures_csv(named);
     }
 
-    return calibration_head + training_plan_text(plan, q, o.format, o.explain);
+    return calibration_head + training_plan_text(plan, q, o.format, o.explain) + notes_block(plan.quota.words + "\n", o.format);
 }
 
 }  // namespace
@@ -181,8 +184,9 @@ Command register_train(CLI::App& parent) {
     auto o = std::make_shared<TrainOptions>();
     CLI::App* app = parent.add_subcommand("train", "Training step time, hours and cost of a model on N x an instance type with a parallel layout");
     o->app = app;
-    app->add_option("--model", o->model, "Model preset (see `gpuplan models`) or a model from --models-file")->required()->type_name("NAME");
+    app->add_option("--model", o->model, "Model preset (see `gpuplan models`) or a model from --models-file / --model-config (required unless one config.json is given)")->type_name("NAME");
     add_models_file_option(*app, o->models_files);
+    add_quota_option(*app, o->quotas);
     app->add_option("--instance", o->instance, "Instance type (see `gpuplan catalog`)")->required()->type_name("TYPE");
     app->add_option("--nodes", o->nodes, "Number of instances")->capture_default_str()->check(whole_rule(1));
     app->add_option("--precision", o->precision,
@@ -222,6 +226,7 @@ Command register_train(CLI::App& parent) {
     app->add_option("--tokens", o->tokens, "Token budget: tokens to train on")->capture_default_str()->check(whole_rule(1));
     add_region_option(*app, o->region);
     Command command{app, nullptr};
+    o->notes = command.notes;
     app->add_option("--purchase", o->purchase, "Purchase option whose catalog price to use: on-demand|spot")
         ->capture_default_str()
         ->transform(price_kind_rule(command.notes, "--purchase"));

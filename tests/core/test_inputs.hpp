@@ -15,6 +15,8 @@ const std::vector<CatalogDocument>& topology_test_documents();
 const std::vector<CatalogDocument>& bench_test_documents();
 // tests/cli/data/usage/: one usage history in every format fleet --usage reads (its README.md).
 const std::vector<CatalogDocument>& usage_test_documents();
+// tests/data/hf-configs/: real config.json files (its SOURCES.md).
+const std::vector<CatalogDocument>& hf_config_test_documents();
 // One of them by file name ("four-hours-4-6-12.csv"); throws when there is none.
 inline std::string usage_test_file(const std::string& name) {
     for (const auto& d : usage_test_documents())

@@ -78,6 +78,14 @@ void usage_year_plan(benchmark::State& state) {
 }
 BENCHMARK(usage_year_plan)->Unit(benchmark::kMicrosecond);
 
+void serving_year_of_traffic(benchmark::State& state) {
+    const gpuplan::Catalog catalog = gpuplan::load_builtin_catalog();
+    double requests = 0;
+    for (auto _ : state) requests += gpuplan::perf::serving_year_of_traffic(catalog);
+    state.SetItemsProcessed(static_cast<int64_t>(requests));  // requests simulated per second
+}
+BENCHMARK(serving_year_of_traffic)->Unit(benchmark::kMillisecond)->Iterations(1);
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -9,6 +9,7 @@
 #include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/scenario/usage_sections.hpp"
 #include "gpuplan/validation/validation.hpp"
+#include "gpuplan/workload/serving_traffic.hpp"
 
 namespace gpuplan::perf {
 
@@ -100,6 +101,25 @@ inline std::size_t usage_year_evaluate(const UsageSection& section) {
 // The commitment analysis alone on that history (the load-duration curve and every level).
 inline std::size_t usage_year_plan(const UsageHistory& history, const CommitmentPlanRequest& request) {
     return plan_commitment(history, request).curve_level.size() > 0 ? history.samples.size() : 0;
+}
+
+// A year of traffic at 1 request/s (31,536,000 requests) on one replica of llama-3.1-8b on
+// g6e.xlarge, prompts uniform:200:2000 and outputs exponential:300:2000 (the any-model issue's
+// goal: under 1 s natively). Returns the requests simulated.
+inline double serving_year_of_traffic(const Catalog& catalog) {
+    InferenceEstimateRequest request;
+    request.serving.model = find_model(builtin_models(), "llama-3.1-8b");
+    request.instance = "g6e.xlarge";
+    request.serving.context = 4000;
+    std::string why;
+    const auto costs = replica_costs(estimate_inference(catalog, request), 256, why);
+    TrafficSpec traffic;
+    traffic.requests_per_second = 1;
+    traffic.prompt = parse_length_distribution("uniform:200:2000", "prompt");
+    traffic.output = parse_length_distribution("exponential:300:2000", "output");
+    traffic.requests = 31536000;
+    traffic.warmup = 1000;
+    return simulate_serving(*costs, traffic).measured_requests;
 }
 
 }  // namespace gpuplan::perf

@@ -56,7 +56,29 @@ Hardware hardware_of(const Catalog& catalog, const Instance& inst) {
 struct Layout {
     double tp = 0, replicas = 0, batch = 0;
     double seconds_per_token = 0, tokens_per_second_per_instance = 0;
+    // With traffic: the replicas its simulation needs (0: none up to the maximum, `traffic_why`).
+    double traffic_replicas = 0;
+    std::vector<double> achieved_seconds;
+    std::string traffic_why;
 };
+
+// With traffic: the replicas this layout needs, from its own step costs (serving_traffic.hpp).
+void size_for_traffic(const InferenceEstimate& e, const InferenceRecommendRequest& q, Layout& l) {
+    std::string why;
+    const auto costs = replica_costs(e, q.max_batch, why);
+    if (!costs) {
+        l.traffic_why = why;
+        return;
+    }
+    const TrafficPlan plan = plan_for_traffic(*costs, *q.traffic);
+    if (!plan.met) {
+        l.traffic_why = plan.why_not;
+        return;
+    }
+    l.traffic_replicas = plan.replicas;
+    l.achieved_seconds = plan.achieved_seconds;
+    l.seconds_per_token = plan.per_replica.tpot_seconds.p95;
+}
 
 // What `gpuplan infer` says about one layout: the same estimate (roofline, tensor-parallel
 // all-reduces, step overhead, compute ceiling; inference.hpp), so the recommender and the
@@ -103,7 +125,7 @@ std::vector<Layout> feasible_layouts(const Catalog& catalog, const Instance& ins
     for (double tp = 1; tp <= hw.gpus; ++tp) {
         if (std::fmod(hw.gpus, tp) != 0) continue;
         const double room = hw.memory_bytes - weight_total / tp - overhead;
-        const double per_sequence = kv_per_token * q.context / tp;
+        const double per_sequence = kv_per_token * kv_cached_tokens(*q.model, q.context) / tp;
         if (room < per_sequence) continue;
         Layout l;
         l.tp = tp;
@@ -113,6 +135,7 @@ std::vector<Layout> feasible_layouts(const Catalog& catalog, const Instance& ins
         if (!e) continue;
         l.tokens_per_second_per_instance = *e->per_instance.value;
         l.seconds_per_token = *e->inter_token_latency_seconds.value;
+        if (q.traffic) size_for_traffic(*e, q, l);
         out.push_back(l);
     }
     return out;
@@ -149,11 +172,23 @@ std::optional<PickFigures> pick_figures(const Candidate& pick, const Catalog& ca
     Figure instances{.name = "instances", .value = pick.instances, .unit = "instances", .formula = "ceil(target_tokens_per_second / tokens_per_second_per_instance)",
                      .worked = "ceil(" + format_number(q.tokens_per_second) + " / " + format_number(*e->per_instance.value) + ") = " + format_number(pick.instances),
                      .inputs = {e->per_instance.as_input()}};
+    Param served{q.tokens_per_second, InputOrigin::user, ""};
+    if (q.traffic) {
+        instances = {.name = "instances", .value = pick.instances, .unit = "instances",
+                     .formula = "ceil(replicas the traffic's simulation needs / replicas per instance)",
+                     .worked = "ceil(" + format_number(pick.fleet_replicas) + " / " + format_number(pick.replicas) + ") = " + format_number(pick.instances),
+                     .inputs = {input("replicas", "replicas", derived_param(pick.fleet_replicas, "the fewest replicas that meet the latency targets in simulation"))}};
+        instances.inputs.front().rests_on_assumption = true;
+        served = {q.traffic->requests_per_second * q.traffic->output.mean(), InputOrigin::user,
+                  "requests_per_second x mean output tokens"};
+    }
+    Figure cost = usd_per_million_tokens(fleet_hourly, served);
+    if (q.traffic) cost.inputs.front().rests_on_assumption = true;
     return PickFigures{.bytes_per_step = e->roofline.bytes_per_step,
                        .decode_step_seconds = e->decode_step_seconds,
                        .tokens_per_second_per_instance = e->per_instance,
                        .instances = std::move(instances),
-                       .usd_per_million_tokens = usd_per_million_tokens(fleet_hourly, {q.tokens_per_second, InputOrigin::user, ""})};
+                       .usd_per_million_tokens = std::move(cost)};
 }
 
 // The figures and memory fit a pick comes with (Recommendation::pick_details).
@@ -170,6 +205,7 @@ PickDetail pick_detail(const Candidate& pick, const Catalog& catalog, const Infe
     f.tensor_parallel = pick.tensor_parallel;
     if (q.runtime_overhead_gib.origin != InputOrigin::assumption) f.overhead_gib = q.runtime_overhead_gib.value;
     d.fit = check_inference_fit(f, d.pool);
+    d.quota = quota_line(*catalog.find_instance(pick.instance), pick.instances, pick.purchase, q.quotas);
     return d;
 }
 
@@ -219,6 +255,15 @@ std::string over_a_limit(const Candidate& c, const InferenceRecommendRequest& q)
     return "";
 }
 
+Candidate dropped_candidate(const Instance& inst, PriceKind option, const std::string& why) {
+    Candidate c;
+    c.instance = inst.name;
+    c.purchase = option;
+    c.kept = false;
+    c.dropped_because = why;
+    return c;
+}
+
 // One layout of one instance bought one way: the fleet it needs and what that costs.
 Candidate layout_candidate(const Instance& inst, PriceKind option, const Layout& layout, const InferenceRecommendRequest& q) {
     Candidate c;
@@ -231,6 +276,14 @@ Candidate layout_candidate(const Instance& inst, PriceKind option, const Layout&
     c.instances = std::ceil(q.tokens_per_second / layout.tokens_per_second_per_instance);
     c.tokens_per_second = c.instances * layout.tokens_per_second_per_instance;
     c.seconds_per_token = layout.seconds_per_token;
+    double served_tokens_per_second = q.tokens_per_second;
+    if (q.traffic) {
+        if (!layout.traffic_why.empty()) return dropped_candidate(inst, option, layout.traffic_why);
+        c.instances = std::ceil(layout.traffic_replicas / layout.replicas);
+        c.tokens_per_second = served_tokens_per_second = q.traffic->requests_per_second * q.traffic->output.mean();
+        c.achieved_seconds = layout.achieved_seconds;
+        c.fleet_replicas = layout.traffic_replicas;
+    }
     const Price* price = inst.find_price(q.region, option);
     if (!price || !price->usd_per_hour) {
         c.kept = false;
@@ -239,18 +292,9 @@ Candidate layout_candidate(const Instance& inst, PriceKind option, const Layout&
     }
     c.usd_per_hour = c.instances * *price->usd_per_hour;
     // The fleet is paid for every hour; the workload uses the target throughput.
-    c.usd_per_million_tokens = c.usd_per_hour / (q.tokens_per_second * 3600.0) * 1e6;
+    c.usd_per_million_tokens = c.usd_per_hour / (served_tokens_per_second * 3600.0) * 1e6;
     c.dropped_because = over_a_limit(c, q);
     c.kept = c.dropped_because.empty();
-    return c;
-}
-
-Candidate dropped_candidate(const Instance& inst, PriceKind option, const std::string& why) {
-    Candidate c;
-    c.instance = inst.name;
-    c.purchase = option;
-    c.kept = false;
-    c.dropped_because = why;
     return c;
 }
 

@@ -24,6 +24,8 @@
 #include "gpuplan/workload/fit.hpp"
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/workload/model.hpp"
+#include "gpuplan/workload/serving_traffic.hpp"
+#include "gpuplan/pricing/quota.hpp"
 
 namespace gpuplan {
 
@@ -40,6 +42,11 @@ struct InferenceRecommendRequest {
     std::vector<PriceKind> purchase;          // empty = on-demand
     std::optional<double> max_usd_per_hour;   // budget for the whole fleet
     std::optional<double> max_seconds_per_token;  // latency ceiling per sequence
+    // Requests at a rate with latency targets (serving_traffic.hpp) in place of tokens_per_second:
+    // each layout gets the replicas its simulation needs, and `context` must hold the longest
+    // prompt + output.
+    std::optional<TrafficRequest> traffic;
+    AccountQuotas quotas;                     // the account's vCPU quotas, by class (quota.hpp); none: AWS's defaults
     Param bandwidth_efficiency;               // default_bandwidth_efficiency() when not set by the user
     Param runtime_overhead_gib;
 };
@@ -56,8 +63,10 @@ struct Candidate {
     double instances = 0;
     double usd_per_hour = 0;                  // the whole fleet
     double usd_per_million_tokens = 0;        // cost score
-    double seconds_per_token = 0;             // time score
-    double tokens_per_second = 0;             // what the fleet delivers
+    double seconds_per_token = 0;             // time score (with traffic: the p95 time per output token)
+    double tokens_per_second = 0;             // what the fleet delivers (with traffic: what it is asked for)
+    std::vector<double> achieved_seconds;     // with traffic: the simulated figure of each target
+    double fleet_replicas = 0;                // with traffic: the replicas the simulation needs
     bool kept = true;
     std::string dropped_because;              // why it was not kept
 };
@@ -82,6 +91,7 @@ struct PickDetail {
     std::optional<PickFigures> figures;
     GpuPool pool;
     InferenceFit fit;
+    QuotaLine quota;  // the vCPUs the fleet needs of its quota class
 };
 
 struct Recommendation {
@@ -122,6 +132,7 @@ struct TrainingRecommendRequest {
     std::vector<std::string> families;       // empty = all GPU families
     std::vector<PriceKind> purchase;         // empty = on-demand
     std::optional<double> deadline_hours, budget_usd;
+    AccountQuotas quotas;                    // the account's vCPU quotas, by class (quota.hpp)
 };
 
 struct TrainingCandidate {
@@ -139,6 +150,7 @@ struct TrainingRecommendation {
     std::vector<std::size_t> frontier, picks;  // picks: cheapest, fastest, balanced (picks.hpp)
     std::vector<std::string> pick_reasons;     // one per pick: why it was chosen, in words
     std::vector<TrainingTime> pick_times;      // one per pick: its step, hours and cost at its price
+    std::vector<QuotaLine> pick_quotas;        // one per pick: the vCPUs its nodes need of their quota class
     std::size_t evaluated = 0;
 };
 

@@ -162,6 +162,7 @@ TrainingRecommendation priced_in_region(const Catalog& catalog, const TrainingRe
         t.token_budget = q.token_budget;
         if (auto price = catalog_price(catalog, *t.instance, q.region, c.purchase)) t.usd_per_hour = *price;
         r.pick_times.push_back(training_time(catalog, t));
+        r.pick_quotas.push_back(quota_line(*t.instance, c.nodes, c.purchase, q.quotas));
     }
     return r;
 }

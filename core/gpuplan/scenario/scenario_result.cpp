@@ -91,6 +91,7 @@ nlohmann::json to_json(const TrainingRecommendation& r) {
         nlohmann::json figs = nlohmann::json::object();
         for (const Figure* f : training_pick_figures(t)) figs[f->name] = figure_json(*f);
         p["figures"] = figs;
+        if (k < r.pick_quotas.size()) p["quota"] = to_json(r.pick_quotas[k]);
         p["why"] = k < r.pick_reasons.size() ? r.pick_reasons[k] : "";
         picks[names[k]] = p;
     }
@@ -101,9 +102,14 @@ nlohmann::json to_json(const TrainingRecommendation& r) {
 
 nlohmann::json to_json(const Recommendation& r) {
     auto candidate = [](const Candidate& c) {
-        return nlohmann::json{{"instance", c.instance}, {"purchase", to_string(c.purchase)}, {"layout", c.layout}, {"instances", c.instances},
-                              {"usd_per_hour", c.usd_per_hour}, {"usd_per_million_tokens", c.usd_per_million_tokens},
-                              {"seconds_per_token", c.seconds_per_token}, {"tokens_per_second", c.tokens_per_second}};
+        nlohmann::json j{{"instance", c.instance}, {"purchase", to_string(c.purchase)}, {"layout", c.layout}, {"instances", c.instances},
+                         {"usd_per_hour", c.usd_per_hour}, {"usd_per_million_tokens", c.usd_per_million_tokens},
+                         {"seconds_per_token", c.seconds_per_token}, {"tokens_per_second", c.tokens_per_second}};
+        if (!c.achieved_seconds.empty()) {  // serving a request rate: the replicas and each target's simulated figure
+            j["fleet_replicas"] = c.fleet_replicas;
+            j["achieved_seconds"] = c.achieved_seconds;
+        }
+        return j;
     };
     nlohmann::json frontier = nlohmann::json::array();
     for (std::size_t i : r.frontier) frontier.push_back(candidate(r.candidates[i]));
@@ -120,6 +126,7 @@ nlohmann::json to_json(const Recommendation& r) {
             for (const Figure* figure : f->all()) figures[figure->name] = to_json(*figure);
         p["figures"] = figures;
         p["fit"] = to_json(r.pick_details[k].fit, r.pick_details[k].pool);
+        p["quota"] = to_json(r.pick_details[k].quota);
         p["why"] = k < r.pick_reasons.size() ? r.pick_reasons[k] : "";
         picks[names[k]] = p;
     }

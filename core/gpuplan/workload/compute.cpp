@@ -16,7 +16,7 @@ Param default_bandwidth_efficiency() {
 
 TrainingFlops training_step_flops(const ModelSpec& m, double tokens, double sequence, RecomputeFlops recompute) {
     const ParameterCount c = count_parameters(m);
-    const double attn_dim = m.mla ? m.heads * (m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim) : m.heads * m.head_dim;
+    const double attn_dim = attention_width(m);
     const double dense_fwd = 2 * c.active, attn_fwd = 2 * m.layers * sequence * attn_dim;
     const double model = 3 * (dense_fwd + attn_fwd);
     const double extra = recompute == RecomputeFlops::full ? dense_fwd + attn_fwd : recompute == RecomputeFlops::selective ? attn_fwd : 0;
@@ -44,6 +44,16 @@ Figure compute_seconds(const Figure& flops, double accelerators, const Param& pe
              input("compute_efficiency", "fraction", efficiency)}};
 }
 
+double decode_read_parameters(const ModelSpec& m, const ParameterCount& c, double batch) {
+    if (!m.moe || batch <= 1) return c.active;
+    const MoeSpec& e = *m.moe;
+    const double moe_layers = m.layers - e.dense_layers, per_expert = 3 * m.hidden * e.expert_ffn;
+    const double touched = e.routed_experts * (1 - std::pow(1 - e.active_experts / e.routed_experts, batch));
+    return c.active + moe_layers * (touched - e.active_experts) * per_expert;
+}
+
+double attention_width(const ModelSpec& m) { return m.mla ? m.heads * (m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim) : m.heads * m.head_dim; }
+
 DecodeRoofline decode_roofline(const ModelSpec& m, double weight_bytes, double kv_bytes, double batch, double context, double gpus,
                                const Param& bandwidth, const Param& efficiency) {
     const ParameterCount c = count_parameters(m);
@@ -52,18 +62,17 @@ DecodeRoofline decode_roofline(const ModelSpec& m, double weight_bytes, double k
     // MoE: each of the batch's tokens picks k of E routed experts, so a layer reads
     // E x (1 - (1 - k/E)^batch) experts on average if routing spreads evenly (the active set at
     // batch 1, every expert once the batch is large; Fedus et al. 2022 train the router to balance).
-    double read_params = c.active;
+    const double read_params = decode_read_parameters(m, c, batch);
     std::string read_formula = "active_parameters", read_worked = n(c.active);
     if (m.moe && batch > 1) {
         const MoeSpec& e = *m.moe;
         const double moe_layers = m.layers - e.dense_layers, per_expert = 3 * m.hidden * e.expert_ffn;
         const double touched = e.routed_experts * (1 - std::pow(1 - e.active_experts / e.routed_experts, batch));
-        read_params = c.active + moe_layers * (touched - e.active_experts) * per_expert;
         read_formula = "active_parameters + MoE layers x (E (1 - (1 - k/E)^batch) - k) x expert_parameters (experts the batch touches)";
         read_worked = n(c.active) + " + " + n(moe_layers) + " x (" + n(touched) + " - " + n(e.active_experts) + ") x " + n(per_expert) + " = " + n(read_params);
     }
     const double weights = read_params * weight_bytes;
-    const double kv = *kv_token.value * batch * context;
+    const double kv = *kv_token.value * batch * kv_cached_tokens(m, context);  // local-attention layers read their window only
     DecodeRoofline r;
     r.bytes_per_step = {.name = "bytes_per_step", .value = weights + kv, .unit = "bytes", .formula = read_formula + " x bytes_per_weight + kv_bytes_per_token x batch x context",
                         .worked = "(" + read_worked + ") x " + n(weight_bytes) + " + " + n(*kv_token.value) + " x " + n(batch) + " x " + n(context) + " = " + n(weights + kv),
@@ -83,7 +92,7 @@ DecodeRoofline decode_roofline(const ModelSpec& m, double weight_bytes, double k
 
 Figure prefill_seconds(const ModelSpec& m, double prompt_tokens, double batch, double gpus, const Param& peak, const Param& efficiency) {
     const ParameterCount c = count_parameters(m);
-    const double attn_dim = m.mla ? m.heads * (m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim) : m.heads * m.head_dim;
+    const double attn_dim = attention_width(m);
     // Causal attention over the prompt: on average half the prompt is attended to.
     const double flops = (2 * c.active + 2 * m.layers * prompt_tokens * attn_dim) * prompt_tokens * batch;
     const double v = flops / (gpus * peak.value * 1e12 * efficiency.value);

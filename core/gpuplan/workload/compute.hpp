@@ -36,6 +36,12 @@ struct DecodeRoofline {
     Figure tokens_per_second_expected;  // x bandwidth efficiency
 };
 
+// Weights one decode step of `batch` sequences reads: the active set, plus (MoE) the routed
+// experts the batch's tokens touch, E (1 - (1 - k/E)^batch) per layer when routing is balanced.
+double decode_read_parameters(const ModelSpec& model, const ParameterCount& params, double batch);
+// Width of the attention scores per token: heads x head_dim (MLA: heads x (nope + rope) dims).
+double attention_width(const ModelSpec& model);
+
 // Memory-bound decode on `gpus` GPUs with `bandwidth_gb_per_s` each (tensor parallel
 // splits the bytes), batch sequences at `context` tokens of KV each.
 DecodeRoofline decode_roofline(const ModelSpec& model, double weight_bytes, double kv_bytes, double batch, double context,

@@ -145,7 +145,7 @@ void rates_step(const InferenceEstimateRequest& q, InferenceEstimate& e) {
 
 Figure compute_ceiling(const ModelSpec& model, const ParameterCount& c, double devices, double context, const DensePeak& peak, const Param& efficiency) {
     // Every token costs 2 x active parameters + attention over the context.
-    const double attn_dim = model.mla ? model.heads * (model.mla->qk_nope_head_dim + model.mla->qk_rope_head_dim) : model.heads * model.head_dim;
+    const double attn_dim = attention_width(model);
     const double flops_per_token = 2 * c.active + 4 * model.layers * context * attn_dim;
     Figure f = unknown_figure("tokens_per_second_compute_ceiling", "tokens/s",
                               "devices x dense_peak_tflops x 1e12 x compute_efficiency / (2 x active_parameters + 4 x layers x context x heads x head_dim)", peak.why);
@@ -287,6 +287,7 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
     InferenceEstimate e;
     const ModelSpec& model = *q.serving.model;
     const InferenceFitRequest asked = resolve_request(catalog, q, e);
+    e.quota = quota_line(*e.pool.instance, 1, PriceKind::on_demand, q.quotas);
     e.fit = check_inference_fit(asked, e.pool);
     if (!e.fit.fits) return e;
     const InferenceMemoryRequest& mq = e.fit.request;
@@ -360,7 +361,8 @@ nlohmann::json to_json(const InferenceEstimate& e) {
             {"bound", e.compute_bound ? "compute" : "memory bandwidth"},
             {"fits", true},
             {"memory_verdict", e.fit.verdict},
-            {"figures", figs}};
+            {"figures", figs},
+            {"quota", to_json(e.quota)}};
 }
 
 }  // namespace gpuplan

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/pricing/quota.hpp"
 #include "gpuplan/workload/compute.hpp"
 #include "gpuplan/workload/fit.hpp"
 
@@ -38,6 +39,7 @@ struct InferenceEstimateRequest {
     std::optional<double> compute_efficiency;     // default: documented
     std::optional<double> measured_bandwidth_gb_per_s;  // replaces the datasheet bandwidth
     std::optional<double> step_overhead_seconds;        // replaces the fitted per-step fixed cost
+    AccountQuotas quotas;                               // the account's vCPU quotas (pricing/quota.hpp)
 };
 
 // The fixed cost of one decode step outside the roofline (scheduling, sampling, launch gaps),
@@ -76,6 +78,7 @@ struct InferenceEstimate {
     Figure request_seconds, prefill_share;  // under load only
     Figure weight_read_seconds, prefill_seconds, time_to_first_token_seconds;
     Figure usd_per_million_tokens_on_demand, usd_per_million_tokens_spot;
+    QuotaLine quota;                     // one instance on demand: the vCPUs of its quota class
 
     // Every figure, in the order the CLI and the JSON list them, under its output name
     // (decode_roofline's expected rate is "tokens_per_second_memory_expected" here).

@@ -129,9 +129,14 @@ InferenceMemory inference_memory(const InferenceMemoryRequest& q) {
                     .worked = n(c.total) + " x " + n(q.weight_bytes) + " bytes = " + n(w / kBytesPerGB),
                     .inputs = {c.total_figure.as_input(), input("bytes_per_weight", "bytes", user_given(q.weight_bytes))}};
     const Figure per_token = kv_cache_bytes_per_token(m, q.kv_bytes);
-    const double kv = *per_token.value * q.batch * q.context;
-    r.kv_cache_gb = {.name = "kv_cache_gb", .value = kv / kBytesPerGB, .unit = "GB", .formula = "kv_cache_bytes_per_token x batch x context",
-                     .worked = n(*per_token.value) + " x " + n(q.batch) + " x " + n(q.context) + " bytes = " + n(kv / kBytesPerGB) + " (= " + n(kv / kBytesPerGiB) + " GiB)",
+    // Local-attention layers keep only their window (kv_cached_tokens): the context they cache.
+    const double cached = kv_cached_tokens(m, q.context);
+    const double kv = *per_token.value * q.batch * cached;
+    const bool windowed = cached != q.context;
+    r.kv_cache_gb = {.name = "kv_cache_gb", .value = kv / kBytesPerGB, .unit = "GB",
+                     .formula = windowed ? "kv_cache_bytes_per_token x batch x cached tokens ((full layers x context + sliding layers x min(context, window)) / layers)"
+                                         : "kv_cache_bytes_per_token x batch x context",
+                     .worked = n(*per_token.value) + " x " + n(q.batch) + " x " + n(cached) + " bytes = " + n(kv / kBytesPerGB) + " (= " + n(kv / kBytesPerGiB) + " GiB)",
                      .inputs = {per_token.as_input(per_token.worked), input("batch", "", user_given(q.batch)), input("context", "tokens", user_given(q.context))}};
     const Param& overhead = q.runtime_overhead_gib;
     const double over = overhead.value * kBytesPerGiB * q.tensor_parallel;
@@ -152,7 +157,7 @@ double max_batch_that_fits(const InferenceMemoryRequest& q, double capacity_gb) 
     InferenceMemoryRequest one = q;
     one.batch = 0;
     const double fixed = *inference_memory(one).total_gb.value;
-    const double per_sequence = *kv_cache_bytes_per_token(*q.model, q.kv_bytes).value * q.context / kBytesPerGB;
+    const double per_sequence = *kv_cache_bytes_per_token(*q.model, q.kv_bytes).value * kv_cached_tokens(*q.model, q.context) / kBytesPerGB;
     if (fixed >= capacity_gb) return 0;
     return std::floor((capacity_gb - fixed) / per_sequence);
 }

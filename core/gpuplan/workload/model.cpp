@@ -29,22 +29,25 @@ ParameterCount count_parameters(const ModelSpec& m) {
         attention_formula = "MLA: q " + n(q) + " + kv " + n(kv) + " + o " + n(o);
     } else {
         const double q = h * m.heads * m.head_dim, kv = 2 * h * m.kv_heads * m.head_dim, o = m.heads * m.head_dim * h;
-        const double bias = m.qkv_bias ? (m.heads + 2 * m.kv_heads) * m.head_dim : 0;
-        c.attention_per_layer = q + kv + o + bias;
-        attention_formula = "hidden x head_dim x (2 heads + 2 kv_heads)" + std::string(m.qkv_bias ? " + qkv bias" : "");
+        const double bias = (m.qkv_bias ? (m.heads + 2 * m.kv_heads) * m.head_dim : 0) + (m.attention_output_bias ? h : 0);
+        const double sinks = m.attention_sinks ? m.heads : 0;
+        c.attention_per_layer = q + kv + o + bias + sinks;
+        attention_formula = "hidden x head_dim x (2 heads + 2 kv_heads)" + std::string(m.qkv_bias ? " + qkv bias" : "") +
+                            (m.attention_output_bias ? " + output bias" : "") + (m.attention_sinks ? " + one sink per head" : "");
     }
     c.dense_mlp_per_layer = (m.mlp == MlpKind::swiglu ? 3 : 2) * h * m.ffn;  // SwiGLU: gate, up, down; GELU: up, down
     double dense_layers = m.layers, moe_layers = 0;
     if (m.moe) {
         const MoeSpec& e = *m.moe;
-        const double expert = 3 * h * e.expert_ffn;
+        const double expert = 3 * h * e.expert_ffn + (e.expert_bias ? 2 * e.expert_ffn + h : 0);
         const double router = h * e.routed_experts + (e.router_bias ? e.routed_experts : 0);
         c.moe_mlp_per_layer_total = (e.routed_experts + e.shared_experts) * expert + router;
         c.moe_mlp_per_layer_active = (e.active_experts + e.shared_experts) * expert + router;
         dense_layers = e.dense_layers;
         moe_layers = m.layers - e.dense_layers;
     }
-    const double norms_per_layer = 2 * h;  // before attention and before the MLP
+    // Before attention and before the MLP (Gemma 2/3: after each too), plus q and k norms per head.
+    const double norms_per_layer = m.norms_per_layer * h + (m.qk_norm ? 2 * m.head_dim : 0);
     c.norms = m.layers * norms_per_layer + h;
     const double shared = c.embedding + c.lm_head + m.layers * c.attention_per_layer + dense_layers * c.dense_mlp_per_layer + c.norms;
     c.total = shared + moe_layers * c.moe_mlp_per_layer_total;
@@ -97,6 +100,12 @@ Figure kv_cache_bytes_per_token(const ModelSpec& m, double bytes) {
     return f;
 }
 
+double kv_cached_tokens(const ModelSpec& m, double context) {
+    if (m.sliding_window <= 0 || m.sliding_layers <= 0 || m.layers <= 0) return context;
+    const double sliding = std::min(m.sliding_layers, m.layers);
+    return ((m.layers - sliding) * context + sliding * std::min(context, m.sliding_window)) / m.layers;
+}
+
 std::string_view to_string(MlpKind kind) { return kind == MlpKind::swiglu ? "swiglu" : "gelu"; }
 
 namespace {
@@ -139,8 +148,20 @@ ModelSpec parse_model(const Json& j, const std::string& path, const std::string&
         if (*mlp == "gelu") m.mlp = MlpKind::gelu;
         else if (*mlp != "swiglu") throw InputError(r.child_path("mlp"), "\"" + *mlp + "\"", "\"swiglu\" (gate, up, down: Llama) or \"gelu\" (up, down: GPT, MPT)");
     }
-    if (r.has("qkv_bias")) m.qkv_bias = r.boolean("qkv_bias");
-    else (void)r.optional_value("qkv_bias");
+    const auto flag = [&r](const char* key, bool& out) {
+        if (r.has(key)) out = r.boolean(key);
+        else (void)r.optional_value(key);
+    };
+    flag("qkv_bias", m.qkv_bias);
+    flag("attention_output_bias", m.attention_output_bias);
+    flag("attention_sinks", m.attention_sinks);
+    flag("qk_norm", m.qk_norm);
+    if (r.has("norms_per_layer")) m.norms_per_layer = whole(r, "norms_per_layer", 0, 16);
+    else (void)r.optional_value("norms_per_layer");
+    if (r.has("sliding_window")) m.sliding_window = whole(r, "sliding_window", 1, kMaxVocab);
+    else (void)r.optional_value("sliding_window");
+    if (r.has("sliding_layers")) m.sliding_layers = whole(r, "sliding_layers", 0, m.layers);
+    else (void)r.optional_value("sliding_layers");
     m.source = r.string("source");
     if (m.kv_heads > m.heads) throw InputError(r.child_path("kv_heads"), n(m.kv_heads), "at most heads (" + n(m.heads) + ")");
     if (std::fmod(m.heads, m.kv_heads) != 0)
@@ -155,6 +176,8 @@ ModelSpec parse_model(const Json& j, const std::string& path, const std::string&
         s.dense_layers = e.has("dense_layers") ? whole(e, "dense_layers", 0, kMaxLayers) : ((void)e.optional_value("dense_layers"), 0.0);
         if (e.has("router_bias")) s.router_bias = e.boolean("router_bias");
         else (void)e.optional_value("router_bias");
+        if (e.has("expert_bias")) s.expert_bias = e.boolean("expert_bias");
+        else (void)e.optional_value("expert_bias");
         e.finish();
         if (s.active_experts > s.routed_experts)
             throw InputError(e.child_path("active_experts"), n(s.active_experts), "at most routed_experts (" + n(s.routed_experts) + ")");
@@ -174,9 +197,9 @@ ModelSpec parse_model(const Json& j, const std::string& path, const std::string&
         s.v_head_dim = whole(a, "v_head_dim", 1, kMaxHeads);
         a.finish();
         m.mla = s;
-    } else if (std::fmod(m.hidden, m.head_dim) != 0) {
-        throw InputError(r.child_path("head_dim"), n(m.head_dim), "a divisor of hidden (" + n(m.hidden) + ")");
     }
+    // heads x head_dim need not equal hidden: the projections map between the two (Gemma 3 1B:
+    // 4 heads x 256 against a hidden size of 1,152; Qwen3-30B-A3B: 32 x 128 against 2,048).
     r.finish();
     return m;
 }

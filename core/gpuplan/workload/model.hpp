@@ -30,7 +30,8 @@ struct MoeSpec {
     double routed_experts = 0, active_experts = 0, shared_experts = 0;
     double expert_ffn = 0;      // intermediate size of one expert
     double dense_layers = 0;
-    bool router_bias = false;   // DeepSeek-V3's score-correction bias (one per expert)
+    bool router_bias = false;   // DeepSeek-V3's score-correction bias, gpt-oss's router bias (one per expert)
+    bool expert_bias = false;   // gpt-oss: biases on each expert's gate/up (2 x expert_ffn) and down (hidden) projections
 };
 
 // The dense MLP: SwiGLU (gate, up, down: 3 matrices; Llama, Mistral, Qwen) or a plain
@@ -52,6 +53,13 @@ struct ModelSpec {
     double vocab = 0;
     bool tied_embeddings = false;
     bool qkv_bias = false;          // Qwen2 adds biases to q, k, v projections
+    bool attention_output_bias = false;  // gpt-oss: a bias on the output projection too
+    bool attention_sinks = false;   // gpt-oss: one learned attention sink per head per layer
+    bool qk_norm = false;           // Qwen3, Gemma 3: an RMSNorm of q and of k per head (2 x head_dim per layer)
+    double norms_per_layer = 2;     // RMSNorm vectors of hidden size per layer (Gemma 2 and 3: 4, before and after attention and MLP)
+    // Local attention (Mistral 7B v0.1, Gemma 2/3, gpt-oss): `sliding_layers` of the layers attend
+    // to the last `sliding_window` tokens only, so their KV cache stops growing there.
+    double sliding_window = 0, sliding_layers = 0;
     std::optional<MoeSpec> moe;
     std::optional<MlaSpec> mla;
     std::string source;             // model card / config the facts come from
@@ -74,7 +82,13 @@ ParameterCount count_parameters(const ModelSpec& model);
 
 // Bytes of K and V cached per token across all layers, at `bytes_per_value`.
 // GQA: 2 x layers x kv_heads x head_dim; MLA: layers x (kv_lora_rank + qk_rope_head_dim).
+// Local-attention layers count as the others here: per token, every layer caches it.
 Figure kv_cache_bytes_per_token(const ModelSpec& model, double bytes_per_value);
+// Tokens of KV cache one sequence of `context` tokens holds, counted per layer and averaged
+// over the layers: context where every layer attends to everything, less where local-attention
+// layers keep only their window: (full layers x context + sliding layers x min(context,
+// window)) / layers. kv_cache_bytes_per_token x this = the sequence's cache.
+double kv_cached_tokens(const ModelSpec& model, double context);
 
 // Parses model documents (schema gpuplan.models/1) and validates each architecture: zero
 // layers, kv_heads above or not dividing heads, heads x head_dim that does not fit hidden,

@@ -50,6 +50,7 @@ TrainingPlan plan_training(const Catalog& catalog, const TrainingPlanRequest& r)
     const double all_gpus = p.pool.gpus_per_node;
     if (q0.gpus_per_node && *q0.gpus_per_node < all_gpus) p.pool.gpus_per_node = *q0.gpus_per_node;
     p.price = catalog_price(catalog, *q0.instance, r.region, r.purchase);
+    p.quota = quota_line(*q0.instance, q0.nodes, r.purchase, r.quotas);
     TrainingTimeRequest q = q0;
     if (p.price) q.usd_per_hour = *p.price;
 
@@ -162,6 +163,7 @@ nlohmann::json to_json(const TrainingPlan& p) {
             {"exposed_by_link", links},
             {"sources", src},
             {"figures", figs},
+            {"quota", to_json(p.quota)},
             {"purchase_options", purchase_options}};
 }
 

@@ -5,6 +5,8 @@
 // both ask here; `to_json` is the one serialiser of the answer.
 #pragma once
 
+#include "gpuplan/pricing/quota.hpp"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +25,7 @@ struct TrainingPlanRequest {
     std::string region = "us-east-1";
     PriceKind purchase = PriceKind::on_demand;  // whose catalog price the hours cost
     std::optional<double> overhead_gib;       // replaces the default runtime overhead when given
+    AccountQuotas quotas;                     // the account's vCPU quotas (pricing/quota.hpp); none: AWS's defaults
 };
 
 // One number the plan rests on, and where it comes from.
@@ -52,6 +55,7 @@ struct TrainingPlan {
     // type's on-demand price are unknown.
     std::vector<Quote> run_quotes;
     std::string run_quotes_unavailable;
+    QuotaLine quota;                          // the vCPUs the nodes need of their quota class
 
     std::vector<const Figure*> figures() const;  // memory, then time
 };
