@@ -4,7 +4,9 @@
 // rounded figure; every total within 0.5%.
 #include <catch2/catch.hpp>
 
+#include "fixtures.hpp"
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/scenario/scenario.hpp"
 #include "gpuplan/workload/compute.hpp"
 #include "gpuplan/workload/hf_config.hpp"
 #include "gpuplan/workload/memory.hpp"
@@ -111,4 +113,25 @@ TEST_CASE("a config the planner cannot read says which fields it needs") {
                       Catch::Contains("kv_heads") && Catch::Contains("divisor"));
     CHECK_THROWS_AS(model_from_hf_config("[1, 2]", "m", "c.json"), InputError);
     CHECK_THROWS_AS(model_from_hf_config("{not json", "m", "c.json"), InputError);
+}
+
+TEST_CASE("a scenario carries its own models, as the app writes one from a pasted config.json") {
+    const HfConfigModel read = load("gpt-oss-20b.json");
+    nlohmann::json scenario = {{"schema", "gpuplan.scenario/1"},
+                               {"models", nlohmann::json::array({read.entry})},
+                               {"infer", {{"model", "gpt-oss-20b"}, {"instance", "g6e.xlarge"}, {"dtype", "fp8"}, {"batch", 4}, {"context", 4096}}}};
+    const Scenario s = parse_scenario(scenario.dump(), "s.json", test::catalog());
+    REQUIRE(s.infer);
+    CHECK(count_parameters(*s.infer->serving.model).total == 20'914'757'184);
+    CHECK(s.infer->serving.model->sliding_layers == 12);
+    // The same definition twice in a list, a model that breaks a rule, and a name the list lacks.
+    scenario["models"].push_back(read.entry);
+    CHECK_THROWS_WITH(parse_scenario(scenario.dump(), "s.json", test::catalog()), Catch::Contains("s.json: $.models[1].name"));
+    scenario["models"] = nlohmann::json::array({read.entry});
+    scenario["models"][0]["kv_heads"] = 7;
+    CHECK_THROWS_WITH(parse_scenario(scenario.dump(), "s.json", test::catalog()), Catch::Contains("$.models[0]") && Catch::Contains("kv_heads"));
+    scenario.erase("models");
+    CHECK_THROWS_WITH(parse_scenario(scenario.dump(), "s.json", test::catalog()), Catch::Contains("$.infer.model") && Catch::Contains("\"models\" list"));
+    CHECK(hf_config_name(R"({"_name_or_path": "openai/gpt-oss-20b", "model_type": "gpt_oss"})") == "gpt-oss-20b");
+    CHECK(hf_config_name(R"({"model_type": "llama"})") == "llama");
 }

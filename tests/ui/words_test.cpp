@@ -410,3 +410,35 @@ TEST_CASE("Escape closes an open combo", "[inputs]") {
     CHECK_FALSE(ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId));
     CHECK(state.scenario["train"]["model"] == "llama-3-8b");  // closing chose nothing
 }
+
+TEST_CASE("a pasted config.json becomes the scenario's own model, and the Inference view plans with it", "[inputs]") {
+    test::Headless ui;
+    AppState state;
+    state.catalog = &catalog();
+    state.view = View::inference;
+    set_scenario(state, {{"schema", "gpuplan.scenario/1"},
+                         {"infer", {{"model", "llama-3-8b"}, {"instance", "g6e.xlarge"}, {"batch", 1}, {"context", 4096}}}});
+    const ImVec2 header = field_point(ui, state, "Your own model: paste its config.json (Hugging Face)");
+    click(ui, state, header.x, header.y);
+    ui.frame(state);
+    // What a user pastes: a Qwen3 config as the Hub publishes it (tests/data/hf-configs).
+    state.views->model_config_paste = R"({"architectures": ["Qwen3ForCausalLM"], "_name_or_path": "Qwen/Qwen3-8B", "model_type": "qwen3",
+        "hidden_size": 4096, "num_hidden_layers": 36, "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
+        "intermediate_size": 12288, "vocab_size": 151936, "tie_word_embeddings": false, "attention_bias": false, "rope_theta": 1000000})";
+    const ImVec2 use = field_point(ui, state, "Use this model");
+    click(ui, state, use.x, use.y);
+    ui.frame(state);
+    CHECK(state.scenario["infer"]["model"] == "qwen3-8b");
+    REQUIRE(state.scenario["models"].size() == 1);
+    CHECK(state.views->model_config_message.find("Using qwen3-8b: 8.19 billion parameters") != std::string::npos);
+    REQUIRE(state.result);
+    REQUIRE(state.result->infer);
+    CHECK(state.result->infer->fit.parameters.value == Approx(8'190'735'360.0));
+    // A config the planner cannot read says so, and the scenario keeps its model.
+    state.views->model_config_paste = R"({"model_type": "mamba", "hidden_size": 768})";
+    click(ui, state, use.x, use.y);
+    ui.frame(state);
+    CHECK(state.views->model_config_failed);
+    CHECK(state.views->model_config_message.find("model_type") != std::string::npos);
+    CHECK(state.scenario["infer"]["model"] == "qwen3-8b");
+}

@@ -391,6 +391,7 @@ Scenario parse_scenario(std::string_view text, const std::string& origin, const 
         require_region(catalog, *region, root.child_path("region"), "\"" + *region + "\"");
         s.region = *region;
     }
+    const ScenarioModels models(root);  // before the sections that name a model
     const PricingAssumptions assumptions = parse_assumptions(root);
     const SpotRisk risk = parse_spot_risk(root);
     s.price = parse_price(root, catalog, s, assumptions, risk);

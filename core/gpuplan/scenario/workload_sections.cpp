@@ -1,6 +1,8 @@
 // workload_sections.cpp — parsing and evaluation of the scenario's `fit` and `infer` sections.
 #include "gpuplan/scenario/workload_sections.hpp"
 
+#include <deque>
+
 #include <cmath>
 
 #include "gpuplan/input_error.hpp"
@@ -50,13 +52,54 @@ bool flag(ObjectReader& r, const char* key) {
 
 }  // namespace
 
+namespace {
+
+// The models the scenario being parsed defines (its "models" section), seen by
+// require_model_preset while ScenarioModels is alive: every section's parser reads a model
+// by name the same way, and the sections do not each take the list.
+thread_local const std::vector<const ModelSpec*>* t_scenario_models = nullptr;
+
+// Models a scenario defined, kept for the life of the program: requests and results point at
+// their model, and outlive the scenario document (the browser keeps both across frames). One
+// copy per distinct definition, so a link reopened every frame adds nothing.
+const ModelSpec& interned(ModelSpec model, const std::string& key) {
+    static std::deque<std::pair<std::string, ModelSpec>> models;
+    for (const auto& [k, m] : models)
+        if (k == key) return m;
+    return models.emplace_back(key, std::move(model)).second;
+}
+
+}  // namespace
+
+ScenarioModels::ScenarioModels(ObjectReader& root) {
+    if (const Json* list = root.optional_value("models")) {
+        const std::string path = root.child_path("models");
+        if (!list->is_array()) throw InputError(path, json_preview(*list), "a list of models (each as in a models file, docs/models.md)");
+        for (std::size_t k = 0; k < list->size(); ++k) {
+            const Json document = {{"schema", "gpuplan.models/1"}, {"models", Json::array({(*list)[k]})}};
+            const std::string origin = index_path(path, k) + " (read as a models file)";
+            ModelSpec m = load_models({{origin, document.dump()}}).at(0);
+            for (const ModelSpec* earlier : models_)
+                if (earlier->name == m.name) throw InputError(index_path(path, k) + ".name", "\"" + m.name + "\"", "a name not used earlier in the list");
+            models_.push_back(&interned(std::move(m), (*list)[k].dump()));
+        }
+    }
+    previous_ = t_scenario_models;
+    t_scenario_models = &models_;
+}
+
+ScenarioModels::~ScenarioModels() { t_scenario_models = previous_; }
+
 const ModelSpec& require_model_preset(ObjectReader& r, const char* key) {
     const std::string name = r.string(key);
+    if (t_scenario_models)
+        for (const ModelSpec* m : *t_scenario_models)
+            if (m->name == name) return *m;
     const ModelSpec* model = find_model(builtin_models(), name);
     if (!model) {
         std::string names;
         for (const auto& m : builtin_models()) names += (names.empty() ? "" : ", ") + m.name;
-        throw InputError(r.child_path(key), "\"" + name + "\"", "a model preset: " + names);
+        throw InputError(r.child_path(key), "\"" + name + "\"", "a model preset (" + names + ") or a model of the scenario's \"models\" list");
     }
     return *model;
 }

@@ -36,7 +36,23 @@ struct FitSection {
 };
 
 // The model preset named at `key` (InputError listing the presets for an unknown name).
+// A preset, or a model of the scenario's "models" list while a ScenarioModels is alive.
 const ModelSpec& require_model_preset(ObjectReader& reader, const char* key);
+
+// The scenario's "models" section: models defined as in a models file (docs/models.md; the app
+// writes one from a pasted config.json), which every section may name while this is alive.
+class ScenarioModels {
+public:
+    explicit ScenarioModels(ObjectReader& root);
+    ~ScenarioModels();
+    ScenarioModels(const ScenarioModels&) = delete;
+    ScenarioModels& operator=(const ScenarioModels&) = delete;
+    const std::vector<const ModelSpec*>& models() const { return models_; }
+
+private:
+    std::vector<const ModelSpec*> models_;
+    const std::vector<const ModelSpec*>* previous_ = nullptr;
+};
 
 // Both check every value against the catalog and the model as they read it, so a scenario that
 // parses also evaluates; errors name the JSON path under `root`.

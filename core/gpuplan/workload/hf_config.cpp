@@ -177,6 +177,17 @@ Json model_entry(ConfigReader& r, const std::string& type, const std::string& na
 
 }  // namespace
 
+std::string hf_config_name(const std::string& text) {
+    const Json j = Json::parse(text, nullptr, false);
+    if (!j.is_object()) return "";
+    if (j.contains("_name_or_path") && j.at("_name_or_path").is_string()) {
+        const std::string path = j.at("_name_or_path").get<std::string>();
+        const std::string last = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+        if (!last.empty()) return lower(last);
+    }
+    return j.contains("model_type") && j.at("model_type").is_string() ? j.at("model_type").get<std::string>() : "";
+}
+
 const std::vector<std::string>& hf_model_types() {
     static const std::vector<std::string> all = [] {
         std::vector<std::string> v = kDense;
@@ -202,7 +213,8 @@ HfConfigModel model_from_hf_config(const std::string& text, const std::string& n
     ConfigReader r(config, origin + ": $" + (nested ? ".text_config" : ""));
     HfConfigModel out;
     if (nested) out.notes.push_back("the vision tower (vision_config) is not counted: the planner sizes the language model");
-    const Json entry = model_entry(r, type, name, origin, out.notes);
+    out.entry = model_entry(r, type, name, origin, out.notes);
+    const Json& entry = out.entry;
     out.ignored = r.not_read();
     const Json document = {{"schema", "gpuplan.models/1"}, {"models", Json::array({entry})}};
     out.model = load_models({{origin + " (as a model entry)", document.dump()}}).at(0);

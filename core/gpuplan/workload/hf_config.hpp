@@ -21,6 +21,7 @@ namespace gpuplan {
 
 struct HfConfigModel {
     ModelSpec model;
+    nlohmann::json entry;              // the same model as a models file's entry (docs/models.md)
     std::vector<std::string> ignored;  // fields present but not used: "attn_logit_softcapping", ...
     std::vector<std::string> notes;    // what was assumed or left out, in words
 };
@@ -31,6 +32,10 @@ HfConfigModel model_from_hf_config(const std::string& text, const std::string& n
 
 // How a model read from a config says so in its `source`: "Hugging Face config.json (FILE)".
 inline constexpr const char* kHfConfigSource = "Hugging Face config.json (";
+
+// A name for a pasted config: the last part of its "_name_or_path" ("openai/gpt-oss-20b" is
+// gpt-oss-20b), else its model_type; "" for text that is not a JSON object.
+std::string hf_config_name(const std::string& text);
 
 // The model_type values read, in words for help and errors.
 const std::vector<std::string>& hf_model_types();

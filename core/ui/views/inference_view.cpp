@@ -48,7 +48,8 @@ void draw_memory_bar(const char* id, const InferenceFit& fit, double tensor_para
 
 void draw_infer(AppState& state) {
     nlohmann::json& s = scenario_section(state, "infer");
-    edit_choice(state, s, "model", "model", model_names(), "llama-3-8b");
+    draw_model_config_paste(state, s);
+    edit_choice(state, s, "model", "model", model_names(state), "llama-3-8b");
     ImGui::SameLine();
     std::vector<std::string> instances;
     for (const Instance& i : state.catalog->instances)

@@ -215,7 +215,8 @@ void draw_dropped(const Sweep& sweep) {
 // The training sweep's inputs (scenario section "recommend_training").
 void edit_training_request(AppState& state) {
     nlohmann::json& r = scenario_section(state, "recommend_training");
-    edit_choice(state, r, "model", "model", model_names(), "llama-3-8b");
+    draw_model_config_paste(state, r);
+    edit_choice(state, r, "model", "model", model_names(state), "llama-3-8b");
     ImGui::SameLine();
     edit_number(state, r, "tokens", "tokens to train", 2e10, 1, 1e15, "%.3g");
     ImGui::SameLine();

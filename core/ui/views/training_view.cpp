@@ -21,7 +21,8 @@ namespace {
 
 void draw_controls(AppState& state) {
     nlohmann::json& train = scenario_section(state, "train");
-    edit_choice(state, train, "model", "model", model_names(), "llama-3-8b");
+    draw_model_config_paste(state, train);
+    edit_choice(state, train, "model", "model", model_names(state), "llama-3-8b");
     ImGui::SameLine();
     std::vector<std::string> gpu_instances;
     for (const Instance& i : state.catalog->instances)

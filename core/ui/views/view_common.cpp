@@ -10,9 +10,11 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/explain.hpp"
 #include "gpuplan/text.hpp"
+#include "gpuplan/workload/hf_config.hpp"
 #include "gpuplan/workload/model.hpp"
 
 #include "imgui.h"
+#include "imgui_stdlib.h"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -213,10 +215,54 @@ bool edit_choice_set(AppState& state, nlohmann::json& section, const char* key, 
     return changed;
 }
 
-std::vector<std::string> model_names() {
+std::vector<std::string> model_names(const AppState& state) {
     std::vector<std::string> names;
-    for (const ModelSpec& m : builtin_models()) names.push_back(m.name);
+    if (const auto models = state.scenario.find("models"); models != state.scenario.end() && models->is_array())
+        for (const nlohmann::json& m : *models)
+            if (m.contains("name") && m["name"].is_string()) names.push_back(m["name"].get<std::string>());
+    for (const ModelSpec& m : builtin_models())
+        if (std::find(names.begin(), names.end(), m.name) == names.end()) names.push_back(m.name);
     return names;
+}
+
+void draw_model_config_paste(AppState& state, nlohmann::json& section) {
+    constexpr const char* kHeader = "Your own model: paste its config.json (Hugging Face)";
+    const bool open = ImGui::CollapsingHeader(kHeader);
+    mark_widget(kHeader);
+    if (!open) return;
+    std::string& text = state.views->model_config_paste;
+    ImGui::InputTextMultiline("##model_config_paste", &text, ImVec2(-1, em(6)));
+    mark_widget("config.json text");
+    const bool use = ImGui::Button("Use this model");
+    mark_widget("Use this model");
+    if (use) {
+        try {
+            const std::string found = hf_config_name(text);
+            const std::string name = found.empty() ? "pasted-model" : found;
+            const HfConfigModel read = model_from_hf_config(text, name, "the pasted config.json");
+            nlohmann::json& models = state.scenario["models"];
+            if (!models.is_array()) models = nlohmann::json::array();
+            models.erase(std::remove_if(models.begin(), models.end(), [&](const nlohmann::json& m) { return m.value("name", "") == name; }), models.end());
+            models.push_back(read.entry);
+            section["model"] = name;
+            const ParameterCount count = count_parameters(read.model);
+            std::string message = "Using " + name + ": " + decimals(count.total / 1e9, 2) + " billion parameters" +
+                                  (read.model.moe ? " (" + decimals(count.active / 1e9, 2) + " billion active)" : "") + ", computed from the config.";
+            for (const std::string& note : read.notes) message += "\n" + note;
+            if (!read.ignored.empty()) message += "\nNot used (no effect on sizes or speed as modelled): " + join(read.ignored, ", ") + ".";
+            state.views->model_config_message = message;
+            state.views->model_config_failed = false;
+            scenario_edited(state);
+        } catch (const InputError& e) {
+            state.views->model_config_message = e.what();
+            state.views->model_config_failed = true;
+        }
+    }
+    if (state.views->model_config_message.empty()) return;
+    ImGui::PushTextWrapPos(0);
+    if (state.views->model_config_failed) ImGui::TextColored(to_vec4(palette().bad), "%s", state.views->model_config_message.c_str());
+    else ImGui::TextUnformatted(state.views->model_config_message.c_str());
+    ImGui::PopTextWrapPos();
 }
 
 std::vector<std::string> family_names(const AppState& state) {
@@ -251,7 +297,8 @@ void edit_purchase_and_families(AppState& state, nlohmann::json& section) {
 
 void edit_serving_request(AppState& state, bool constraints) {
     nlohmann::json& r = scenario_section(state, "recommend");
-    edit_choice(state, r, "model", "model", model_names(), "llama-3.1-70b");
+    draw_model_config_paste(state, r);
+    edit_choice(state, r, "model", "model", model_names(state), "llama-3.1-70b");
     ImGui::SameLine();
     edit_choice(state, r, "dtype", "weights", {"bf16", "fp16", "fp8", "int8", "int4"}, "bf16");
     ImGui::SameLine();

@@ -64,6 +64,10 @@ struct ViewStates {
     // topo -m), as long as it is: no fixed buffer cuts an NCCL log of a large machine.
     std::string bench_paste, topology_paste;
     std::string topology_paste_error;
+    // A config.json being pasted (Inference, Recommend, Training: "your own model"), and what
+    // reading it said: the model now used, or why it could not be read.
+    std::string model_config_paste, model_config_message;
+    bool model_config_failed = false;
 };
 
 // Marks the scenario as edited by the user: the shell updates its URL (scenario_changed) and
@@ -104,7 +108,11 @@ bool edit_choice(AppState& state, nlohmann::json& section, const char* key, cons
 bool edit_choice_set(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::vector<std::string>& options,
                      const char* none_words, std::string (*words)(const std::string&) = nullptr);
 // The built-in models' names, for the model pickers.
-std::vector<std::string> model_names();
+// The scenario's own models (its "models" list) first, then the presets.
+std::vector<std::string> model_names(const AppState& state);
+// "Your own model": a paste box for a Hugging Face config.json; the core reads it
+// (workload/hf_config.hpp) into the scenario's "models" list and `section`'s model names it.
+void draw_model_config_paste(AppState& state, nlohmann::json& section);
 // The catalog's instance families, in catalog order, each once.
 std::vector<std::string> family_names(const AppState& state);
 // The catalog's price kinds as the scenario's keys ("on-demand", "spot"), and a key in
