@@ -134,4 +134,5 @@ TEST_CASE("a scenario carries its own models, as the app writes one from a paste
     CHECK_THROWS_WITH(parse_scenario(scenario.dump(), "s.json", test::catalog()), Catch::Contains("$.infer.model") && Catch::Contains("\"models\" list"));
     CHECK(hf_config_name(R"({"_name_or_path": "openai/gpt-oss-20b", "model_type": "gpt_oss"})") == "gpt-oss-20b");
     CHECK(hf_config_name(R"({"model_type": "llama"})") == "llama");
+    CHECK(hf_config_name(R"({"model_type": "gpt_oss"})") == "gpt-oss");  // the Hub's files have no _name_or_path
 }

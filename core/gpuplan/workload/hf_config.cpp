@@ -185,7 +185,10 @@ std::string hf_config_name(const std::string& text) {
         const std::string last = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
         if (!last.empty()) return lower(last);
     }
-    return j.contains("model_type") && j.at("model_type").is_string() ? j.at("model_type").get<std::string>() : "";
+    if (!j.contains("model_type") || !j.at("model_type").is_string()) return "";
+    std::string type = j.at("model_type").get<std::string>();  // "gpt_oss" reads as gpt-oss, as the models are named
+    std::replace(type.begin(), type.end(), '_', '-');
+    return type;
 }
 
 const std::vector<std::string>& hf_model_types() {

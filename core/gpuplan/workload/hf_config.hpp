@@ -34,7 +34,8 @@ HfConfigModel model_from_hf_config(const std::string& text, const std::string& n
 inline constexpr const char* kHfConfigSource = "Hugging Face config.json (";
 
 // A name for a pasted config: the last part of its "_name_or_path" ("openai/gpt-oss-20b" is
-// gpt-oss-20b), else its model_type; "" for text that is not a JSON object.
+// gpt-oss-20b), else its model_type with hyphens (gpt_oss is gpt-oss); "" for text that is not
+// a JSON object.
 std::string hf_config_name(const std::string& text);
 
 // The model_type values read, in words for help and errors.
