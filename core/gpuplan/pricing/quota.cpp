@@ -78,15 +78,9 @@ std::pair<std::string, double> parse_quota(const std::string& text, const std::s
     bool known = false;
     for (const QuotaFacts& f : all_facts()) known = known || f.spelling == base;
     if (!known) throw InputError(field, "'" + text + "'", expected);
-    try {
-        std::size_t used = 0;
-        const std::string number = text.substr(eq + 1);
-        const double v = std::stod(number, &used);
-        if (used != number.size() || !(v >= 0) || std::floor(v) != v || v > 1e9) throw InputError(field, "'" + text + "'", "a whole number of vCPUs >= 0 after '='");
-        return {name, v};
-    } catch (const std::logic_error&) {
-        throw InputError(field, "'" + text + "'", "a whole number of vCPUs >= 0 after '='");
-    }
+    const auto v = finite_number(text.substr(eq + 1));
+    if (!v || *v < 0 || std::floor(*v) != *v || *v > 1e9) throw InputError(field, "'" + text + "'", "a whole number of vCPUs >= 0 after '='");
+    return {name, *v};
 }
 
 QuotaLine quota_line(const Instance& instance, double instances, PriceKind purchase, const AccountQuotas& account) {

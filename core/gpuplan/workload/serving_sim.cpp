@@ -10,6 +10,7 @@
 
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/explain.hpp"
+#include "gpuplan/text.hpp"
 
 namespace gpuplan {
 
@@ -45,14 +46,8 @@ std::string LengthDistribution::text() const {
 namespace {
 
 std::optional<double> whole_tokens(const std::string& text) {
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(text, &used);
-        if (used != text.size() || !std::isfinite(v) || v < 1 || v > 1e7) return std::nullopt;
-        return v;
-    } catch (...) {
-        return std::nullopt;
-    }
+    const auto v = finite_number(text);
+    return v && *v >= 1 && *v <= 1e7 ? v : std::nullopt;
 }
 
 std::vector<std::string> split_colons(const std::string& text) {

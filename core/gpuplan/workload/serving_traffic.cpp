@@ -8,6 +8,7 @@
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/unit_cost.hpp"
+#include "gpuplan/text.hpp"
 #include "gpuplan/workload/compute.hpp"
 
 namespace gpuplan {
@@ -37,16 +38,6 @@ std::string metric_word(LatencyMetric metric) {
     return "?";
 }
 
-std::optional<double> number_in(const std::string& text) {
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(text, &used);
-        return used == text.size() && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
-    } catch (...) {
-        return std::nullopt;
-    }
-}
-
 }  // namespace
 
 std::string LatencyTarget::text() const { return "p" + format_number(percentile) + "-" + metric_word(metric) + "-ms=" + format_number(seconds * 1e3); }
@@ -62,8 +53,8 @@ LatencyTarget parse_latency_target(const std::string& text, const std::string& f
         text.substr(last, eq - last) != "-ms")
         throw InputError(field, "'" + text + "'", expected);
     LatencyTarget t;
-    const auto percentile = number_in(text.substr(1, first - 1));
-    const auto ms = number_in(text.substr(eq + 1));
+    const auto percentile = finite_number(text.substr(1, first - 1));
+    const auto ms = finite_number(text.substr(eq + 1));
     const std::string word = text.substr(first + 1, last - first - 1);
     const auto spelling = std::find_if(std::begin(kMetricSpellings), std::end(kMetricSpellings), [&](const MetricSpelling& s) { return word == s.word; });
     if (!percentile || !ms || spelling == std::end(kMetricSpellings)) throw InputError(field, "'" + text + "'", expected);
