@@ -92,7 +92,7 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
     if (o.traffic.given()) {
         if (o.given("--tokens-per-second")) throw InputError("--tokens-per-second: not with --rate (the throughput follows from the requests and their output lengths)");
         q.traffic = traffic_request(o.traffic);
-        q.traffic->requests = 5000;  // per replica count tried: a sweep simulates every layout
+        q.traffic->requests = kSweepTrafficRequests;
         const double longest = q.traffic->prompt.max() + q.traffic->output.max();
         if (!o.given("--context")) q.context = longest;
         else if (o.context < longest)

@@ -61,6 +61,11 @@ CASES = [
     ("infer", "infer --model llama-3.1-70b --instance p5.48xlarge --dtype fp8 --kv-dtype fp8 --tp 4 --batch 64 --context 4096 --prompt-tokens 1024 --measured-bandwidth-gb-per-s 2900 --compute-efficiency 0.5",
      scenario("infer", {"model": "llama-3.1-70b", "instance": "p5.48xlarge", "dtype": "fp8", "kv_dtype": "fp8", "tensor_parallel": 4, "batch": 64,
                         "context": 4096, "prompt_tokens": 1024, "measured_bandwidth_gb_per_s": 2900, "compute_efficiency": 0.5})),
+    # A request rate to a latency target (the Recommend view's "requests per second" load).
+    ("recommend", "recommend --model llama-3.1-8b --family g6e,g6 --rate 10 --prompt-tokens-dist uniform:500:1500 --output-tokens-dist 300 "
+                  "--target-p95-ttft-ms 1000 --target p99-e2e-ms=20000",
+     scenario("recommend", {"model": "llama-3.1-8b", "families": ["g6e", "g6"], "requests_per_second": 10, "prompt_tokens": "uniform:500:1500",
+                            "output_tokens": 300, "targets": ["p99-e2e-ms=20000"], "target_p95_ttft_ms": 1000})),
 ]
 
 

@@ -43,11 +43,12 @@ const Published kPublished[] = {
     {"gemma-3-1b-it.json", 999'885'952, "keras-hub gemma3_instruct_1b params"},
     {"deepseek-v3.json", 671e9, "DeepSeek-V3 model card: 671B total (the 14B MTP module apart)"},
     {"gpt-oss-20b.json", 20'914'757'184, "keras-hub gpt_oss_20b params; OpenAI: 21B"},
+    {"phi-3-mini-4k-instruct.json", 3'821'079'552, "keras-hub phi3_mini_4k_instruct_en params; model card 3.8B"},
 };
 
 }  // namespace
 
-TEST_CASE("ten real config.json files give parameter counts within 0.5% of the published ones") {
+TEST_CASE("eleven real config.json files give parameter counts within 0.5% of the published ones") {
     for (const Published& p : kPublished) {
         CAPTURE(p.file, p.where);
         const HfConfigModel m = load(p.file);

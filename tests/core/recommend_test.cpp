@@ -413,3 +413,55 @@ TEST_CASE("an instance type's cheapest way to buy, ranked across regions", "[rec
     CHECK(priced == cheapest.size());
     CHECK_THROWS_WITH(rank_regions_for_price(catalog(), q, {"us-east-1", "nowhere-2"}, "us-east-1"), Catch::Contains("regions[1]"));
 }
+
+TEST_CASE("a scenario's recommend serves a request rate to latency targets, as recommend --rate", "[recommend][scenario][traffic]") {
+    const Catalog& c = catalog();
+    const auto parse = [&c](const nlohmann::json& recommend) {
+        return parse_scenario(nlohmann::json{{"schema", "gpuplan.scenario/1"}, {"recommend", recommend}}.dump(), "s.json", c);
+    };
+    const nlohmann::json asked = {{"model", "llama-3.1-8b"}, {"families", nlohmann::json::array({"g6e"})}, {"requests_per_second", 10},
+                                  {"prompt_tokens", "uniform:500:1500"}, {"output_tokens", 300}, {"targets", nlohmann::json::array({"p99-e2e-ms=20000"})},
+                                  {"target_p95_ttft_ms", 1000}};
+    const Scenario s = parse(asked);
+    REQUIRE(s.recommend);
+    REQUIRE(s.recommend->traffic);
+    const TrafficRequest& t = *s.recommend->traffic;
+    CHECK(t.requests_per_second == 10);
+    CHECK(t.prompt.text() == "uniform:500:1500");
+    CHECK(t.output.text() == "300");
+    CHECK(t.requests == kSweepTrafficRequests);
+    REQUIRE(t.targets.size() == 2);  // the list first, then target_p95_ttft_ms, as --target then --target-p95-ttft-ms
+    CHECK(t.targets[0].text() == "p99-e2e-ms=20000");
+    CHECK(t.targets[1].text() == "p95-ttft-ms=1000");
+    CHECK(s.recommend->context == 1500 + 300);  // the longest prompt + output when no context is given
+
+    const Recommendation r = recommend_inference(c, *s.recommend);
+    REQUIRE(r.traffic);
+    REQUIRE_FALSE(r.frontier.empty());
+    for (std::size_t i : r.frontier) {
+        const Candidate& k = r.candidates[i];
+        CAPTURE(k.instance, k.layout);
+        REQUIRE(k.achieved_seconds.size() == 2);
+        CHECK(k.achieved_seconds[0] <= 20.0);
+        CHECK(k.achieved_seconds[1] <= 1.0);
+        CHECK(k.instances == std::ceil(k.fleet_replicas / k.replicas));  // replicas per instance x instances hold the fleet
+    }
+    const nlohmann::json doc = to_json(r);
+    CHECK(doc.at("targets") == nlohmann::json::array({"p99-e2e-ms=20000", "p95-ttft-ms=1000"}));
+
+    // Refused by JSON path, in words.
+    nlohmann::json both = asked;
+    both["tokens_per_second"] = 1000;
+    CHECK_THROWS_WITH(parse(both), Catch::Contains("$.recommend.tokens_per_second") && Catch::Contains("no tokens_per_second with requests_per_second"));
+    nlohmann::json short_context = asked;
+    short_context["context"] = 1024;
+    CHECK_THROWS_WITH(parse(short_context), Catch::Contains("$.recommend.context") && Catch::Contains("at least the longest prompt + output (1,800 tokens)"));
+    CHECK_THROWS_WITH(parse({{"model", "llama-3.1-8b"}, {"prompt_tokens", 500}}),
+                      Catch::Contains("$.recommend.prompt_tokens") && Catch::Contains("only with requests_per_second"));
+    nlohmann::json bad_length = asked;
+    bad_length["prompt_tokens"] = "uniform:900:100";
+    CHECK_THROWS_WITH(parse(bad_length), Catch::Contains("$.recommend.prompt_tokens"));
+    nlohmann::json bad_target = asked;
+    bad_target["targets"] = nlohmann::json::array({"p95-ttft=1000"});
+    CHECK_THROWS_WITH(parse(bad_target), Catch::Contains("$.recommend.targets[0]"));
+}

@@ -442,3 +442,63 @@ TEST_CASE("a pasted config.json becomes the scenario's own model, and the Infere
     CHECK(state.views->model_config_message.find("model_type") != std::string::npos);
     CHECK(state.scenario["infer"]["model"] == "qwen3-8b");
 }
+
+TEST_CASE("the Recommend view serves a request rate to a p95 time to first token; a length the core refuses stays in its field", "[inputs]") {
+    test::Headless ui;
+    AppState state;
+    state.catalog = &catalog();
+    state.view = View::recommend;
+    set_scenario(state, {{"schema", "gpuplan.scenario/1"},
+                         {"recommend", {{"model", "llama-3.1-8b"}, {"tokens_per_second", 1000}, {"families", nlohmann::json::array({"g6e"})}}}});
+    REQUIRE(state.error.empty());
+    const ImVec2 radio = field_point(ui, state, "requests per second, to a latency target");
+    click(ui, state, radio.x, radio.y);
+    ui.frame(state);
+    const nlohmann::json& asked = state.scenario["recommend"];
+    CHECK(asked["requests_per_second"] == 10);
+    CHECK(asked["target_p95_ttft_ms"] == 1000);
+    CHECK_FALSE(asked.contains("tokens_per_second"));
+    REQUIRE(state.error.empty());
+    REQUIRE(state.result);
+    REQUIRE(state.result->recommend);
+    const Recommendation& r = *state.result->recommend;
+    REQUIRE(r.traffic);
+    REQUIRE_FALSE(r.frontier.empty());
+    const Candidate& cheapest = r.candidates[r.frontier.front()];
+    REQUIRE(cheapest.achieved_seconds.size() == 1);
+    CHECK(cheapest.achieved_seconds[0] <= 1.0);
+    // The ranked table shows the simulated figure the core returned, under the target's name.
+    const std::string text = drawn_text(ui, state);
+    CHECK(text.find("p95 time to first token (ms)") != std::string::npos);
+    CHECK(text.find(format_quantity(cheapest.achieved_seconds[0] * 1e3, "ms")) != std::string::npos);
+    CHECK(text.find("Latency targets: p95 time to first token") != std::string::npos);
+    // Each pick says what quota its fleet needs, with the core's figures.
+    REQUIRE_FALSE(r.pick_details.empty());
+    const QuotaLine& quota = r.pick_details.front().quota;
+    REQUIRE(quota.vcpus_needed.value);
+    CHECK(text.find("Quota: " + format_number(*quota.vcpus_needed.value) + " vCPUs of \"" + quota.quota_name + "\"") != std::string::npos);
+    CHECK(text.find("request an increase of " + format_number(quota.increase_vcpus) + " vCPUs before launching") != std::string::npos);
+
+    // A prompt length the core cannot read: the text stays, with the core's reason; the
+    // scenario and its figures are the last good ones.
+    const nlohmann::json good = state.scenario;
+    const ImVec2 prompt = field_point(ui, state, "prompt tokens");
+    click(ui, state, prompt.x, prompt.y);
+    type(ui, state, "uniform:900:100", prompt.x, prompt.y);
+    press_tab(ui, state, prompt.x, prompt.y);
+    ui.frame(state);
+    REQUIRE(state.views->inputs.size() == 1);
+    const auto& typed = state.views->inputs.begin()->second;
+    CHECK(typed.text == "uniform:900:100");
+    CHECK_FALSE(typed.error.empty());
+    CHECK(state.error.empty());
+    CHECK(state.scenario == good);
+
+    // Back to tokens per second: the traffic keys go, the throughput comes back.
+    const ImVec2 tokens = field_point(ui, state, "tokens per second");
+    click(ui, state, tokens.x, tokens.y);
+    ui.frame(state);
+    CHECK_FALSE(state.scenario["recommend"].contains("requests_per_second"));
+    REQUIRE(state.result->recommend);
+    CHECK_FALSE(state.result->recommend->traffic);
+}

@@ -332,6 +332,7 @@ Recommendation priced_in_region(const Catalog& catalog, const InferenceRecommend
             for (const Layout& layout : f.fit.layouts) r.candidates.push_back(layout_candidate(*f.instance, option, layout, q));
         }
     r.evaluated = r.candidates.size();
+    r.traffic = q.traffic;
     frontier_and_picks(r, [](const Candidate& c) { return c.usd_per_million_tokens; }, [](const Candidate& c) { return c.seconds_per_token; });
     for (std::size_t i : r.picks) r.pick_details.push_back(pick_detail(r.candidates[i], catalog, q));
     return r;

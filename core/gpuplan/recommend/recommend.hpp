@@ -29,6 +29,10 @@
 
 namespace gpuplan {
 
+// Requests simulated per replica count tried when a sweep serves a request rate: every layout
+// is simulated, so fewer than `gpuplan infer --rate` (TrafficRequest's default) for one.
+constexpr std::size_t kSweepTrafficRequests = 5000;
+
 struct InferenceRecommendRequest {
     const ModelSpec* model = nullptr;
     std::string dtype = "bf16", kv_dtype = "bf16";  // names, for the picks' memory verdicts
@@ -45,7 +49,7 @@ struct InferenceRecommendRequest {
     // Requests at a rate with latency targets (serving_traffic.hpp) in place of tokens_per_second:
     // each layout gets the replicas its simulation needs, and `context` must hold the longest
     // prompt + output.
-    std::optional<TrafficRequest> traffic;
+    std::optional<TrafficRequest> traffic;    // its `requests`: kSweepTrafficRequests
     AccountQuotas quotas;                     // the account's vCPU quotas, by class (quota.hpp); none: AWS's defaults
     Param bandwidth_efficiency;               // default_bandwidth_efficiency() when not set by the user
     Param runtime_overhead_gib;
@@ -101,6 +105,8 @@ struct Recommendation {
     std::vector<std::string> pick_reasons;    // one per pick: why it was chosen, in words
     std::vector<PickDetail> pick_details;     // one per pick, in the same order
     std::size_t evaluated = 0;
+    std::optional<TrafficRequest> traffic;    // the request rate served, when asked as one; its targets are
+                                              // what each candidate's achieved_seconds follow
 };
 
 Recommendation recommend_inference(const Catalog& catalog, const InferenceRecommendRequest& request);

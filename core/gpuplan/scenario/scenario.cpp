@@ -4,6 +4,8 @@
 #include "gpuplan/json_reader.hpp"
 #include "gpuplan/scenario/scenario_spellings.hpp"
 #include "gpuplan/scenario/workload_sections.hpp"
+#include "gpuplan/text.hpp"
+#include "gpuplan/workload/serving_traffic.hpp"
 #include "gpuplan/pricing/unit_cost.hpp"
 #include "gpuplan/workload/memory.hpp"
 
@@ -276,6 +278,45 @@ std::vector<PriceKind> purchase_list(ObjectReader& r) {
     return kinds;
 }
 
+// A prompt or output length: a whole number of tokens, or a distribution's spelling
+// ("uniform:500:1500", "exponential:300:2000"), as --prompt-tokens-dist reads it.
+LengthDistribution length_key(ObjectReader& r, const char* key, const LengthDistribution& fallback) {
+    const Json* v = r.optional_value(key);
+    if (!v) return fallback;
+    if (v->is_string()) return parse_length_distribution(v->get<std::string>(), r.child_path(key));
+    (void)read_number(*v, r.child_path(key), NumberRule::positive);  // a number, or an error naming the key
+    return parse_length_distribution(v->dump(), r.child_path(key));
+}
+
+// recommend's traffic keys (as `gpuplan recommend --rate`): requests_per_second in place of
+// tokens_per_second, prompt_tokens and output_tokens (a number or a distribution), targets
+// ["p95-ttft-ms=1000", ...] and target_p95_ttft_ms. Without requests_per_second none of them.
+std::optional<TrafficRequest> parse_recommend_traffic(ObjectReader& r, InferenceRecommendRequest& q) {
+    const char* traffic_keys[] = {"prompt_tokens", "output_tokens", "targets", "target_p95_ttft_ms"};
+    if (!r.has("requests_per_second")) {
+        for (const char* key : traffic_keys)
+            if (r.has(key)) throw InputError(r.child_path(key), json_preview(r.value(key)), "only with requests_per_second (the requests per second to serve)");
+        return std::nullopt;
+    }
+    if (r.has("tokens_per_second"))
+        throw InputError(r.child_path("tokens_per_second"), json_preview(r.value("tokens_per_second")),
+                         "no tokens_per_second with requests_per_second (the throughput follows from the requests and their output lengths)");
+    TrafficRequest t;
+    t.requests_per_second = r.number("requests_per_second", NumberRule::positive);
+    t.prompt = length_key(r, "prompt_tokens", t.prompt);
+    t.output = length_key(r, "output_tokens", t.output);
+    const std::vector<std::string> targets = r.optional_string_list("targets");
+    for (std::size_t k = 0; k < targets.size(); ++k) t.targets.push_back(parse_latency_target(targets[k], index_path(r.child_path("targets"), k)));
+    if (auto ms = r.optional_number("target_p95_ttft_ms", NumberRule::positive)) t.targets.push_back({LatencyMetric::time_to_first_token, 95, *ms / 1e3});
+    t.requests = kSweepTrafficRequests;
+    const double longest = t.prompt.max() + t.output.max();
+    if (!r.has("context")) q.context = longest;
+    else if (q.context < longest)
+        throw InputError(r.child_path("context"), json_preview(r.value("context")),
+                         "at least the longest prompt + output (" + quantity(longest) + " tokens) with requests_per_second");
+    return t;
+}
+
 std::optional<InferenceRecommendRequest> parse_recommend(ObjectReader& root, const Catalog& catalog, const std::string& region) {
     const Json* j = root.optional_value("recommend");
     if (!j) return std::nullopt;
@@ -294,6 +335,7 @@ std::optional<InferenceRecommendRequest> parse_recommend(ObjectReader& root, con
     if (auto ms = r.optional_number("max_ms_per_token", NumberRule::positive)) q.max_seconds_per_token = *ms / 1e3;
     read_override(r, "bandwidth_efficiency", q.bandwidth_efficiency, NumberRule::fraction);
     read_override(r, "runtime_overhead_gib", q.runtime_overhead_gib, NumberRule::non_negative);
+    q.traffic = parse_recommend_traffic(r, q);
     r.finish();
     return q;
 }

@@ -131,6 +131,11 @@ nlohmann::json to_json(const Recommendation& r) {
         picks[names[k]] = p;
     }
     nlohmann::json doc = {{"evaluated", r.evaluated}, {"frontier", frontier}, {"picks", picks}};
+    if (r.traffic) {  // the order of every candidate's achieved_seconds
+        nlohmann::json targets = nlohmann::json::array();
+        for (const LatencyTarget& t : r.traffic->targets) targets.push_back(t.text());
+        doc["targets"] = targets;
+    }
     add_kept_and_dropped(doc, r);
     return doc;
 }

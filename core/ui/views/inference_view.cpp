@@ -85,6 +85,7 @@ void draw_infer(AppState& state) {
                                    {"USD per 1M tokens, on-demand", e.usd_per_million_tokens_on_demand},
                                    {"USD per 1M tokens, spot", e.usd_per_million_tokens_spot},
                                    {"Largest batch that fits", e.fit.max_batch}});
+    draw_quota_line(e.quota);
     note("Decode is memory-bound: each step reads every weight once plus every sequence's KV cache; the expected rate applies the "
          "bandwidth efficiency and is capped by the compute ceiling, and each step adds its tensor-parallel all-reduces and a fixed "
          "cost (docs/models.md). Same figures as `gpuplan infer`.");
@@ -117,9 +118,15 @@ void draw_picks(AppState& state) {
         note("No option met the constraints; the Recommend view lists every dropped option with its reason.");
         return;
     }
-    if (!ImGui::BeginTable("picks", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) return;
-    for (const char* h : {"pick", "instance", "layout", "instances", "USD/h (fleet)", "USD per 1M tokens", "ms per token"})
-        ImGui::TableSetupColumn(h);
+    // Serving a request rate: the time per token is the simulated p95, and each target's figure has a column.
+    const Recommendation& r = *state.result->recommend;
+    const std::vector<LatencyTarget> targets = r.traffic ? r.traffic->targets : std::vector<LatencyTarget>{};
+    if (!ImGui::BeginTable("picks", 7 + static_cast<int>(targets.size()),
+                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp))
+        return;
+    for (const char* h : {"pick", "instance", "layout", "instances", "USD/h (fleet)", "USD per 1M tokens"}) ImGui::TableSetupColumn(h);
+    ImGui::TableSetupColumn(r.traffic ? "p95 ms per token" : "ms per token");
+    for (const LatencyTarget& t : targets) ImGui::TableSetupColumn((latency_target_heading(t) + " (ms)").c_str());
     ImGui::TableHeadersRow();
     for (int k = 0; k < static_cast<int>(picks.size()); ++k) {
         const PickView& p = picks[k];
@@ -141,6 +148,10 @@ void draw_picks(AppState& state) {
         else text_right(format_quantity(p.candidate.usd_per_million_tokens, "USD"));
         ImGui::TableSetColumnIndex(6);
         text_right(format_quantity(p.candidate.seconds_per_token * 1e3, "ms"));
+        for (std::size_t t = 0; t < p.candidate.achieved_seconds.size(); ++t) {
+            ImGui::TableSetColumnIndex(7 + static_cast<int>(t));
+            text_right(format_quantity(p.candidate.achieved_seconds[t] * 1e3, "ms"));
+        }
         ImGui::PopID();
     }
     ImGui::EndTable();
@@ -177,6 +188,7 @@ void draw_pick(AppState& state) {
                                 {"Tokens per second per instance", f.tokens_per_second_per_instance},
                                 {"Instances", f.instances},
                                 {"USD per million tokens", f.usd_per_million_tokens}});
+    draw_quota_line(p.detail.quota);
     note("Decode is memory-bound: each step reads the weights and every sequence's KV cache once, plus the tensor-parallel "
          "all-reduces and a fixed cost per step; tokens/s per instance = batch / step time x replicas (docs/models.md). Hover a "
          "value for its inputs.");

@@ -39,9 +39,12 @@ struct Pick {
     OptionRow row;
     std::string why;
     std::vector<const Figure*> figures;
+    const QuotaLine* quota = nullptr;  // the vCPUs its fleet or nodes need
 };
 struct Sweep {
     bool training = false;
+    bool by_requests = false;                 // serving a request rate: simulated p95 times
+    std::vector<LatencyTarget> targets = {};  // its targets: the columns of achieved figures
     std::vector<OptionRow> frontier = {};
     std::vector<Pick> picks = {};
     std::size_t evaluated = 0, kept = 0;
@@ -50,11 +53,16 @@ struct Sweep {
 constexpr const char* kPickNames[] = {"cheapest", "fastest", "balanced"};
 
 Sweep sweep_of(const Recommendation& r) {
-    Sweep s{.evaluated = r.evaluated, .kept = kept_count(r), .dropped = dropped_by_reason(r)};
+    Sweep s{.by_requests = r.traffic.has_value(),
+            .targets = r.traffic ? r.traffic->targets : std::vector<LatencyTarget>{},
+            .evaluated = r.evaluated,
+            .kept = kept_count(r),
+            .dropped = dropped_by_reason(r)};
     for (std::size_t i : r.frontier) s.frontier.push_back(option_row(r.candidates[i]));
     for (std::size_t k = 0; k < r.picks.size() && k < 3; ++k) {
         Pick p{kPickNames[k], option_row(r.candidates[r.picks[k]]), k < r.pick_reasons.size() ? r.pick_reasons[k] : "", {}};
         if (k < r.pick_details.size() && r.pick_details[k].figures) p.figures = r.pick_details[k].figures->all();
+        if (k < r.pick_details.size()) p.quota = &r.pick_details[k].quota;
         s.picks.push_back(std::move(p));
     }
     return s;
@@ -64,7 +72,8 @@ Sweep sweep_of(const TrainingRecommendation& r) {
     for (std::size_t i : r.frontier) s.frontier.push_back(option_row(r.candidates[i]));
     for (std::size_t k = 0; k < r.picks.size() && k < 3; ++k)
         s.picks.push_back({kPickNames[k], option_row(r.candidates[r.picks[k]]), k < r.pick_reasons.size() ? r.pick_reasons[k] : "",
-                           k < r.pick_times.size() ? training_pick_figures(r.pick_times[k]) : std::vector<const Figure*>{}});
+                           k < r.pick_times.size() ? training_pick_figures(r.pick_times[k]) : std::vector<const Figure*>{},
+                           k < r.pick_quotas.size() ? &r.pick_quotas[k] : nullptr});
     return s;
 }
 
@@ -107,21 +116,25 @@ void draw_ranked_cells(const OptionRow& o) {
         text_right(format_quantity(c->cost_usd, "USD"));
         ImGui::TableSetColumnIndex(6);
         ImGui::TextUnformatted(c->bottleneck.c_str());
-    } else if (const Candidate* c = o.serving) {
+    } else if (const Candidate* s = o.serving) {
         ImGui::TableSetColumnIndex(4);
-        text_right(format_quantity(c->instances, ""));
+        text_right(format_quantity(s->instances, ""));
         ImGui::TableSetColumnIndex(5);
-        text_right(format_quantity(c->usd_per_hour, "USD/h"));
+        text_right(format_quantity(s->usd_per_hour, "USD/h"));
         ImGui::TableSetColumnIndex(6);
-        text_right(format_quantity(c->usd_per_million_tokens, "USD"));
+        text_right(format_quantity(s->usd_per_million_tokens, "USD"));
         ImGui::TableSetColumnIndex(7);
-        text_right(format_quantity(c->seconds_per_token * 1e3, "ms"));
+        text_right(format_quantity(s->seconds_per_token * 1e3, "ms"));
+        for (std::size_t k = 0; k < s->achieved_seconds.size(); ++k) {
+            ImGui::TableSetColumnIndex(8 + static_cast<int>(k));
+            text_right(format_quantity(s->achieved_seconds[k] * 1e3, "ms"));
+        }
     }
 }
 
 void draw_ranked(const Sweep& sweep) {
     const bool training = sweep.training;
-    const int columns = training ? 7 : 8;
+    const int columns = training ? 7 : 8 + static_cast<int>(sweep.targets.size());
     if (!ImGui::BeginTable("ranked", columns, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
                                                   ImGuiTableFlags_ScrollX, ImVec2(0, table_height(sweep.frontier.size(), 16))))
         return;
@@ -133,7 +146,9 @@ void draw_ranked(const Sweep& sweep) {
         for (const char* h : {"hours", "cost"}) ImGui::TableSetupColumn(h);
         ImGui::TableSetupColumn("bottleneck", ImGuiTableColumnFlags_WidthStretch);
     } else {
-        for (const char* h : {"instances", "USD/h", "USD per 1M tokens", "ms per token"}) ImGui::TableSetupColumn(h);
+        for (const char* h : {"instances", "USD/h", "USD per 1M tokens"}) ImGui::TableSetupColumn(h);
+        ImGui::TableSetupColumn(sweep.by_requests ? "p95 ms per token" : "ms per token");
+        for (const LatencyTarget& t : sweep.targets) ImGui::TableSetupColumn((latency_target_heading(t) + " (ms)").c_str());
     }
     ImGui::TableHeadersRow();
     for (std::size_t k = 0; k < sweep.frontier.size(); ++k) {
@@ -172,6 +187,11 @@ void draw_picks(const Sweep& sweep) {
             ImGui::PushTextWrapPos(0);
             ImGui::TextDisabled("Why: %s", p.why.c_str());
             ImGui::PopTextWrapPos();
+            ImGui::Unindent();
+        }
+        if (p.quota) {
+            ImGui::Indent();
+            draw_quota_line(*p.quota);
             ImGui::Unindent();
         }
         if (p.figures.empty()) continue;
@@ -262,9 +282,15 @@ void draw_recommend_view(AppState& state) {
     heading(training ? "What to train" : "What to serve");
     if (training) edit_training_request(state);
     else edit_serving_request(state, true);
+    if (!training && sweep.by_requests) {  // every target the scenario gives, the p95 TTFT field's and any from a link
+        std::vector<std::string> words;
+        for (const LatencyTarget& t : sweep.targets) words.push_back(t.words());
+        ImGui::TextDisabled("Latency targets: %s", words.empty() ? "none (each layout gets the fewest replicas that keep up)" : join(words, "; ").c_str());
+    }
     heading(training ? "Training: cost versus time" : "Serving: cost versus time per token");
     if (training) draw_pareto(sweep, {"hours to train", ""}, {"USD for the run", "$%.0f"}, "##pareto_train");
-    else draw_pareto(sweep, {"ms per token (per sequence)", ""}, {"USD per million tokens", "$%.2f"}, "##pareto_serve");
+    else draw_pareto(sweep, {sweep.by_requests ? "p95 ms per token (per sequence, simulated)" : "ms per token (per sequence)", ""},
+                     {"USD per million tokens", "$%.2f"}, "##pareto_serve");
     heading("Ranked frontier (cheapest first)");
     draw_ranked(sweep);
     heading("Picks");

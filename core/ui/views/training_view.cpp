@@ -173,6 +173,7 @@ void draw_training_view(AppState& state) {
     draw_memory(*plan);
     draw_step(state, *plan);
     draw_options(*plan);
+    draw_quota_line(plan->quota);
 }
 
 }  // namespace gpuplan::ui

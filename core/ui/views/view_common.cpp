@@ -73,28 +73,47 @@ void flow_to_fit(const char* label, float field_width) {
     new_line_unless_fits(field_width + (label_width > 0 ? ImGui::GetStyle().ItemInnerSpacing.x + label_width : 0));
 }
 
-// edit_number and edit_optional_number: `placeholder` is null for a key that must be present.
-bool edit_number_field(AppState& state, nlohmann::json& section, const char* key, const char* label, double fallback,
-                       const char* placeholder, double min, double max, const char* format) {
+// What a field does with committed text: the JSON value to store, or why not (in words).
+using ReadTyped = std::optional<nlohmann::json> (*)(const std::string& text, double min, double max, std::string& why);
+
+std::optional<nlohmann::json> read_typed_number(const std::string& text, double min, double max, std::string& why) {
+    const std::string range = "a number from " + format_number(min) + " to " + format_number(max);
+    const std::optional<double> value = parse_typed_number(text);
+    if (!value) why = "\"" + text + "\" is not a number; expected " + range;
+    else if (*value < min || *value > max) why = "\"" + text + "\" is out of range; expected " + range;
+    else return number_json(*value);
+    return std::nullopt;
+}
+
+// A length: a number goes in as a number; anything else as text, which the core reads as a
+// distribution and, if it cannot, names what it expected (the refusal comes back to the field).
+std::optional<nlohmann::json> read_typed_length(const std::string& text, double min, double max, std::string& why) {
+    if (parse_typed_number(text)) return read_typed_number(text, min, max, why);
+    std::string spelling;
+    for (char c : text)
+        if (c != ' ') spelling += c;
+    return nlohmann::json(spelling);
+}
+
+// The field of edit_number, edit_optional_number and edit_length: `shown` is what it holds when
+// nothing is being typed; `placeholder` is null for a key that must be present.
+bool edit_typed_field(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::string& shown,
+                      const char* placeholder, double min, double max, ReadTyped read, float width_em = 7) {
     ViewStates& vs = *state.views;
     const ImGuiID id = ImGui::GetID(label);
-    const auto current = json_number(find_json(section, {key}));
+    const nlohmann::json* current = find_json(section, {key});
     auto pending = vs.inputs.find(id);
 
     char buffer[64] = "";
-    if (pending != vs.inputs.end()) {
-        std::snprintf(buffer, sizeof buffer, "%s", pending->second.text.c_str());
-    } else if (current || !placeholder) {
-        std::snprintf(buffer, sizeof buffer, format, current.value_or(fallback));
-    }
+    std::snprintf(buffer, sizeof buffer, "%s", pending != vs.inputs.end() ? pending->second.text.c_str() : shown.c_str());
     const bool refused = pending != vs.inputs.end() && !pending->second.error.empty();
     if (refused) {
         ImGui::PushStyleColor(ImGuiCol_FrameBg, to_vec4((palette().bad & 0x00FFFFFF) | 0x40000000));
         ImGui::PushStyleColor(ImGuiCol_Border, to_vec4(palette().bad));
         ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 1.0f);
     }
-    flow_to_fit(label, em(7));
-    ImGui::SetNextItemWidth(em(7));
+    flow_to_fit(label, em(width_em));
+    ImGui::SetNextItemWidth(em(width_em));
     if (placeholder)
         ImGui::InputTextWithHint(label, placeholder, buffer, sizeof buffer, ImGuiInputTextFlags_AutoSelectAll);
     else
@@ -119,7 +138,6 @@ bool edit_number_field(AppState& state, nlohmann::json& section, const char* key
     if (!left_after_edit || vs.inputs.find(id) == vs.inputs.end()) return false;
 
     ViewStates::PendingInput& typed = vs.inputs[id];
-    const std::string range = "a number from " + format_number(min) + " to " + format_number(max);
     const bool blank = typed.text.find_first_not_of(" \t") == std::string::npos;
     if (placeholder && blank) {  // an optional key emptied: back to the default (or no limit)
         vs.inputs.erase(id);
@@ -129,35 +147,47 @@ bool edit_number_field(AppState& state, nlohmann::json& section, const char* key
         scenario_edited(state);
         return true;
     }
-    const std::optional<double> value = parse_typed_number(typed.text);
+    std::string why;
+    const std::optional<nlohmann::json> value = read(typed.text, min, max, why);
     if (!value) {
-        typed.error = "\"" + typed.text + "\" is not a number; expected " + range + (placeholder ? ", or nothing" : "");
-        return false;
-    }
-    if (*value < min || *value > max) {
-        typed.error = "\"" + typed.text + "\" is out of range; expected " + range;
+        typed.error = why + (placeholder ? ", or nothing" : "");
         return false;
     }
     if (current && *current == *value) {
         vs.inputs.erase(id);
         return false;
     }
-    section[key] = number_json(*value);
+    section[key] = *value;
     vs.committed_input = id;  // draw_app re-evaluates; a refusal comes back to this field
     scenario_edited(state);
     return true;
+}
+
+// What a number field shows: the key's value, else the fallback, else (optional) nothing.
+std::string number_shown(const nlohmann::json& section, const char* key, double fallback, bool optional, const char* format) {
+    const auto current = json_number(find_json(section, {key}));
+    if (!current && optional) return "";
+    char text[64];
+    std::snprintf(text, sizeof text, format, current.value_or(fallback));
+    return text;
 }
 
 }  // namespace
 
 bool edit_number(AppState& state, nlohmann::json& section, const char* key, const char* label, double fallback, double min,
                  double max, const char* format) {
-    return edit_number_field(state, section, key, label, fallback, nullptr, min, max, format);
+    return edit_typed_field(state, section, key, label, number_shown(section, key, fallback, false, format), nullptr, min, max, read_typed_number);
+}
+
+bool edit_length(AppState& state, nlohmann::json& section, const char* key, const char* label, double fallback) {
+    const nlohmann::json* current = find_json(section, {key});
+    const std::string shown = current && current->is_string() ? current->get<std::string>() : number_shown(section, key, fallback, false, "%.0f");
+    return edit_typed_field(state, section, key, label, shown, nullptr, 1, 1e7, read_typed_length, 11);
 }
 
 bool edit_optional_number(AppState& state, nlohmann::json& section, const char* key, const char* label, const char* placeholder,
                           double min, double max, const char* format) {
-    return edit_number_field(state, section, key, label, 0, placeholder, min, max, format);
+    return edit_typed_field(state, section, key, label, number_shown(section, key, 0, true, format), placeholder, min, max, read_typed_number);
 }
 
 bool edit_choice(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::vector<std::string>& options,
@@ -295,6 +325,76 @@ void edit_purchase_and_families(AppState& state, nlohmann::json& section) {
     edit_choice_set(state, section, "families", "families", family_names(state), "any family");
 }
 
+namespace {
+
+// The load to serve: tokens per second, or requests per second with their lengths and a
+// latency target (the core then sizes each layout by simulation, serving_traffic.hpp).
+void edit_serving_load(AppState& state, nlohmann::json& r) {
+    const bool by_requests = r.contains("requests_per_second");
+    // A radio button's width: its circle, the gap and its label (a row reflows on a phone).
+    const auto radio_width = [](const char* label) {
+        return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+    };
+    ImGui::TextUnformatted("load to serve:");
+    same_line_if_fits(radio_width("tokens per second"));
+    if (ImGui::RadioButton("tokens per second", !by_requests) && by_requests) {
+        for (const char* key : {"requests_per_second", "prompt_tokens", "output_tokens", "targets", "target_p95_ttft_ms"}) r.erase(key);
+        scenario_edited(state);
+    }
+    mark_widget("tokens per second");
+    same_line_if_fits(radio_width("requests per second, to a latency target"));
+    if (ImGui::RadioButton("requests per second, to a latency target", by_requests) && !by_requests) {
+        r.erase("tokens_per_second");
+        r.erase("context");  // the longest prompt + output, unless given
+        r["requests_per_second"] = 10;
+        r["prompt_tokens"] = "uniform:500:1500";
+        r["output_tokens"] = 300;
+        r["target_p95_ttft_ms"] = 1000;
+        scenario_edited(state);
+    }
+    mark_widget("requests per second, to a latency target");
+    if (!by_requests) {
+        edit_number(state, r, "context", "context tokens", 4096, 1, 1 << 21);
+        ImGui::SameLine();
+        edit_number(state, r, "tokens_per_second", "tokens/s to serve", 1000, 1, 1e9);
+        return;
+    }
+    edit_number(state, r, "requests_per_second", "requests/s", 10, 0.001, 1e6, "%.4g");
+    ImGui::SameLine();
+    edit_length(state, r, "prompt_tokens", "prompt tokens", 1000);
+    ImGui::SameLine();
+    edit_length(state, r, "output_tokens", "output tokens", 200);
+    ImGui::SameLine();
+    edit_optional_number(state, r, "target_p95_ttft_ms", "p95 time to first token (ms)", "no target", 1, 1e7, "%.4g");
+    note("Requests arrive at random (Poisson). A length is a number of tokens, uniform:LO:HI or exponential:MEAN[:MAX]. "
+         "Each layout gets the fewest replicas whose continuous-batching simulation meets the target; the context is the "
+         "longest prompt + output.");
+}
+
+}  // namespace
+
+void draw_quota_line(const QuotaLine& q) {
+    const std::string quota_class = q.quota_name.empty() ? std::string("the spot quota class (not documented by AWS)")
+                                                         : "\"" + q.quota_name + "\" (" + q.quota_code + ")";
+    ImGui::PushTextWrapPos(0);
+    if (!q.vcpus_needed.value) {
+        ImGui::TextDisabled("Quota: the vCPUs needed of %s are unknown: %s.", quota_class.c_str(), q.vcpus_needed.unknown_reason.c_str());
+    } else {
+        const std::string quota = (q.quota_given ? "your quota is " : "a new account's default is ") + format_number(q.quota_vcpus) +
+                                  (q.quota_given ? "" : " (AWS raises it with use)");
+        const std::string verdict = q.increase_vcpus > 0 ? "request an increase of " + format_number(q.increase_vcpus) + " vCPUs before launching"
+                                                         : "covered";
+        const bool short_of = q.increase_vcpus > 0;
+        if (short_of) ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette().warn));
+        ImGui::Text("Quota: %s vCPUs of %s in the region; %s: %s.", format_number(*q.vcpus_needed.value).c_str(), quota_class.c_str(),
+                    quota.c_str(), verdict.c_str());
+        if (short_of) ImGui::PopStyleColor();
+    }
+    ImGui::PopTextWrapPos();
+}
+
+std::string latency_target_heading(const LatencyTarget& t) { return "p" + format_number(t.percentile) + " " + std::string(to_string(t.metric)); }
+
 void edit_serving_request(AppState& state, bool constraints) {
     nlohmann::json& r = scenario_section(state, "recommend");
     draw_model_config_paste(state, r);
@@ -303,9 +403,7 @@ void edit_serving_request(AppState& state, bool constraints) {
     edit_choice(state, r, "dtype", "weights", {"bf16", "fp16", "fp8", "int8", "int4"}, "bf16");
     ImGui::SameLine();
     edit_choice(state, r, "kv_dtype", "KV cache", {"bf16", "fp16", "fp8"}, "bf16");
-    edit_number(state, r, "context", "context tokens", 4096, 1, 1 << 21);
-    ImGui::SameLine();
-    edit_number(state, r, "tokens_per_second", "tokens/s to serve", 1000, 1, 1e9);
+    edit_serving_load(state, r);
     ImGui::SameLine();
     edit_number(state, r, "max_instances", "max instances", 16, 1, 4096);
     if (!constraints) return;

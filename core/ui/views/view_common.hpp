@@ -99,6 +99,10 @@ bool edit_number(AppState& state, nlohmann::json& section, const char* key, cons
 // key again.
 bool edit_optional_number(AppState& state, nlohmann::json& section, const char* key, const char* label, const char* placeholder,
                           double min, double max, const char* format = "%.4g");
+// A prompt or output length: a number of tokens, or a distribution as the CLI spells it
+// ("uniform:500:1500", "exponential:300:2000"); the core reads it (serving_sim.hpp), and a
+// spelling it refuses stays in the field with the reason, as edit_number's do.
+bool edit_length(AppState& state, nlohmann::json& section, const char* key, const char* label, double fallback);
 // `words` shows a stored key in words ("spot" -> "spot (typical)"); the scenario keeps the key.
 bool edit_choice(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::vector<std::string>& options,
                  const std::string& fallback, std::string (*words)(const std::string&) = nullptr);
@@ -128,6 +132,11 @@ void edit_purchase_and_families(AppState& state, nlohmann::json& section);
 // cache precision, context, tokens/s; with `constraints`, also purchase options, families,
 // instance count, hourly budget and latency limit. Shared by the Inference and Recommend views.
 void edit_serving_request(AppState& state, bool constraints);
+// A plan's quota line (pricing/quota.hpp) in words: the vCPUs it needs of its quota class,
+// the quota (AWS's default for a new account) and the increase to request before launching.
+void draw_quota_line(const QuotaLine& quota);
+// "p95 time to first token": the heading of a latency target's column (its limit is an input).
+std::string latency_target_heading(const LatencyTarget& target);
 
 // A diagram box (topology drawings) with centred text and an optional dim second line;
 // returns true when the mouse is over it.
