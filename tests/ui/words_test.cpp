@@ -502,3 +502,18 @@ TEST_CASE("the Recommend view serves a request rate to a p95 time to first token
     REQUIRE(state.result->recommend);
     CHECK_FALSE(state.result->recommend->traffic);
 }
+
+TEST_CASE("the Costs view says which quota the instances need, on demand and spot", "[words]") {
+    test::Headless ui;
+    AppState state = costs_state();
+    REQUIRE(state.result->price);
+    const std::string text = drawn_text(ui, state);
+    // p5.48xlarge: 192 vCPUs of the P classes, whose default for a new account is 0.
+    for (const QuotaLine* q : {&state.result->price->quota_on_demand, &state.result->price->quota_spot}) {
+        REQUIRE(q->vcpus_needed.value);
+        CHECK(*q->vcpus_needed.value == 192);
+        CHECK(text.find("Quota: 192 vCPUs of \"" + q->quota_name + "\"") != std::string::npos);
+    }
+    CHECK(state.result->price->quota_on_demand.quota_name != state.result->price->quota_spot.quota_name);
+    CHECK(text.find("request an increase of 192 vCPUs before launching") != std::string::npos);
+}

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpuplan/pricing/quota.hpp"
 #include "gpuplan/pricing/unit_cost.hpp"
 #include "gpuplan/scenario/scenario.hpp"
 
@@ -18,6 +19,7 @@ struct PriceSectionResult {
     std::string instance;
     double hours = 0, instances = 0;
     std::vector<Quote> quotes;  // every purchase option, unit costs included (purchase_options.hpp)
+    QuotaLine quota_on_demand, quota_spot;  // the vCPUs the instances need of each quota class (every commitment runs on demand)
 };
 
 struct FleetSectionResult {

@@ -329,6 +329,8 @@ void draw_costs_view(AppState& state) {
         heading("Purchase options");
         draw_price_controls(state);
         draw_options_table(r->price->quotes);
+        draw_quota_line(r->price->quota_on_demand);
+        draw_quota_line(r->price->quota_spot);
         note("A price without a mark is listed: published, its source and date on hover. \"not offered\": a source shows AWS does "
              "not sell that option for this type here (hover for which). \"(assumed)\": no data either way, priced at a default "
              "discount off on-demand, partial and all upfront below no upfront by AWS's usual ratio (docs/pricing.md, \"Which "
