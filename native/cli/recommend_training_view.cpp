@@ -90,6 +90,7 @@ std::string render_training_recommendation(const TrainingRecommendRequest& q, co
                                  pick.at("purchase").get<std::string>(), pick.at("layout").get<std::string>());
             after += "  bottleneck: " + time.bottleneck + "\n";
             for (const auto& w : time.warnings) after += "  warning: " + w + "\n";
+            if (!time.does_not_fit.empty()) after += "  warning: " + time.does_not_fit + "\n";
             for (const auto& [figure_name, figure] : pick.at("figures").items())
                 after += "  " + figure_name + "\n" + explain_figure_json(figure, "    ");
             after += "  step breakdown: " + pick.at("train_command").get<std::string>() + "\n";

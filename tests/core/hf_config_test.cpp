@@ -79,6 +79,9 @@ TEST_CASE("a config's architecture is read as transformers builds it") {
     REQUIRE(oss.model.moe);
     CHECK(oss.model.moe->expert_bias);
     CHECK(oss.model.attention_sinks);
+    // Published in mxfp4: the note names the control in both shells (the CLI's flag, the app's label).
+    REQUIRE_FALSE(oss.notes.empty());
+    CHECK_THAT(oss.notes.back(), Catch::Contains("\"mxfp4\"") && Catch::Contains("--dtype; \"weights\" in the app"));
     const HfConfigModel v3 = load("deepseek-v3.json");
     REQUIRE(v3.model.mla);
     CHECK(v3.model.moe->dense_layers == 3);

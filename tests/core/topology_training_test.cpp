@@ -360,12 +360,13 @@ TEST_CASE("a layout that does not fit in GPU memory is flagged", "[training][mem
     TrainingTimeRequest ddp = request("p5.48xlarge", "llama-3-8b", 1, 8, 1, 1);
     ddp.layout.global_batch_tokens = 8 * 2048;
     const TrainingTime t = training_time(catalog(), ddp);
-    REQUIRE(t.warnings.size() == 1);
-    CHECK_THAT(t.warnings[0], Contains("does not fit") && Contains("85.8993 GB per GPU"));
+    CHECK(t.warnings.empty());
+    CHECK_THAT(t.does_not_fit, Contains("does not fit") && Contains("85.8993 GB per GPU"));
     // ZeRO-3 shards those 16 bytes 8 ways (16 GB per GPU): it fits and nothing is said.
     TrainingTimeRequest zero3 = ddp;
     zero3.layout.zero_stage = 3;
     CHECK(training_time(catalog(), zero3).warnings.empty());
+    CHECK(training_time(catalog(), zero3).does_not_fit.empty());
 }
 
 // The plan of a layout that does not fit (the Training view, `gpuplan eval`): its step, time and

@@ -170,7 +170,7 @@ Json model_entry(ConfigReader& r, const std::string& type, const std::string& na
     sliding_layers(r, type, layers, m);
     if (const Json* q = r.value("quantization_config"); q && q->is_object())
         notes.push_back("the weights are published quantized (" + (q->contains("quant_method") ? q->at("quant_method").dump() : std::string("a quantization_config")) +
-                        "): plan with the dtype they are served in (--dtype)");
+                        "): plan with the format they are served in (--dtype; \"weights\" in the app)");
     m["source"] = kHfConfigSource + origin + ")";
     return m;
 }

@@ -66,17 +66,18 @@ TrainingPlan plan_training(const Catalog& catalog, const TrainingPlanRequest& r)
     // A layout that does not fit in GPU memory cannot run: its step, time and cost would read as
     // a plan's (the Training view showed them in normal type), so they are unknown, with the
     // memory verdict as the reason; the memory breakdown stays, to show what to change.
-    if (!p.fit.fits && p.fit.memory.total_per_gpu_gb.value && p.fit.capacity_gb.value) {
+    const bool refused_for_memory = !p.fit.fits && p.fit.memory.total_per_gpu_gb.value && p.fit.capacity_gb.value;
+    if (refused_for_memory) {
         const std::string why = "the layout does not fit in GPU memory (" + gb_text(*p.fit.memory.total_per_gpu_gb.value) + " per GPU against the " +
                                 gb_text(*p.fit.capacity_gb.value) + " of one " + q.instance->name +
                                 "): not timed or priced; lower the micro-batch, recompute more, raise the ZeRO stage or add nodes";
         for (Figure* f : {&p.time.step_seconds, &p.time.tokens_per_second, &p.time.tokens_per_second_per_gpu, &p.time.mfu, &p.time.total_seconds,
                           &p.time.total_hours, &p.time.cost_usd})
             *f = unknown_figure(f->name, f->unit, f->formula, why);
-        // training_time's own "does not fit" warning says the same as those reasons, in flags.
-        std::erase_if(p.time.warnings, [](const std::string& w) { return w.starts_with("does not fit:"); });
     }
     p.warnings = p.time.warnings;
+    // training_time's own "does not fit" says the same as those reasons, in flags: only where they are not given.
+    if (!refused_for_memory && !p.time.does_not_fit.empty()) p.warnings.push_back(p.time.does_not_fit);
     if (p.fit.host_fits == false)
         p.warnings.push_back("offloaded states need " + gb_text(*p.fit.host_per_node_gb.value) + " of host memory per node, more than the " +
                              gb_text(*p.fit.host_ram_gb.value) + " of RAM of one " + q.instance->name);

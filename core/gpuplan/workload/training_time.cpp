@@ -147,9 +147,9 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
         const GpuPool pool = instance_pool(catalog, inst.name, q.nodes, "instance");
         const TrainingFit fit = check_training_fit(training_memory_request(q.model, q.layout), pool, FitSearch::verdict_only);
         if (!fit.fits)
-            r.warnings.push_back("does not fit: " + n(*fit.memory.total_per_gpu_gb.value) + " GB per GPU needed (model states + activations + overhead, " +
-                                 "`gpuplan fit`) but " + inst.name + " has " + n(pool.gb_each()) + " GB per GPU; lower micro_batch, " +
-                                 "recompute more, or raise the ZeRO stage");
+            r.does_not_fit = "does not fit: " + n(*fit.memory.total_per_gpu_gb.value) + " GB per GPU needed (model states + activations + overhead, " +
+                             "`gpuplan fit`) but " + inst.name + " has " + n(pool.gb_each()) + " GB per GPU; lower micro_batch, " +
+                             "recompute more, or raise the ZeRO stage";
     }
     return r;
 }

@@ -89,6 +89,8 @@ struct TrainingTime {
     Figure step_seconds, tokens_per_second, tokens_per_second_per_gpu, mfu, total_seconds, total_hours, cost_usd;
     std::string bottleneck;                 // in words, with its share of the step
     std::vector<std::string> warnings;      // valid but unwise choices
+    std::string does_not_fit;               // the memory model's refusal of the layout ("does not fit: ..."), or empty:
+                                            // apart from warnings, so a plan that shows the fit itself need not repeat it
     std::vector<std::string> notes;         // topology notes, approximations used
 
     std::vector<Figure> all() const;
