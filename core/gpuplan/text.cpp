@@ -101,16 +101,6 @@ std::string valid_utf8(std::string_view text) {
     return out;
 }
 
-std::optional<double> finite_number(const std::string& text) {
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(text, &used);
-        return used == text.size() && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
-    } catch (const std::logic_error&) {  // invalid_argument, out_of_range
-        return std::nullopt;
-    }
-}
-
 std::string lower(std::string_view text) {
     std::string out(text);
     for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -47,8 +47,6 @@ std::optional<double> decimal_number(std::string_view text);
 
 // ASCII lower case ("GPUs" -> "gpus"): keys, units and flags, never prose.
 std::string lower(std::string_view text);
-// The finite number `text` spells, all of it ("1e3", "0.5"); nullopt for anything else ("5x", "", "inf").
-std::optional<double> finite_number(const std::string& text);
 
 // The lines of `text` (views into it), split at '\n' with a trailing '\r' removed; a text that
 // ends with '\n' gives a last empty line.

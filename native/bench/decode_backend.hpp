@@ -5,7 +5,7 @@
 // the other engine or by a host thread, and buffers. decode_pipeline.cpp orchestrates modes
 // A-D once over this interface; each backend is one file, chosen by CMake:
 //   decode_backend_cuda.cu     CUDA streams, events, cudaMallocHost, a synthetic decoder
-//                              kernel (built when nvcc is found; NOT yet run on a real GPU)
+//                              kernel (built when nvcc is found; run once on one H200)
 //   decode_backend_no_cuda.cpp this build has no CUDA: make_cuda_backend says so
 //   decode_backend_cpu.cpp     two threads stand in for the engines (always built; the tests
 //                              run it on machines without a GPU)

@@ -37,8 +37,8 @@ std::string render_suite_run(const bench::SuiteRun& run, const nlohmann::json& f
                             o.depth == bench::Depth::quick ? "quick" : o.depth == bench::Depth::full ? "full" : "standard");
         if (!backend_note.empty()) text += "note: " + backend_note + "\n";
         if (run.backend == "cuda")
-            text += "note: the CUDA and NCCL code paths have not yet been run on a real GPU by their authors; compare with nvbandwidth / "
-                    "BabelStream / nccl-tests (docs/benchmarks.md)\n";
+            text += "note: the single-GPU cases have run on one H200 only, and the peer-to-peer and NCCL paths on no GPU yet; compare with "
+                    "nvbandwidth / BabelStream / nccl-tests (docs/benchmarks.md)\n";
         text += "timing: " + run.timing_method + "\nunits: GB/s = 10^9 bytes/s; p99 = the slowest 1% sample\n\n";
     }
     Table t;

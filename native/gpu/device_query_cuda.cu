@@ -2,7 +2,7 @@
 //
 // On a machine without a driver (CI, this project's build machines) cudaGetDeviceCount
 // returns cudaErrorInsufficientDriver or cudaErrorNoDevice: that is reported as "no GPU
-// here", not as a failure. Not yet run on a real GPU (see docs/benchmarks.md).
+// here", not as a failure. Ran on one H200 (see docs/benchmarks.md).
 #include <cuda_runtime.h>
 
 #include <cstdio>

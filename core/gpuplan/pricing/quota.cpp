@@ -78,7 +78,7 @@ std::pair<std::string, double> parse_quota(const std::string& text, const std::s
     bool known = false;
     for (const QuotaFacts& f : all_facts()) known = known || f.spelling == base;
     if (!known) throw InputError(field, "'" + text + "'", expected);
-    const auto v = finite_number(text.substr(eq + 1));
+    const auto v = decimal_number(text.substr(eq + 1));
     if (!v || *v < 0 || std::floor(*v) != *v || *v > 1e9) throw InputError(field, "'" + text + "'", "a whole number of vCPUs >= 0 after '='");
     return {name, *v};
 }

@@ -46,7 +46,7 @@ std::string LengthDistribution::text() const {
 namespace {
 
 std::optional<double> whole_tokens(const std::string& text) {
-    const auto v = finite_number(text);
+    const auto v = decimal_number(text);
     return v && *v >= 1 && *v <= 1e7 ? v : std::nullopt;
 }
 

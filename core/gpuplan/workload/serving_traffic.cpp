@@ -53,8 +53,8 @@ LatencyTarget parse_latency_target(const std::string& text, const std::string& f
         text.substr(last, eq - last) != "-ms")
         throw InputError(field, "'" + text + "'", expected);
     LatencyTarget t;
-    const auto percentile = finite_number(text.substr(1, first - 1));
-    const auto ms = finite_number(text.substr(eq + 1));
+    const auto percentile = decimal_number(text.substr(1, first - 1));
+    const auto ms = decimal_number(text.substr(eq + 1));
     const std::string word = text.substr(first + 1, last - first - 1);
     const auto spelling = std::find_if(std::begin(kMetricSpellings), std::end(kMetricSpellings), [&](const MetricSpelling& s) { return word == s.word; });
     if (!percentile || !ms || spelling == std::end(kMetricSpellings)) throw InputError(field, "'" + text + "'", expected);
