@@ -517,3 +517,43 @@ TEST_CASE("the Costs view says which quota the instances need, on demand and spo
     CHECK(state.result->price->quota_on_demand.quota_name != state.result->price->quota_spot.quota_name);
     CHECK(text.find("request an increase of 192 vCPUs before launching") != std::string::npos);
 }
+
+// Issue 30: "p5 vs p4d vs g6e for training" needs every kept option on screen, not only the
+// frontier (which showed 4 of 56). Each family's rows are read back from the drawn text with the
+// hours and cost the core's candidates carry, and the frontier's rows are the ones marked.
+TEST_CASE("the training comparison shows p5, p4d and g6e side by side with the core's hours and cost", "[readback]") {
+    test::Headless ui;
+    AppState state;
+    state.catalog = &catalog();
+    state.view = View::recommend;
+    set_scenario(state, {{"schema", "gpuplan.scenario/1"},
+                         {"recommend_training", {{"model", "llama-3-8b"}, {"tokens", 2e10}, {"max_nodes", 4}, {"purchase", {"on-demand"}},
+                                                 {"families", {"p5", "p4d", "g6e"}}}}});
+    REQUIRE(state.error.empty());
+    REQUIRE(state.result->recommend_training);
+    const TrainingRecommendation& r = *state.result->recommend_training;
+    const std::string drawn = drawn_text(ui, state);
+    const std::string heading = "Every kept option (";
+    REQUIRE(drawn.find(heading) != std::string::npos);
+    const std::string text = drawn.substr(drawn.find(heading));  // the kept table, not the frontier's
+    std::set<std::string> families_drawn;
+    std::size_t kept = 0, frontier_rows = 0;
+    for (std::size_t i = 0; i < r.candidates.size(); ++i) {
+        const TrainingCandidate& c = r.candidates[i];
+        if (!c.kept) continue;
+        ++kept;
+        // One table row as ImGui's log writes it: the cells in order, separated by " | ".
+        const std::string row = c.instance + " | " + human_name(std::string(to_string(c.purchase))) + " | " + c.layout + " | " +
+                                format_quantity(c.hours, "h") + " | " + format_quantity(c.cost_usd, "USD");
+        INFO(row);
+        CHECK(text.find(row) != std::string::npos);
+        families_drawn.insert(c.instance.substr(0, c.instance.find('.')));
+        const bool on_frontier = std::find(r.frontier.begin(), r.frontier.end(), i) != r.frontier.end();
+        const std::size_t at = text.find(row);
+        if (at != std::string::npos && on_frontier) frontier_rows += text.find(" | yes", at) < text.find('\n', at) ? 1 : 0;
+    }
+    CHECK(families_drawn == std::set<std::string>{"p5", "p4d", "g6e"});
+    CHECK(kept > r.frontier.size());  // more rows than the frontier's, or the question is not answered
+    CHECK(frontier_rows == r.frontier.size());
+    CHECK(text.find(heading + format_quantity(static_cast<double>(kept), "") + "), cheapest first") == 0);
+}

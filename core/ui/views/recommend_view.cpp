@@ -1,7 +1,8 @@
 // recommend_view.cpp — the Recommend view: the Pareto chart of cost versus time for the
 // scenario's sweep (serving: USD per million tokens versus ms per token; training: USD versus
-// hours), the ranked frontier with each option's layout and bottleneck, the three picks, and
-// every dropped option grouped by the reason it was dropped.
+// hours), the ranked frontier with each option's layout and bottleneck, the three picks, every
+// kept option in one table with the frontier marked (a "p5 vs p4d vs g6e" question needs the
+// rows the frontier leaves out), and every dropped option grouped by the reason it was dropped.
 #include <algorithm>
 #include <cmath>
 
@@ -25,6 +26,7 @@ struct OptionRow {
     double x = 0, y = 0;  // the chart's axes: time and cost
     const Candidate* serving = nullptr;
     const TrainingCandidate* training = nullptr;
+    bool on_frontier = false;
 };
 OptionRow option_row(const Candidate& c) {
     return {c.instance, human_name(std::string(to_string(c.purchase))), c.layout, c.seconds_per_token * 1e3, c.usd_per_million_tokens, &c, nullptr};
@@ -46,11 +48,25 @@ struct Sweep {
     bool by_requests = false;                 // serving a request rate: simulated p95 times
     std::vector<LatencyTarget> targets = {};  // its targets: the columns of achieved figures
     std::vector<OptionRow> frontier = {};
+    std::vector<OptionRow> kept_options = {};  // every kept option, cheapest first, the frontier's marked
     std::vector<Pick> picks = {};
     std::size_t evaluated = 0, kept = 0;
     std::vector<DroppedOptions> dropped;  // by reason
 };
 constexpr const char* kPickNames[] = {"cheapest", "fastest", "balanced"};
+
+// Every kept candidate of a sweep as rows, cheapest first (then fastest), frontier ones marked.
+template <class Candidates>
+std::vector<OptionRow> kept_rows(const Candidates& candidates, const std::vector<std::size_t>& frontier) {
+    std::vector<OptionRow> rows;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        if (!candidates[i].kept) continue;
+        rows.push_back(option_row(candidates[i]));
+        rows.back().on_frontier = std::find(frontier.begin(), frontier.end(), i) != frontier.end();
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const OptionRow& a, const OptionRow& b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
+    return rows;
+}
 
 Sweep sweep_of(const Recommendation& r) {
     Sweep s{.by_requests = r.traffic.has_value(),
@@ -59,6 +75,7 @@ Sweep sweep_of(const Recommendation& r) {
             .kept = kept_count(r),
             .dropped = dropped_by_reason(r)};
     for (std::size_t i : r.frontier) s.frontier.push_back(option_row(r.candidates[i]));
+    s.kept_options = kept_rows(r.candidates, r.frontier);
     for (std::size_t k = 0; k < r.picks.size() && k < 3; ++k) {
         Pick p{kPickNames[k], option_row(r.candidates[r.picks[k]]), k < r.pick_reasons.size() ? r.pick_reasons[k] : "", {}};
         if (k < r.pick_details.size() && r.pick_details[k].figures) p.figures = r.pick_details[k].figures->all();
@@ -70,6 +87,7 @@ Sweep sweep_of(const Recommendation& r) {
 Sweep sweep_of(const TrainingRecommendation& r) {
     Sweep s{.training = true, .evaluated = r.evaluated, .kept = kept_count(r), .dropped = dropped_by_reason(r)};
     for (std::size_t i : r.frontier) s.frontier.push_back(option_row(r.candidates[i]));
+    s.kept_options = kept_rows(r.candidates, r.frontier);
     for (std::size_t k = 0; k < r.picks.size() && k < 3; ++k)
         s.picks.push_back({kPickNames[k], option_row(r.candidates[r.picks[k]]), k < r.pick_reasons.size() ? r.pick_reasons[k] : "",
                            k < r.pick_times.size() ? training_pick_figures(r.pick_times[k]) : std::vector<const Figure*>{},
@@ -132,11 +150,13 @@ void draw_ranked_cells(const OptionRow& o) {
     }
 }
 
-void draw_ranked(const Sweep& sweep) {
+// A table of options: the ranked frontier, or every kept option with a last column that marks
+// the frontier's (`mark_frontier`).
+void draw_options_table(const Sweep& sweep, const std::vector<OptionRow>& rows, const char* id, bool mark_frontier) {
     const bool training = sweep.training;
-    const int columns = training ? 7 : 8 + static_cast<int>(sweep.targets.size());
-    if (!ImGui::BeginTable("ranked", columns, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
-                                                  ImGuiTableFlags_ScrollX, ImVec2(0, table_height(sweep.frontier.size(), 16))))
+    const int columns = (training ? 7 : 8 + static_cast<int>(sweep.targets.size())) + (mark_frontier ? 1 : 0);
+    if (!ImGui::BeginTable(id, columns, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
+                                            ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY, ImVec2(0, table_height(rows.size(), 16))))
         return;
     ImGui::TableSetupColumn("#");
     ImGui::TableSetupColumn("instance");
@@ -150,9 +170,11 @@ void draw_ranked(const Sweep& sweep) {
         ImGui::TableSetupColumn(sweep.by_requests ? "p95 ms per token" : "ms per token");
         for (const LatencyTarget& t : sweep.targets) ImGui::TableSetupColumn((latency_target_heading(t) + " (ms)").c_str());
     }
+    if (mark_frontier) ImGui::TableSetupColumn("on the frontier");
+    ImGui::TableSetupScrollFreeze(0, 1);  // the header stays when the rows scroll
     ImGui::TableHeadersRow();
-    for (std::size_t k = 0; k < sweep.frontier.size(); ++k) {
-        const OptionRow& o = sweep.frontier[k];
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        const OptionRow& o = rows[k];
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::Text("%d", static_cast<int>(k) + 1);
@@ -174,6 +196,10 @@ void draw_ranked(const Sweep& sweep) {
         ImGui::TableSetColumnIndex(3);
         ImGui::TextUnformatted(o.layout.c_str());
         draw_ranked_cells(o);
+        if (mark_frontier) {
+            ImGui::TableSetColumnIndex(columns - 1);
+            ImGui::TextUnformatted(o.on_frontier ? "yes" : "");
+        }
     }
     ImGui::EndTable();
 }
@@ -292,9 +318,12 @@ void draw_recommend_view(AppState& state) {
     else draw_pareto(sweep, {sweep.by_requests ? "p95 ms per token (per sequence, simulated)" : "ms per token (per sequence)", ""},
                      {"USD per million tokens", "$%.2f"}, "##pareto_serve");
     heading("Ranked frontier (cheapest first)");
-    draw_ranked(sweep);
+    draw_options_table(sweep, sweep.frontier, "ranked", false);
     heading("Picks");
     draw_picks(sweep);
+    heading(("Every kept option (" + format_quantity(static_cast<double>(sweep.kept_options.size()), "") + "), cheapest first").c_str());
+    note("Side by side, whether or not another option beats them on both cost and time.");
+    draw_options_table(sweep, sweep.kept_options, "kept", true);
     draw_dropped(sweep);
 }
 
