@@ -13,8 +13,8 @@ namespace {
 // Keys whose words are not their parts read aloud.
 constexpr std::pair<std::string_view, std::string_view> kNames[] = {
     {"usd_per_hour", "$/h"},
-    {"usd_per_million_tokens", "$ per 1M tokens"},
-    {"usd_per_billion_tokens", "$ per 1B tokens"},
+    {"usd_per_million_tokens", "$ per 1M tokens at your rate"},  // the throughput given, not full load
+    {"usd_per_billion_tokens", "$ per 1B tokens at your rate"},
     {"seconds_per_token", "seconds per token"},
     {"ms_per_token", "ms per token"},
     {"tokens_per_second", "tokens/s"},

@@ -52,7 +52,7 @@ h.runTest('browser.settle_after_click', async () => {
     const after = await waitIdle(page);
 
     const state = await page.evaluate(() => window.gpuplan.getState());
-    const prices = state.figures.filter((f) => f.label.endsWith(': effective $/h'));
+    const prices = state.figures.filter((f) => f.label.endsWith(': effective $/h, per instance'));
     if (prices.length < 3) throw new Error(`the purchase-options table drew ${prices.length} effective prices; expected one per option`);
     const cut = state.figures.filter((f) => f.text_w > f.room_w + SLACK_PX);
     if (cut.length) {

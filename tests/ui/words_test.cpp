@@ -132,6 +132,12 @@ TEST_CASE("no view draws a snake_case key or an option key, for any example scen
                 static const std::regex option_key(R"(\b(reserved|instance-savings-plan|compute-savings-plan)-[13]y\b)");
                 for (auto it = std::sregex_iterator(text.begin(), text.end(), option_key); it != std::sregex_iterator(); ++it)
                     found.insert(std::string(view_name(v)) + ": the option key " + it->str());
+                // Issue 30: one label per figure. A cost per token is either a fleet's at the rate asked
+                // or one instance's at full load, and two such figures once shared one label.
+                static const std::regex bare_token_cost(R"((USD|\$) per (1M|million) tokens(?! at (your rate|full load)))");
+                for (auto it = std::sregex_iterator(text.begin(), text.end(), bare_token_cost); it != std::sregex_iterator(); ++it)
+                    found.insert(std::string(view_name(v)) + ": a cost per token that does not say at which load: \"" +
+                                 text.substr(static_cast<std::size_t>(it->position()), 60) + "\"");
             }
         }
     }
@@ -178,7 +184,7 @@ TEST_CASE("the status line shows frame timing only when asked", "[words]") {
 }
 
 TEST_CASE("human names: the table, unit suffixes and errors", "[words]") {
-    CHECK(human_name("usd_per_million_tokens") == "$ per 1M tokens");
+    CHECK(human_name("usd_per_million_tokens") == "$ per 1M tokens at your rate");
     CHECK(human_name("spot") == "spot (typical)");
     CHECK(human_name("on-demand") == "on-demand");
     CHECK(human_name("checkpoints_usd") == "checkpoints ($)");
@@ -556,4 +562,21 @@ TEST_CASE("the training comparison shows p5, p4d and g6e side by side with the c
     CHECK(kept > r.frontier.size());  // more rows than the frontier's, or the question is not answered
     CHECK(frontier_rows == r.frontier.size());
     CHECK(text.find(heading + format_quantity(static_cast<double>(kept), "") + "), cheapest first") == 0);
+}
+
+// Issue 30: the purchase options table mixed one instance's prices with the whole request's cost
+// under bare headings; each heading now says its scope, from the scenario's count and hours.
+TEST_CASE("the Costs table's headings say per instance or for the whole request", "[words]") {
+    test::Headless ui;
+    AppState state = costs_state();
+    nlohmann::json scenario = state.scenario;
+    scenario["price"]["instances"] = 4;
+    scenario["price"]["hours"] = 100;
+    set_scenario(state, scenario);
+    REQUIRE(state.result->price);
+    REQUIRE(state.result->price->instances == 4);
+    const std::string text = drawn_text(ui, state);
+    for (const char* heading : {"effective $/h, per instance", "upfront, per instance", "recurring $/h, per instance",
+                                "cost: 4 instances, 100 h (whole terms)", "unit cost: 4 instances, 100 h"})
+        CHECK(text.find(heading) != std::string::npos);
 }

@@ -33,7 +33,16 @@ void draw_price_controls(AppState& state) {
 }
 
 // One option's row: its label in words (listed, not offered, assumed) and its figures.
-void draw_cost_option_row(const Quote& q) {
+// The table's column headings, each with its scope: one instance, or the whole request (issue 30:
+// a row mixed per-instance prices with the fleet's cost over whole terms under bare headings).
+std::vector<std::string> option_headers(const PriceSectionResult& price) {
+    const std::string fleet = format_quantity(price.instances, price.instances == 1 ? "instance" : "instances") + ", " +
+                              format_quantity(price.hours, "h");
+    return {"effective $/h, per instance", "upfront, per instance", "recurring $/h, per instance", "cost: " + fleet + " (whole terms)",
+            "if the term is shared", "saving vs on-demand", "break-even use", "unit cost: " + fleet};
+}
+
+void draw_cost_option_row(const Quote& q, const std::vector<std::string>& headers) {
     ImGui::TableSetColumnIndex(0);
     // Each option in words: listed (a published price, its source on hover), not offered (a
     // source shows AWS does not sell it here), or assumed (priced at a default discount).
@@ -52,7 +61,6 @@ void draw_cost_option_row(const Quote& q) {
     const Figure* cells[] = {&q.effective_usd_per_hour, &q.upfront_usd, &q.recurring_usd_per_hour, &q.cost_usd,
                              q.attributable_cost_usd ? &*q.attributable_cost_usd : nullptr, &q.saving_vs_on_demand,
                              q.break_even_utilization ? &*q.break_even_utilization : nullptr};
-    const char* headers[] = {"effective $/h", "upfront", "recurring $/h", "cost", "if the term is shared", "saving", "break-even use"};
     for (int k = 0; k < 7; ++k) {
         ImGui::TableSetColumnIndex(k + 1);
         ImGui::PushID(k);
@@ -69,7 +77,9 @@ void draw_cost_option_row(const Quote& q) {
 // passes the wheel on only when it cannot scroll at all), so a reader with the pointer on the
 // table could not scroll the view down to the spot and chart sections. ScrollX stays: the
 // columns do not fit a phone.
-void draw_options_table(const std::vector<Quote>& options) {
+void draw_options_table(const PriceSectionResult& price) {
+    const std::vector<Quote>& options = price.quotes;
+    const std::vector<std::string> headers = option_headers(price);
     constexpr ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
                                       ImGuiTableFlags_ScrollX;
     const float height = table_height(options.size(), 1e6f);
@@ -80,13 +90,12 @@ void draw_options_table(const std::vector<Quote>& options) {
     ImGui::TableSetupColumn("purchase option", ImGuiTableColumnFlags_WidthFixed, em(29));
     // "cost" is what is billed (a commitment: its whole term); "if the term is shared" is the
     // hours' part of it when other work uses the rest of the term.
-    for (const char* h : {"effective $/h", "upfront", "recurring $/h", "cost", "if the term is shared", "saving", "break-even use", "unit cost"})
-        ImGui::TableSetupColumn(h);
+    for (const std::string& h : headers) ImGui::TableSetupColumn(h.c_str());
     ImGui::TableHeadersRow();
     for (std::size_t k = 0; k < options.size(); ++k) {
         ImGui::TableNextRow();
         ImGui::PushID(static_cast<int>(k));
-        draw_cost_option_row(options[k]);
+        draw_cost_option_row(options[k], headers);
         ImGui::PopID();
     }
     ImGui::EndTable();
@@ -302,7 +311,7 @@ void draw_unit_costs(const AppState& state) {
     for (std::size_t k = 0; k < state.result->token_costs.size(); ++k) {
         const TokenCost& t = state.result->token_costs[k];
         ImGui::PushID(static_cast<int>(k));
-        figure_table("tokens", {{"USD per million tokens", t.usd_per_million_tokens}, {"USD per billion tokens", t.usd_per_billion_tokens}});
+        figure_table("tokens", {{"USD per million tokens at your rate", t.usd_per_million_tokens}, {"USD per billion tokens at your rate", t.usd_per_billion_tokens}});
         ImGui::PopID();
     }
     if (const auto& video = state.result->video)
@@ -328,7 +337,7 @@ void draw_costs_view(AppState& state) {
     if (r->price) {
         heading("Purchase options");
         draw_price_controls(state);
-        draw_options_table(r->price->quotes);
+        draw_options_table(*r->price);
         draw_quota_line(r->price->quota_on_demand);
         draw_quota_line(r->price->quota_spot);
         note("A price without a mark is listed: published, its source and date on hover. \"not offered\": a source shows AWS does "

@@ -82,8 +82,8 @@ void draw_infer(AppState& state) {
                                    {"Tokens/s, compute ceiling", e.compute_ceiling},
                                    {"Inter-token latency", e.inter_token_latency_seconds},
                                    {"Time to first token", e.time_to_first_token_seconds},
-                                   {"USD per 1M tokens, on-demand", e.usd_per_million_tokens_on_demand},
-                                   {"USD per 1M tokens, spot", e.usd_per_million_tokens_spot},
+                                   {"USD per 1M tokens at full load, on-demand", e.usd_per_million_tokens_on_demand},
+                                   {"USD per 1M tokens at full load, spot", e.usd_per_million_tokens_spot},
                                    {"Largest batch that fits", e.fit.max_batch}});
     draw_quota_line(e.quota);
     note("Decode is memory-bound: each step reads every weight once plus every sequence's KV cache; the expected rate applies the "
@@ -124,7 +124,7 @@ void draw_picks(AppState& state) {
     if (!ImGui::BeginTable("picks", 7 + static_cast<int>(targets.size()),
                            ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp))
         return;
-    for (const char* h : {"pick", "instance", "layout", "instances", "USD/h (fleet)", "USD per 1M tokens"}) ImGui::TableSetupColumn(h);
+    for (const char* h : {"pick", "instance", "layout", "instances", "USD/h (fleet)", "USD per 1M tokens at your rate"}) ImGui::TableSetupColumn(h);
     ImGui::TableSetupColumn(r.traffic ? "p95 ms per token" : "ms per token");
     for (const LatencyTarget& t : targets) ImGui::TableSetupColumn((latency_target_heading(t) + " (ms)").c_str());
     ImGui::TableHeadersRow();
@@ -144,7 +144,7 @@ void draw_picks(AppState& state) {
         ImGui::TableSetColumnIndex(4);
         text_right(format_quantity(p.candidate.usd_per_hour, "USD/"));
         ImGui::TableSetColumnIndex(5);
-        if (p.detail.figures) figure_value_text(p.detail.figures->usd_per_million_tokens, "USD per 1M tokens", true, false);
+        if (p.detail.figures) figure_value_text(p.detail.figures->usd_per_million_tokens, "USD per 1M tokens at your rate", true, false);
         else text_right(format_quantity(p.candidate.usd_per_million_tokens, "USD"));
         ImGui::TableSetColumnIndex(6);
         text_right(format_quantity(p.candidate.seconds_per_token * 1e3, "ms"));
@@ -187,7 +187,7 @@ void draw_pick(AppState& state) {
                                 {"Decode step", f.decode_step_seconds},
                                 {"Tokens per second per instance", f.tokens_per_second_per_instance},
                                 {"Instances", f.instances},
-                                {"USD per million tokens", f.usd_per_million_tokens}});
+                                {"USD per 1M tokens at your rate (the fleet)", f.usd_per_million_tokens}});
     draw_quota_line(p.detail.quota);
     note("Decode is memory-bound: each step reads the weights and every sequence's KV cache once, plus the tensor-parallel "
          "all-reduces and a fixed cost per step; tokens/s per instance = batch / step time x replicas (docs/models.md). Hover a "

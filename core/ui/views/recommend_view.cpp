@@ -166,7 +166,7 @@ void draw_options_table(const Sweep& sweep, const std::vector<OptionRow>& rows, 
         for (const char* h : {"hours", "cost"}) ImGui::TableSetupColumn(h);
         ImGui::TableSetupColumn("bottleneck", ImGuiTableColumnFlags_WidthStretch);
     } else {
-        for (const char* h : {"instances", "USD/h", "USD per 1M tokens"}) ImGui::TableSetupColumn(h);
+        for (const char* h : {"instances", "USD/h (fleet)", "USD per 1M tokens at your rate"}) ImGui::TableSetupColumn(h);
         ImGui::TableSetupColumn(sweep.by_requests ? "p95 ms per token" : "ms per token");
         for (const LatencyTarget& t : sweep.targets) ImGui::TableSetupColumn((latency_target_heading(t) + " (ms)").c_str());
     }
