@@ -7,6 +7,7 @@
 #include <cstring>
 #include <utility>
 
+#include "gpuplan/catalog/region_names.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/json_reader.hpp"
 #include "gpuplan/scenario/scenario_result.hpp"
@@ -144,7 +145,7 @@ void draw_chrome_top(AppState& state) {
         mark_widget("Region");
         if (open) {
             for (const std::string& r : state.catalog->regions()) {
-                if (ImGui::Selectable(r.c_str(), r == region) && r != region) {
+                if (ImGui::Selectable(region_with_name(r).c_str(), r == region) && r != region) {
                     state.scenario["region"] = r;
                     scenario_edited(state);
                 }
@@ -152,7 +153,7 @@ void draw_chrome_top(AppState& state) {
             }
             ImGui::EndCombo();
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Region: catalog prices are looked up here");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Region %s: catalog prices are looked up here", region_with_name(region).c_str());
     }
     // Theme switch, right-aligned.
     const char* label = state.dark_theme ? "Light" : "Dark";

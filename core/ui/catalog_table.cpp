@@ -8,6 +8,7 @@
 #include <set>
 #include <string_view>
 
+#include "gpuplan/catalog/region_names.hpp"
 #include "gpuplan/catalog/catalog_metrics.hpp"
 #include "imgui.h"
 #include "imgui_internal.h"  // ImGuiTable::DisplayOrderToIndex: the columns as the user ordered them
@@ -203,7 +204,9 @@ void draw_cell(const Instance& row, Column column, const std::string& region, co
 }
 
 // A filter combo over the distinct values of one field ("" = all).
-bool filter_combo(const char* label, std::string& value, const std::vector<std::string>& options, float width_em) {
+// `shown` is how an option reads in the list (a region code with its place name).
+bool filter_combo(const char* label, std::string& value, const std::vector<std::string>& options, float width_em,
+                  std::string (*shown)(std::string_view) = nullptr) {
     bool changed = false;
     // Label first, as people read a filter bar ("family [all]").
     ImGui::AlignTextToFramePadding();
@@ -214,7 +217,7 @@ bool filter_combo(const char* label, std::string& value, const std::vector<std::
     if (ImGui::BeginCombo("##combo", value.empty() ? "all" : value.c_str())) {
         if (ImGui::Selectable("all", value.empty())) value.clear(), changed = true;
         for (const std::string& o : options)
-            if (ImGui::Selectable(o.c_str(), o == value)) value = o, changed = true;
+            if (ImGui::Selectable(shown ? shown(o).c_str() : o.c_str(), o == value)) value = o, changed = true;
         ImGui::EndCombo();
     }
     ImGui::PopID();
@@ -254,7 +257,7 @@ void draw_filters(const Catalog& catalog, CatalogTableState& state) {
     next("price region", 8);
     std::vector<std::string> regions = catalog.regions();
     std::string region = state.price_region;
-    if (filter_combo("price region", region, regions, 8) && !region.empty()) state.price_region = region;
+    if (filter_combo("price region", region, regions, 8, region_with_name) && !region.empty()) state.price_region = region;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/catalog/catalog_metrics.hpp"
+#include "gpuplan/catalog/region_names.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 
@@ -258,4 +259,20 @@ TEST_CASE("a bad Capacity Block or not-offered entry is refused with its path", 
     CHECK(c.find_instance("p5.48xlarge")->find_capacity_block_price("us-east-1")->usd_per_hour == 40);
     REQUIRE(c.overrides.size() == 1);
     CHECK(c.overrides[0].find("$41.5280 (CB-PRICING) replaced by $40.0000 (MINE, mine.json)") != std::string::npos);
+}
+
+// Issue 30: regions are chosen by place, not only by code. Every region the built-in catalog
+// prices has AWS's name; a code the table does not know is shown alone, never given a name.
+TEST_CASE("every region the catalog prices has AWS's name for it", "[catalog]") {
+    const Catalog c = load_builtin_catalog();
+    REQUIRE(c.regions().size() >= 24);
+    for (const std::string& r : c.regions()) {
+        INFO(r);
+        CHECK_FALSE(region_name(r).empty());
+    }
+    CHECK(region_name("us-east-1") == "US East (N. Virginia)");
+    CHECK(region_name("eu-west-2") == "Europe (London)");
+    CHECK(region_with_name("ap-southeast-5") == "ap-southeast-5 \u00b7 Asia Pacific (Malaysia)");
+    CHECK(region_name("xx-nowhere-9").empty());
+    CHECK(region_with_name("xx-nowhere-9") == "xx-nowhere-9");
 }

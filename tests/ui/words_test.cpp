@@ -580,3 +580,14 @@ TEST_CASE("the Costs table's headings say per instance or for the whole request"
                                 "cost: 4 instances, 100 h (whole terms)", "unit cost: 4 instances, 100 h"})
         CHECK(text.find(heading) != std::string::npos);
 }
+
+// Issue 30: the region list reads as places ("eu-west-2 · Europe (London)"), not codes alone.
+TEST_CASE("the region list names each region's place", "[words]") {
+    test::Headless ui;
+    AppState state = costs_state();
+    const ImVec2 at = field_point(ui, state, "Region");
+    click(ui, state, at.x, at.y);
+    const std::string text = drawn_text(ui, state);
+    CHECK(text.find("us-east-1 \u00b7 US East (N. Virginia)") != std::string::npos);
+    CHECK(text.find("eu-west-2 \u00b7 Europe (London)") != std::string::npos);
+}
