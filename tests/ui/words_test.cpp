@@ -591,3 +591,35 @@ TEST_CASE("the region list names each region's place", "[words]") {
     CHECK(text.find("us-east-1 \u00b7 US East (N. Virginia)") != std::string::npos);
     CHECK(text.find("eu-west-2 \u00b7 Europe (London)") != std::string::npos);
 }
+
+// Issue 30: a training layout that does not fit shows no time or cost, and offers the nearest
+// layouts that fit (the core's, fit.hpp); using one writes it into the scenario, which then fits.
+TEST_CASE("a training layout that does not fit offers the nearest that fits, and one click uses it", "[inputs]") {
+    test::Headless ui;
+    AppState state;
+    state.catalog = &catalog();
+    state.view = View::training;
+    set_scenario(state, {{"schema", "gpuplan.scenario/1"},
+                         {"train", {{"model", "llama-3.1-8b"}, {"instance", "p4d.24xlarge"}, {"nodes", 1}, {"zero_stage", 0},
+                                    {"micro_batch", 8}, {"sequence", 8192}, {"recompute", "none"}}}});
+    REQUIRE(state.error.empty());
+    REQUIRE(state.result->train);
+    const TrainingFit& fit = state.result->train->fit;
+    REQUIRE_FALSE(fit.fits);
+    REQUIRE_FALSE(fit.alternatives.empty());
+    CHECK_FALSE(state.result->train->time.total_hours.value);  // not timed as if it ran
+    const std::string text = drawn_text(ui, state);
+    for (const FitAlternative& a : fit.alternatives) {
+        INFO(a.change);
+        CHECK_FALSE(a.words.empty());
+        CHECK(text.find(a.words) != std::string::npos);
+    }
+    const FitAlternative chosen = fit.alternatives.front();
+    const ImVec2 at = field_point(ui, state, "Use " + chosen.words);
+    click(ui, state, at.x, at.y);
+    ui.frame(state);
+    for (const auto& [key, value] : chosen.train_keys.items()) CHECK(state.scenario["train"][key] == value);
+    REQUIRE(state.result->train);
+    CHECK(state.result->train->fit.fits);
+    CHECK(state.result->train->time.total_hours.value);
+}

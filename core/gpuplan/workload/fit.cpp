@@ -346,11 +346,30 @@ double total_gb(const TrainingMemoryRequest& q) {
 
 // Each single change that fits; when none does, one combination applied cheapest-first
 // (ZeRO 3, recompute, micro-batch 1, tensor parallel within the node, then doubling nodes).
+// A layout change from `q` to `v` as a train section's keys and in words (FitAlternative).
+void describe_training_change(const TrainingMemoryRequest& q, const TrainingMemoryRequest& v, const GpuPool& pool, FitAlternative& a) {
+    std::vector<std::string> words;
+    if (v.zero_stage != q.zero_stage) a.train_keys["zero_stage"] = v.zero_stage, words.push_back("ZeRO stage " + std::to_string(v.zero_stage));
+    if (v.recompute != q.recompute)
+        a.train_keys["recompute"] = std::string(to_string(v.recompute)), words.push_back(std::string(to_string(v.recompute)) + " activation recompute");
+    if (v.micro_batch != q.micro_batch) a.train_keys["micro_batch"] = v.micro_batch, words.push_back("micro-batch " + n(v.micro_batch));
+    if (v.offload_optimizer != q.offload_optimizer) a.train_keys["offload_optimizer"] = v.offload_optimizer, words.push_back("optimizer states offloaded to the host");
+    if (v.tensor_parallel != q.tensor_parallel) a.train_keys["tensor_parallel"] = v.tensor_parallel, words.push_back("tensor parallel " + n(v.tensor_parallel));
+    const double gpus_before = q.data_parallel * q.tensor_parallel * q.pipeline_parallel, gpus_after = v.data_parallel * v.tensor_parallel * v.pipeline_parallel;
+    if (gpus_after != gpus_before) {
+        const double nodes = pool.nodes * gpus_after / gpus_before;
+        a.train_keys["nodes"] = nodes, words.push_back(n(nodes) + (nodes == 1 ? " node" : " nodes"));
+    }
+    a.words = join(words, ", ");
+}
+
 std::vector<FitAlternative> training_alternatives(const TrainingMemoryRequest& q, const GpuPool& pool, double capacity, bool& combined) {
     std::vector<FitAlternative> alone;
     const auto consider = [&](std::string flags, const TrainingMemoryRequest& v) {
         const double t = total_gb(v);
-        if (t <= capacity) alone.push_back({flags, t, true, flags + " (" + gb_text(t) + ")"});
+        if (t > capacity) return;
+        alone.push_back({flags, t, true, flags + " (" + gb_text(t) + ")"});
+        describe_training_change(q, v, pool, alone.back());
     };
     for (int z = q.zero_stage + 1; z <= 3; ++z) {
         TrainingMemoryRequest v = q;
@@ -426,7 +445,9 @@ std::vector<FitAlternative> training_alternatives(const TrainingMemoryRequest& q
     if (nodes != pool.nodes) flags.push_back("--nodes " + n(nodes));
     const double t = total_gb(v);
     if (t > capacity) return {};
-    return {{join(flags, " "), t, true, join(flags, " ") + " (" + gb_text(t) + ")"}};
+    FitAlternative all_together{join(flags, " "), t, true, join(flags, " ") + " (" + gb_text(t) + ")"};
+    describe_training_change(q, v, pool, all_together);
+    return {all_together};
 }
 
 }  // namespace

@@ -70,6 +70,10 @@ struct FitAlternative {
     std::optional<double> total_gb;
     bool fits = false;
     std::string text;    // the whole line as the verdict prints it
+    // Training: the same change as a "train" section's keys ({"zero_stage": 3, "nodes": 4}), so a
+    // view can apply it, and in words ("ZeRO stage 3, 4 nodes").
+    nlohmann::json train_keys = nlohmann::json::object();
+    std::string words;
 };
 
 struct InferenceFit {

@@ -67,6 +67,34 @@ void draw_memory(const TrainingPlan& plan) {
     if (gb(m.host_per_gpu_gb) > 0) ImGui::TextDisabled("offloaded to host: %s per GPU rank", memory_text(gb(m.host_per_gpu_gb)).c_str());
 }
 
+// A layout that does not fit is not timed or priced (training_plan.cpp); the core's nearest
+// layouts that do (fit.hpp: each change alone that fits, or all of them together) are offered
+// here, each with its memory per GPU and a button that writes it into the train section.
+void draw_layouts_that_fit(AppState& state, const TrainingPlan& plan) {
+    if (plan.fit.fits || plan.fit.alternatives.empty()) return;
+    heading(plan.fit.alternatives_combined ? "The nearest layout that fits (no single change is enough)" : "Layouts that fit");
+    for (std::size_t k = 0; k < plan.fit.alternatives.size(); ++k) {
+        const FitAlternative& a = plan.fit.alternatives[k];
+        if (a.words.empty()) continue;
+        ImGui::PushID(static_cast<int>(k));
+        const std::string line = a.words + (a.total_gb ? ": " + memory_text(*a.total_gb) + " per GPU" : "");
+        ImGui::Bullet();
+        ImGui::TextUnformatted(line.c_str());
+        ImGui::SameLine();
+        const std::string button = "Use " + a.words;
+        if (ImGui::SmallButton("Use it")) {
+            nlohmann::json& train = scenario_section(state, "train");
+            for (const auto& [key, value] : a.train_keys.items()) train[key] = value;
+            // A given data-parallel size would contradict new nodes or tensor parallel; by
+            // default it follows from the GPUs, as the change assumes.
+            if (a.train_keys.contains("nodes") || a.train_keys.contains("tensor_parallel")) train.erase("data_parallel");
+            scenario_edited(state);
+        }
+        mark_widget(button);
+        ImGui::PopID();
+    }
+}
+
 void draw_notes(const TrainingPlan& plan) {
     for (const bool warning : {true, false})
         for (const std::string& w : warning ? plan.warnings : plan.notes) {
@@ -171,6 +199,7 @@ void draw_training_view(AppState& state) {
     const TrainingPlan* plan = plan_of(state);
     if (!plan) return;
     draw_memory(*plan);
+    draw_layouts_that_fit(state, *plan);
     draw_step(state, *plan);
     draw_options(*plan);
     draw_quota_line(plan->quota);
