@@ -623,3 +623,38 @@ TEST_CASE("a training layout that does not fit offers the nearest that fits, and
     CHECK(state.result->train->fit.fits);
     CHECK(state.result->train->time.total_hours.value);
 }
+
+// Issue 30, one flow from question to plan: a recommended pick carries into Costs with its
+// instance and count, where every purchase option prices the fleet, and the unit cost of the
+// pick's own option is the pick's cost per token at your rate.
+TEST_CASE("a recommended pick carries into Costs with its instance, count and rate", "[inputs]") {
+    test::Headless ui;
+    AppState state;
+    state.catalog = &catalog();
+    set_scenario(state, test::builtin_scenario("r1-serve"));
+    REQUIRE(state.error.empty());
+    state.view = View::inference;
+    REQUIRE(state.result->recommend);
+    const Recommendation& r = *state.result->recommend;
+    REQUIRE_FALSE(r.picks.empty());
+    const Candidate pick = r.candidates[r.picks[0]];
+    const double pick_cost = r.pick_details[0].figures->usd_per_million_tokens.value.value();
+    const ImVec2 at = field_point(ui, state, "Price this fleet in Costs");
+    click(ui, state, at.x, at.y);
+    ui.frame(state);
+    CHECK(state.view == View::costs);
+    CHECK(state.scenario["price"]["instance"] == pick.instance);
+    CHECK(state.scenario["price"]["instances"] == pick.instances);
+    REQUIRE(state.result->price);
+    CHECK(state.result->price->instances == pick.instances);
+    std::set<std::string> keys;
+    const Quote* same_option = nullptr;
+    for (const Quote& q : state.result->price->quotes) {
+        keys.insert(q.key);
+        if (q.key == to_string(pick.purchase)) same_option = &q;
+    }
+    CHECK(keys.count("reserved-1y-no-upfront"));  // every way to buy the fleet, not only the pick's
+    REQUIRE(same_option);
+    REQUIRE_FALSE(same_option->unit_costs.empty());
+    CHECK(same_option->unit_costs[0].value.value() == Approx(pick_cost).epsilon(1e-9));
+}

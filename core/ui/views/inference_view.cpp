@@ -157,6 +157,21 @@ void draw_picks(AppState& state) {
     ImGui::EndTable();
 }
 
+// The pick as the Costs view's "price" section: its instance and count, every purchase option
+// (reserved and Savings Plans beside on-demand and spot), and the throughput its cost per token
+// was figured at (the pick's own figure's input), so the unit costs are the pick's at your rate.
+void price_pick_in_costs(AppState& state, const Candidate& c, const PickDetail& detail) {
+    nlohmann::json& price = scenario_section(state, "price");
+    price["instance"] = c.instance;
+    price["instances"] = number_json(c.instances);
+    price.erase("tokens_per_second");
+    if (detail.figures)
+        for (const FigureInput& in : detail.figures->usd_per_million_tokens.inputs)
+            if (in.name == "tokens_per_second") price["tokens_per_second"] = number_json(in.value);
+    state.view = View::costs;
+    scenario_edited(state);
+}
+
 void draw_pick(AppState& state) {
     if (!state.result || !state.result->recommend) return;
     const auto picks = pick_views(*state.result->recommend);
@@ -177,6 +192,9 @@ void draw_pick(AppState& state) {
         state.scenario["infer"] = infer;
         scenario_edited(state);
     }
+    ImGui::SameLine();
+    if (ImGui::Button("Price this fleet in Costs")) price_pick_in_costs(state, c, p.detail);
+    mark_widget("Price this fleet in Costs");
     heading("Tokens per second");
     if (!p.detail.figures) {
         note("The recommender could not estimate this pick's layout again; its row above has the figures it ranked by.");
