@@ -658,3 +658,26 @@ TEST_CASE("a recommended pick carries into Costs with its instance, count and ra
     REQUIRE_FALSE(same_option->unit_costs.empty());
     CHECK(same_option->unit_costs[0].value.value() == Approx(pick_cost).epsilon(1e-9));
 }
+
+// Issue 30: switching region was refused while the priced instance is not sold there, so a user
+// could not even browse that region's prices. The price section is kept and says so; the
+// scenario's other sections are evaluated in the new region.
+TEST_CASE("a region that does not sell the priced instance keeps the section and says so", "[inputs]") {
+    test::Headless ui;
+    AppState state = costs_state();
+    nlohmann::json scenario = state.scenario;
+    scenario["region"] = "af-south-1";
+    scenario["infer"] = {{"model", "llama-3.1-8b"}, {"instance", "p5.48xlarge"}};
+    set_scenario(state, scenario);
+    CHECK(state.error.empty());
+    REQUIRE(state.result);
+    CHECK(state.result->region == "af-south-1");
+    REQUIRE(state.result->price);
+    CHECK(state.result->price->quotes.empty());
+    CHECK(state.result->price->not_offered.find("not offered in af-south-1") == 0);
+    REQUIRE(state.result->infer);  // the other sections are evaluated there
+    CHECK_FALSE(state.result->infer->usd_per_million_tokens_on_demand.value);
+    const std::string text = drawn_text(ui, state);
+    CHECK(text.find("Not priced here: not offered in af-south-1") != std::string::npos);
+    CHECK(text.find("Choose a region that sells it, or another instance.") != std::string::npos);
+}

@@ -29,9 +29,12 @@ ScenarioResult evaluate(const Scenario& s, const Catalog& catalog) {
     r.notes = s.notes;
     if (s.price) {
         const Instance& instance = *catalog.find_instance(s.price->instance);  // parse_scenario checked it
-        r.price = PriceSectionResult{s.price->instance, s.price->hours, s.price->count, quote_purchase_options(catalog, *s.price),
+        const bool offered = instance.offered_in(s.price->region);
+        r.price = PriceSectionResult{s.price->instance, s.price->hours, s.price->count,
+                                     offered ? quote_purchase_options(catalog, *s.price) : std::vector<Quote>{},
                                      quota_line(instance, s.price->count, PriceKind::on_demand, {}),
                                      quota_line(instance, s.price->count, PriceKind::spot_typical, {})};
+        if (!offered) r.price->not_offered = price_unknown_reason(instance, s.price->region, PriceKind::on_demand);
     }
     if (s.fleet) r.fleet = FleetSectionResult{*s.fleet, evaluate_fleet(*s.fleet)};
     if (s.idle) r.idle = evaluate_idle_cost(*s.idle);
@@ -162,8 +165,10 @@ nlohmann::json to_json(const ScenarioResult& r) {
         put("price", [&] {
             nlohmann::json quotes = nlohmann::json::array();
             for (const Quote& q : r.price->quotes) quotes.push_back(to_json(q));
-            return nlohmann::json{{"instance", r.price->instance}, {"hours", r.price->hours}, {"instances", r.price->instances}, {"options", quotes},
-                                  {"quota", {{"on_demand", to_json(r.price->quota_on_demand)}, {"spot", to_json(r.price->quota_spot)}}}};
+            nlohmann::json price{{"instance", r.price->instance}, {"hours", r.price->hours}, {"instances", r.price->instances}, {"options", quotes},
+                                 {"quota", {{"on_demand", to_json(r.price->quota_on_demand)}, {"spot", to_json(r.price->quota_spot)}}}};
+            if (!r.price->not_offered.empty()) price["not_offered"] = r.price->not_offered;
+            return price;
         });
     if (r.fleet) put("fleet", [&] { return to_json(r.fleet->result, r.fleet->request); });
     if (r.idle) put("idle", [&] { return to_json(*r.idle); });

@@ -20,6 +20,10 @@ struct PriceSectionResult {
     double hours = 0, instances = 0;
     std::vector<Quote> quotes;  // every purchase option, unit costs included (purchase_options.hpp)
     QuotaLine quota_on_demand, quota_spot;  // the vCPUs the instances need of each quota class (every commitment runs on demand)
+    // The instance is not sold in the scenario's region: no options, and why (issue 30: a region
+    // change keeps the section, says so and prices the other sections, instead of refusing the
+    // whole scenario). `gpuplan price --region` still refuses it, as asked for by name.
+    std::string not_offered;
 };
 
 struct FleetSectionResult {
