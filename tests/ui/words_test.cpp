@@ -576,9 +576,12 @@ TEST_CASE("the Costs table's headings say per instance or for the whole request"
     REQUIRE(state.result->price);
     REQUIRE(state.result->price->instances == 4);
     const std::string text = drawn_text(ui, state);
-    for (const char* heading : {"effective $/h, per instance", "upfront, per instance", "recurring $/h, per instance",
+    for (const char* heading : {"effective $/h, per instance", "$/month, per instance", "upfront, per instance", "recurring $/h, per instance",
                                 "cost: 4 instances, 100 h (whole terms)", "unit cost: 4 instances, 100 h"})
         CHECK(text.find(heading) != std::string::npos);
+    // $/month beside $/h: one instance for AWS's 730-hour month, at the option's effective rate.
+    for (const Quote& q : state.result->price->quotes)
+        if (q.available) CHECK(*q.effective_usd_per_month.value == Approx(*q.effective_usd_per_hour.value * 730));
 }
 
 // Issue 30: the region list reads as places ("eu-west-2 · Europe (London)"), not codes alone.

@@ -381,6 +381,15 @@ std::vector<Figure> unit_costs_at(const Quote& q, const UnitCostOptions& units, 
     return figures;
 }
 
+// One instance for a month at an hourly rate: people budget by the month (issue 30), and AWS's
+// price pages use 730 hours for one.
+Figure usd_per_month(const Figure& per_hour) {
+    if (!per_hour.value) return unknown_figure("effective_usd_per_month", "USD/month", "effective_usd_per_hour x 730", per_hour.unknown_reason);
+    const double v = *per_hour.value * kHoursPerMonth;
+    return {.name = "effective_usd_per_month", .value = v, .unit = "USD/month", .formula = "effective_usd_per_hour x 730 (hours in AWS's pricing month)",
+            .worked = format_number(*per_hour.value) + " x 730 = " + format_number(v), .inputs = {per_hour.as_input()}};
+}
+
 }  // namespace
 
 std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteRequest& request) {
@@ -438,8 +447,11 @@ std::vector<Quote> quote_purchase_options(const Catalog& catalog, const QuoteReq
 
     quotes.push_back(spot_quote(catalog, ctx));
     quotes.push_back(capacity_block_quote(catalog, ctx));
-    for (Quote& quote : quotes)
-        if (quote.available) quote.unit_costs = unit_costs_at(quote, request.unit_costs, request.count);
+    for (Quote& quote : quotes) {
+        if (!quote.available) continue;
+        quote.effective_usd_per_month = usd_per_month(quote.effective_usd_per_hour);
+        quote.unit_costs = unit_costs_at(quote, request.unit_costs, request.count);
+    }
     return quotes;
 }
 
@@ -469,7 +481,8 @@ nlohmann::json to_json(const Quote& q) {
         j["unavailable_reason"] = q.unavailable_reason;
         return j;
     }
-    std::vector<Figure> figures = {q.effective_usd_per_hour, q.upfront_usd, q.recurring_usd_per_hour, q.cost_usd, q.saving_vs_on_demand};
+    std::vector<Figure> figures = {q.effective_usd_per_hour, q.effective_usd_per_month, q.upfront_usd, q.recurring_usd_per_hour, q.cost_usd,
+                                   q.saving_vs_on_demand};
     for (const std::optional<Figure>* f : {&q.break_even_utilization, &q.attributable_cost_usd, &q.term_utilization, &q.spot_effective_usd_per_useful_hour,
                                              &q.spot_checkpoint_interval_hours, &q.spot_rework_overhead_fraction})
         if (*f) figures.push_back(**f);

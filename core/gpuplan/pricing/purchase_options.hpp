@@ -54,6 +54,7 @@ struct Quote {
     bool available = true;
     std::string unavailable_reason;
     Figure effective_usd_per_hour;   // amortised price of one instance-hour
+    Figure effective_usd_per_month;  // the same for a month of 730 hours (AWS's pricing month), beside it
     Figure upfront_usd;              // paid at purchase, per instance (commitments)
     Figure recurring_usd_per_hour;   // billed every hour of the term, per instance
     // For the requested hours and instance count. A commitment is billed every hour of its

@@ -38,7 +38,7 @@ void draw_price_controls(AppState& state) {
 std::vector<std::string> option_headers(const PriceSectionResult& price) {
     const std::string fleet = format_quantity(price.instances, price.instances == 1 ? "instance" : "instances") + ", " +
                               format_quantity(price.hours, "h");
-    return {"effective $/h, per instance", "upfront, per instance", "recurring $/h, per instance", "cost: " + fleet + " (whole terms)",
+    return {"effective $/h, per instance", "$/month, per instance", "upfront, per instance", "recurring $/h, per instance", "cost: " + fleet + " (whole terms)",
             "if the term is shared", "saving vs on-demand", "break-even use", "unit cost: " + fleet};
 }
 
@@ -58,17 +58,18 @@ void draw_cost_option_row(const Quote& q, const std::vector<std::string>& header
     }
     ImGui::TextUnformatted(label.c_str());
     if (q.status == OptionStatus::listed && ImGui::IsItemHovered()) ImGui::SetTooltip("listed price: source %s", q.status_source.c_str());
-    const Figure* cells[] = {&q.effective_usd_per_hour, &q.upfront_usd, &q.recurring_usd_per_hour, &q.cost_usd,
+    const Figure* cells[] = {&q.effective_usd_per_hour, &q.effective_usd_per_month, &q.upfront_usd, &q.recurring_usd_per_hour, &q.cost_usd,
                              q.attributable_cost_usd ? &*q.attributable_cost_usd : nullptr, &q.saving_vs_on_demand,
                              q.break_even_utilization ? &*q.break_even_utilization : nullptr};
-    for (int k = 0; k < 7; ++k) {
+    const int kCells = static_cast<int>(sizeof cells / sizeof cells[0]);
+    for (int k = 0; k < kCells; ++k) {
         ImGui::TableSetColumnIndex(k + 1);
         ImGui::PushID(k);
         if (cells[k]) figure_value_text(*cells[k], q.label + ": " + headers[k], true, false);
         else ImGui::TextDisabled("-");
         ImGui::PopID();
     }
-    ImGui::TableSetColumnIndex(8);
+    ImGui::TableSetColumnIndex(kCells + 1);
     for (const Figure& u : q.unit_costs) figure_value_text(u, q.label + ": " + human_name(u.name));
 }
 
@@ -83,7 +84,7 @@ void draw_options_table(const PriceSectionResult& price) {
     constexpr ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
                                       ImGuiTableFlags_ScrollX;
     const float height = table_height(options.size(), 1e6f);
-    if (!ImGui::BeginTable("options", 9, flags, ImVec2(0, height))) return;
+    if (!ImGui::BeginTable("options", static_cast<int>(headers.size()) + 1, flags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     // Wide enough for the longest name whole, "(assumed)" included ("EC2 Instance Savings Plan
     // 1-year, partial upfront (assumed)"): at 19 em the mark that says a row is assumed was cut off.
