@@ -684,3 +684,30 @@ TEST_CASE("a region that does not sell the priced instance keeps the section and
     CHECK(text.find("Not priced here: not offered in af-south-1") != std::string::npos);
     CHECK(text.find("Choose a region that sells it, or another instance.") != std::string::npos);
 }
+
+// Issue 30: an instance picker of 90 rows had no type-ahead. Typing filters the open list, and
+// Enter picks the first match.
+TEST_CASE("typing in an open instance picker filters it, and Enter picks the first match", "[inputs]") {
+    test::Headless ui;
+    AppState state;
+    state.catalog = &catalog();
+    state.view = View::training;
+    set_scenario(state, test::builtin_scenario("t1-train"));
+    REQUIRE(state.error.empty());
+    const ImVec2 at = field_point(ui, state, "instance");
+    click(ui, state, at.x, at.y);
+    ui.frame(state);
+    type(ui, state, "p4d", -1, -1);
+    const std::string text = drawn_text(ui, state);
+    CHECK(text.find("p4d.24xlarge") != std::string::npos);
+    CHECK(text.find("p4de.24xlarge") != std::string::npos);
+    CHECK(text.find("g6e.xlarge") == std::string::npos);  // filtered out of the open list
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyMap[ImGuiKey_Enter] = 13;
+    io.KeysDown[13] = true;
+    ui.frame(state);
+    io.KeysDown[13] = false;
+    ui.frame(state);
+    ui.frame(state);
+    CHECK(state.scenario["train"]["instance"] == "p4d.24xlarge");
+}

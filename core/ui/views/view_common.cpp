@@ -2,6 +2,7 @@
 #include "ui/views/view_common.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -190,22 +191,60 @@ bool edit_optional_number(AppState& state, nlohmann::json& section, const char* 
     return edit_typed_field(state, section, key, label, number_shown(section, key, 0, true, format), placeholder, min, max, read_typed_number);
 }
 
+namespace {
+
+// Lists longer than this get a type-ahead field at the top (90 instance types, issue 30).
+constexpr std::size_t kTypeAheadFrom = 12;
+
+// The options whose shown text contains what was typed (any case), in their order.
+std::vector<std::size_t> matching_options(const std::vector<std::string>& shown, const std::string& typed) {
+    std::vector<std::size_t> out;
+    const std::string needle = lower(typed);
+    for (std::size_t k = 0; k < shown.size(); ++k)
+        if (needle.empty() || lower(shown[k]).find(needle) != std::string::npos) out.push_back(k);
+    return out;
+}
+
+}  // namespace
+
 bool edit_choice(AppState& state, nlohmann::json& section, const char* key, const char* label, const std::vector<std::string>& options,
                  const std::string& fallback, std::string (*words)(const std::string&)) {
     const std::string current = json_string(find_json(section, {key}), fallback);
-    const auto shown = [&](const std::string& o) { return words ? words(o) : o; };
+    std::vector<std::string> shown;
+    for (const std::string& o : options) shown.push_back(words ? words(o) : o);
     bool changed = false;
+    const auto choose = [&](const std::string& o) {
+        if (o == current) return;
+        section[key] = o;
+        scenario_edited(state);
+        changed = true;
+    };
     flow_to_fit(label, em(11));
     ImGui::SetNextItemWidth(em(11));
-    const bool open = ImGui::BeginCombo(label, shown(current).c_str());
+    const bool open = ImGui::BeginCombo(label, (words ? words(current) : current).c_str());
     mark_widget(label);
     if (open) {
-        for (const std::string& o : options)
-            if (ImGui::Selectable((shown(o) + "##" + o).c_str(), o == current) && o != current) {
-                section[key] = o;
-                scenario_edited(state);
-                changed = true;
+        // One combo is open at a time, so one filter text serves them all; it starts empty.
+        static std::string typed;
+        std::vector<std::size_t> rows = matching_options(shown, "");
+        if (options.size() > kTypeAheadFrom) {
+            if (ImGui::IsWindowAppearing()) {
+                typed.clear();
+                ImGui::SetKeyboardFocusHere();
             }
+            ImGui::SetNextItemWidth(-FLT_MIN);
+            const bool enter = ImGui::InputTextWithHint("##type_ahead", "type to filter, Enter picks the first", &typed,
+                                                        ImGuiInputTextFlags_EnterReturnsTrue);
+            mark_widget(std::string(label) + ": type to filter");
+            rows = matching_options(shown, typed);
+            if (enter && !rows.empty()) {
+                choose(options[rows.front()]);
+                ImGui::CloseCurrentPopup();
+            }
+            if (rows.empty()) ImGui::TextDisabled("nothing matches \"%s\"", typed.c_str());
+        }
+        for (std::size_t k : rows)
+            if (ImGui::Selectable((shown[k] + "##" + options[k]).c_str(), options[k] == current)) choose(options[k]);
         ImGui::EndCombo();
     }
     return changed;
