@@ -157,7 +157,7 @@ std::vector<FitAlternative> inference_alternatives(const InferenceMemoryRequest&
         InferenceMemoryRequest smaller = q;
         smaller.weight_bytes = bytes;
         const InferenceMemory sm = inference_memory(smaller);
-        FitAlternative a{"--dtype " + std::string(name), sm.total_gb.value, val(sm.total_gb) <= cap, ""};
+        FitAlternative a{"--dtype " + std::string(name), sm.total_gb.value, val(sm.total_gb) <= cap, "", nlohmann::json::object(), ""};
         a.text = "  --dtype " + std::string(name) + ": weights " + gb_text(val(sm.weights_gb)) + ", total " + gb_text(val(sm.total_gb)) +
                  star(sm.total_gb) + " on " + holders + ": " + (a.fits ? "fits" : "does not fit") + ".\n";
         out.push_back(a);
@@ -166,7 +166,7 @@ std::vector<FitAlternative> inference_alternatives(const InferenceMemoryRequest&
         InferenceMemoryRequest fp8kv = q;
         fp8kv.kv_bytes = 1;
         const InferenceMemory km = inference_memory(fp8kv);
-        FitAlternative a{"--kv-dtype fp8", km.total_gb.value, val(km.total_gb) <= cap, ""};
+        FitAlternative a{"--kv-dtype fp8", km.total_gb.value, val(km.total_gb) <= cap, "", nlohmann::json::object(), ""};
         a.text = "  --kv-dtype fp8: KV cache " + gb_text(val(km.kv_cache_gb)) + ", total " + gb_text(val(km.total_gb)) + star(km.total_gb) + ": " +
                  (a.fits ? "fits" : "does not fit") + ".\n";
         out.push_back(a);
@@ -346,8 +346,11 @@ double total_gb(const TrainingMemoryRequest& q) {
 
 // Each single change that fits; when none does, one combination applied cheapest-first
 // (ZeRO 3, recompute, micro-batch 1, tensor parallel within the node, then doubling nodes).
-// A layout change from `q` to `v` as a train section's keys and in words (FitAlternative).
-void describe_training_change(const TrainingMemoryRequest& q, const TrainingMemoryRequest& v, const GpuPool& pool, FitAlternative& a) {
+// The layout `v` that fits, changed from `q` by `flags`: its line, and the change as a train
+// section's keys and in words (FitAlternative).
+FitAlternative training_alternative(const std::string& flags, const TrainingMemoryRequest& q, const TrainingMemoryRequest& v, const GpuPool& pool) {
+    const double t = total_gb(v);
+    FitAlternative a{flags, t, true, flags + " (" + gb_text(t) + ")", nlohmann::json::object(), ""};
     std::vector<std::string> words;
     if (v.zero_stage != q.zero_stage) a.train_keys["zero_stage"] = v.zero_stage, words.push_back("ZeRO stage " + std::to_string(v.zero_stage));
     if (v.recompute != q.recompute)
@@ -361,15 +364,13 @@ void describe_training_change(const TrainingMemoryRequest& q, const TrainingMemo
         a.train_keys["nodes"] = nodes, words.push_back(n(nodes) + (nodes == 1 ? " node" : " nodes"));
     }
     a.words = join(words, ", ");
+    return a;
 }
 
 std::vector<FitAlternative> training_alternatives(const TrainingMemoryRequest& q, const GpuPool& pool, double capacity, bool& combined) {
     std::vector<FitAlternative> alone;
-    const auto consider = [&](std::string flags, const TrainingMemoryRequest& v) {
-        const double t = total_gb(v);
-        if (t > capacity) return;
-        alone.push_back({flags, t, true, flags + " (" + gb_text(t) + ")"});
-        describe_training_change(q, v, pool, alone.back());
+    const auto consider = [&](const std::string& flags, const TrainingMemoryRequest& v) {
+        if (total_gb(v) <= capacity) alone.push_back(training_alternative(flags, q, v, pool));
     };
     for (int z = q.zero_stage + 1; z <= 3; ++z) {
         TrainingMemoryRequest v = q;
@@ -443,11 +444,8 @@ std::vector<FitAlternative> training_alternatives(const TrainingMemoryRequest& q
         nodes *= 2;
     }
     if (nodes != pool.nodes) flags.push_back("--nodes " + n(nodes));
-    const double t = total_gb(v);
-    if (t > capacity) return {};
-    FitAlternative all_together{join(flags, " "), t, true, join(flags, " ") + " (" + gb_text(t) + ")"};
-    describe_training_change(q, v, pool, all_together);
-    return {all_together};
+    if (total_gb(v) > capacity) return {};
+    return {training_alternative(join(flags, " "), q, v, pool)};
 }
 
 }  // namespace
