@@ -115,6 +115,7 @@ json state_json(const Page& page) {
         {"query", state_query(page)},
         {"frames_drawn", page.loop ? page.loop->frames_drawn() : 0},
         {"widgets", widgets_json()},
+        {"keyboard_focus", ui::keyboard_framed_widget()},
         {"figures", drawn_figures_json()},
         {"overflow_px", s.overflow_px},
         {"typed", typed_inputs_json(page)},

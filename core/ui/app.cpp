@@ -309,14 +309,15 @@ void scenario_edited(AppState& state) {
     views(state).reevaluate = true;
 }
 
+void configure_input() { ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard; }
+
 void draw_app(AppState& state) {
     const auto start = std::chrono::steady_clock::now();
     ViewStates& vs = views(state);
     clear_marked_widgets();
     clear_drawn_figures();
-    // Escape closes an open combo or menu. Dear ImGui 1.86 does that only with keyboard
-    // navigation on (ImGuiConfigFlags_NavEnableKeyboard), which would also move a focus
-    // highlight around with the arrow keys and Space.
+    // Escape closes an open combo or menu, also in a shell that leaves keyboard navigation off
+    // (configure_input), without which Dear ImGui 1.86 does not.
     if (!GImGui->OpenPopupStack.empty() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
         ImGui::ClosePopupToLevel(0, true);
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
@@ -348,7 +349,8 @@ void draw_app(AppState& state) {
             ImGui::EndTabBar();
         }
         const float status_height = ImGui::GetFrameHeightWithSpacing();
-        ImGui::BeginChild("##view", ImVec2(0, -status_height), false);
+        // NavFlattened: the arrow keys go from the tabs straight to the view's widgets.
+        ImGui::BeginChild("##view", ImVec2(0, -status_height), false, ImGuiWindowFlags_NavFlattened);
         draw_view(state, state.view);
         ImGui::EndChild();
         draw_status_line(state);

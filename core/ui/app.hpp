@@ -116,6 +116,11 @@ void set_bench_results(AppState& state, std::string_view text, std::string sourc
 // into state.timing.
 void draw_app(AppState& state);
 
+// How the app takes input, for every shell and the headless tests: keyboard navigation on
+// (arrow keys move a focus frame between widgets, Space or Enter presses the framed one,
+// Escape backs out), so everything the mouse does can be done from the keyboard.
+void configure_input();
+
 // Colours and metrics for the light or dark theme; `scale` multiplies the style's pixel
 // sizes (pass the framebuffer / window ratio on HiDPI screens).
 void apply_theme(bool dark, float scale);

@@ -436,6 +436,15 @@ void end_sideways_scroll(bool opened) {
 const std::vector<WidgetRect>& marked_widgets() { return widget_marks(); }
 void clear_marked_widgets() { widget_marks().clear(); }
 
+std::string keyboard_framed_widget() {
+    const ImGuiContext* g = ImGui::GetCurrentContext();
+    if (!g || !g->NavWindow || g->NavId == 0) return "";
+    const ImVec2 c = ImGui::WindowRectRelToAbs(g->NavWindow, g->NavWindow->NavRectRel[g->NavLayer]).GetCenter();
+    for (const auto& w : widget_marks())
+        if (c.x >= w.x && c.x <= w.x + w.w && c.y >= w.y && c.y <= w.y + w.h) return w.label;
+    return "(unmarked)";
+}
+
 void memory_verdict(double used_gb, double capacity_gb) {
     const Palette& pal = palette();
     const bool fits = used_gb <= capacity_gb;

@@ -115,6 +115,10 @@ bool begin_sideways_scroll(const char* id, float min_width, float height);
 void end_sideways_scroll(bool opened);
 const std::vector<WidgetRect>& marked_widgets();
 void clear_marked_widgets();
+// The label of the marked widget that the keyboard's focus frame is on in the last frame (the
+// one holding the centre of Dear ImGui's navigation rectangle); "" when the keyboard has put
+// the frame on nothing, "(unmarked)" on a widget with no label.
+std::string keyboard_framed_widget();
 
 // A section title with spacing above and a thin rule under it.
 void heading(const char* text);

@@ -37,6 +37,7 @@ public:
         io.LogFilename = nullptr;
         io.DisplaySize = ImVec2(1440 * scale, 900 * scale);
         io.DeltaTime = 1.0f / 60.0f;
+        configure_input();  // as every shell does (keyboard navigation)
         font_ok_ = load_fonts(scale, font_path);
         unsigned char* pixels = nullptr;
         int w = 0, h = 0;

@@ -95,22 +95,21 @@ void press_tab(test::Headless& ui, AppState& state, float x, float y) {
     ui.frame(state, x, y);
 }
 
-// A fresh app state with the example scenario `doc` loaded.
-AppState example_state(const CatalogDocument& doc) {
+// A fresh app state showing `view`, with `scenario` loaded and accepted.
+AppState view_state(View view, const nlohmann::json& scenario) {
     AppState state;
     state.catalog = &catalog();
-    set_scenario(state, nlohmann::json::parse(doc.text));
+    state.view = view;
+    set_scenario(state, scenario);
     REQUIRE(state.error.empty());
     return state;
 }
 
+// A fresh app state with the example scenario `doc` loaded.
+AppState example_state(const CatalogDocument& doc) { return view_state(View::costs, nlohmann::json::parse(doc.text)); }
+
 AppState costs_state() {
-    AppState s;
-    s.catalog = &catalog();
-    set_scenario(s, {{"schema", "gpuplan.scenario/1"}, {"name", "test"}, {"price", {{"instance", "p5.48xlarge"}, {"hours", 730}, {"instances", 1}}}});
-    REQUIRE(s.error.empty());
-    s.view = View::costs;
-    return s;
+    return view_state(View::costs, {{"schema", "gpuplan.scenario/1"}, {"name", "test"}, {"price", {{"instance", "p5.48xlarge"}, {"hours", 730}, {"instances", 1}}}});
 }
 
 }  // namespace
@@ -343,11 +342,7 @@ TEST_CASE("no view runs past the right edge of a 600x400 embed or a 390 px phone
 
 TEST_CASE("a row of fields reflows instead of running off a narrow window", "[layout]") {
     // The idle inputs are eight fields in three rows at 1440 px; at 390 px they must stack.
-    AppState state;
-    state.catalog = &catalog();
-    set_scenario(state, {{"schema", "gpuplan.scenario/1"}, {"idle", {{"instance", "g6.2xlarge"}, {"engineers", 3}}}});
-    REQUIRE(state.error.empty());
-    state.view = View::costs;
+    AppState state = view_state(View::costs, {{"schema", "gpuplan.scenario/1"}, {"idle", {{"instance", "g6.2xlarge"}, {"engineers", 3}}}});
     state.embed = true;
     const auto right_edges = [&](float width) {
         test::Headless ui;
@@ -451,12 +446,8 @@ TEST_CASE("a pasted config.json becomes the scenario's own model, and the Infere
 
 TEST_CASE("the Recommend view serves a request rate to a p95 time to first token; a length the core refuses stays in its field", "[inputs]") {
     test::Headless ui;
-    AppState state;
-    state.catalog = &catalog();
-    state.view = View::recommend;
-    set_scenario(state, {{"schema", "gpuplan.scenario/1"},
+    AppState state = view_state(View::recommend, {{"schema", "gpuplan.scenario/1"},
                          {"recommend", {{"model", "llama-3.1-8b"}, {"tokens_per_second", 1000}, {"families", nlohmann::json::array({"g6e"})}}}});
-    REQUIRE(state.error.empty());
     const ImVec2 radio = field_point(ui, state, "requests per second, to a latency target");
     click(ui, state, radio.x, radio.y);
     ui.frame(state);
@@ -529,13 +520,9 @@ TEST_CASE("the Costs view says which quota the instances need, on demand and spo
 // hours and cost the core's candidates carry, and the frontier's rows are the ones marked.
 TEST_CASE("the training comparison shows p5, p4d and g6e side by side with the core's hours and cost", "[readback]") {
     test::Headless ui;
-    AppState state;
-    state.catalog = &catalog();
-    state.view = View::recommend;
-    set_scenario(state, {{"schema", "gpuplan.scenario/1"},
+    AppState state = view_state(View::recommend, {{"schema", "gpuplan.scenario/1"},
                          {"recommend_training", {{"model", "llama-3-8b"}, {"tokens", 2e10}, {"max_nodes", 4}, {"purchase", {"on-demand"}},
                                                  {"families", {"p5", "p4d", "g6e"}}}}});
-    REQUIRE(state.error.empty());
     REQUIRE(state.result->recommend_training);
     const TrainingRecommendation& r = *state.result->recommend_training;
     const std::string drawn = drawn_text(ui, state);
@@ -599,13 +586,9 @@ TEST_CASE("the region list names each region's place", "[words]") {
 // layouts that fit (the core's, fit.hpp); using one writes it into the scenario, which then fits.
 TEST_CASE("a training layout that does not fit offers the nearest that fits, and one click uses it", "[inputs]") {
     test::Headless ui;
-    AppState state;
-    state.catalog = &catalog();
-    state.view = View::training;
-    set_scenario(state, {{"schema", "gpuplan.scenario/1"},
+    AppState state = view_state(View::training, {{"schema", "gpuplan.scenario/1"},
                          {"train", {{"model", "llama-3.1-8b"}, {"instance", "p4d.24xlarge"}, {"nodes", 1}, {"zero_stage", 0},
                                     {"micro_batch", 8}, {"sequence", 8192}, {"recompute", "none"}}}});
-    REQUIRE(state.error.empty());
     REQUIRE(state.result->train);
     const TrainingFit& fit = state.result->train->fit;
     REQUIRE_FALSE(fit.fits);
@@ -632,11 +615,7 @@ TEST_CASE("a training layout that does not fit offers the nearest that fits, and
 // pick's own option is the pick's cost per token at your rate.
 TEST_CASE("a recommended pick carries into Costs with its instance, count and rate", "[inputs]") {
     test::Headless ui;
-    AppState state;
-    state.catalog = &catalog();
-    set_scenario(state, test::builtin_scenario("r1-serve"));
-    REQUIRE(state.error.empty());
-    state.view = View::inference;
+    AppState state = view_state(View::inference, test::builtin_scenario("r1-serve"));
     REQUIRE(state.result->recommend);
     const Recommendation& r = *state.result->recommend;
     REQUIRE_FALSE(r.picks.empty());
@@ -689,11 +668,7 @@ TEST_CASE("a region that does not sell the priced instance keeps the section and
 // Enter picks the first match.
 TEST_CASE("typing in an open instance picker filters it, and Enter picks the first match", "[inputs]") {
     test::Headless ui;
-    AppState state;
-    state.catalog = &catalog();
-    state.view = View::training;
-    set_scenario(state, test::builtin_scenario("t1-train"));
-    REQUIRE(state.error.empty());
+    AppState state = view_state(View::training, test::builtin_scenario("t1-train"));
     const ImVec2 at = field_point(ui, state, "instance");
     click(ui, state, at.x, at.y);
     ui.frame(state);
@@ -710,4 +685,48 @@ TEST_CASE("typing in an open instance picker filters it, and Enter picks the fir
     ui.frame(state);
     ui.frame(state);
     CHECK(state.scenario["train"]["instance"] == "p4d.24xlarge");
+}
+
+namespace {
+
+// One key pressed for a frame and released (Dear ImGui 1.86's KeyMap: the shell's key codes).
+void press_key(test::Headless& ui, AppState& state, ImGuiKey key) {
+    ImGuiIO& io = ImGui::GetIO();
+    const int code = 300 + key;
+    io.KeyMap[key] = code;
+    io.KeysDown[code] = true;
+    ui.frame(state);
+    io.KeysDown[code] = false;
+    ui.frame(state);
+}
+
+}  // namespace
+
+// Issue 30: nothing could be reached without a mouse. The arrow keys move a focus frame from
+// widget to widget, Space presses the framed one: here a tab, then a field in the view below.
+TEST_CASE("the keyboard alone moves between tabs and into the view", "[inputs]") {
+    test::Headless ui;
+    AppState state = view_state(View::costs, test::builtin_scenario("t1-train"));
+    ui.frame(state);
+    ui.frame(state);
+    press_key(ui, state, ImGuiKey_DownArrow);  // the first press puts the frame on a widget
+    std::vector<std::string> visited{keyboard_framed_widget()};
+    REQUIRE_FALSE(visited.back().empty());
+    for (int k = 0; k < 20 && keyboard_framed_widget() != "Tab: Training"; ++k) {
+        press_key(ui, state, keyboard_framed_widget().rfind("Tab: ", 0) == 0 ? ImGuiKey_RightArrow : ImGuiKey_UpArrow);
+        visited.push_back(keyboard_framed_widget());
+    }
+    INFO("the frame went through: " << nlohmann::json(visited).dump());
+    REQUIRE(keyboard_framed_widget() == "Tab: Training");
+    press_key(ui, state, ImGuiKey_Space);
+    ui.frame(state);
+    CHECK(state.view == View::training);
+    // Down from the tabs reaches the view's own widgets (the view is not a box to enter first).
+    std::set<std::string> below;
+    for (int k = 0; k < 6; ++k) {
+        press_key(ui, state, ImGuiKey_DownArrow);
+        below.insert(keyboard_framed_widget());
+    }
+    INFO("below the tabs: " << nlohmann::json(below).dump());
+    CHECK(below.count("model"));
 }

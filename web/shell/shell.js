@@ -441,8 +441,6 @@
   const canvas = $('canvas');
   // Keys go to the canvas (SDL listens there): keep focus on it when clicked.
   canvas.addEventListener('mousedown', () => canvas.focus());
-  // Tab while a field in the planner is being edited belongs to the planner (it commits the
-  // field and moves to the next one); otherwise Tab moves the page's focus as usual.
   // Pasting from the system clipboard (Ctrl+V, Cmd+V) into the field being edited: SDL takes
   // every keydown on the canvas and cancels the browser's own action, which is the paste, so
   // this one is kept from SDL; the browser then fires paste with the clipboard's text, and it
@@ -457,10 +455,16 @@
     callText('gpuplan_page_paste_text', event.clipboardData.getData('text/plain'));
     event.preventDefault();
   });
+  // Tab while a field in the planner is being edited belongs to the planner (it commits the
+  // field and moves to the next one). Otherwise Tab and Shift+Tab leave the canvas as from any
+  // element of the page (inside it the arrow keys move), and the planner never sees that Tab: Dear ImGui would take it to start editing a field the page's
+  // focus has already left.
   canvas.addEventListener('keydown', (event) => {
-    if (event.key === 'Tab' && window.Module && Module._gpuplan_page_editing_text && Module._gpuplan_page_editing_text())
-      event.preventDefault();
+    if (event.key !== 'Tab') return;
+    if (editingText()) event.preventDefault();
+    else event.stopImmediatePropagation();
   }, true);
+  window.gpuplanWireTouch(canvas);
   // SDL resizes the canvas on the window's resize event only; the stage also changes size when
   // the notice banner opens or closes, so pass those changes on as a resize.
   new ResizeObserver(() => window.dispatchEvent(new Event('resize'))).observe($('stage'));

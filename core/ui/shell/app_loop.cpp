@@ -99,6 +99,7 @@ void start_imgui(SDL_Window* window, SDL_GLContext gl, const char* glsl_version,
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;  // layout is not persisted; the state is the scenario
+    ui::configure_input();
     ImGui_ImplSDL2_InitForOpenGL(window, gl);
     ImGui_ImplOpenGL3_Init(glsl_version);
     // ImGui works in window (CSS) pixels; the font is rasterised at the pixel ratio.

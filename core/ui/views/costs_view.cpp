@@ -335,18 +335,18 @@ void draw_costs_view(AppState& state) {
             choose_instance(state, instance);
         return;
     }
+    if (r->price) {
+        heading("Purchase options");
+        draw_price_controls(state);
+    }
     if (r->price && !r->price->not_offered.empty()) {
         // Kept through a region change: the section stays, the other sections are priced, and
         // picking a region that sells it (or another instance) brings its options back.
-        heading("Purchase options");
-        draw_price_controls(state);
         ImGui::PushTextWrapPos(0);
         ImGui::TextColored(to_vec4(palette().warn), "Not priced here: %s. Choose a region that sells it, or another instance.",
                            r->price->not_offered.c_str());
         ImGui::PopTextWrapPos();
     } else if (r->price) {
-        heading("Purchase options");
-        draw_price_controls(state);
         draw_options_table(*r->price);
         draw_quota_line(r->price->quota_on_demand);
         draw_quota_line(r->price->quota_spot);

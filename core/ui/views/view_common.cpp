@@ -224,8 +224,7 @@ bool edit_choice(AppState& state, nlohmann::json& section, const char* key, cons
     const bool open = ImGui::BeginCombo(label, (words ? words(current) : current).c_str());
     mark_widget(label);
     if (open) {
-        // One combo is open at a time, so one filter text serves them all; it starts empty.
-        static std::string typed;
+        std::string& typed = state.views->choice_filter;
         std::vector<std::size_t> rows = matching_options(shown, "");
         if (options.size() > kTypeAheadFrom) {
             if (ImGui::IsWindowAppearing()) {

@@ -68,6 +68,9 @@ struct ViewStates {
     // reading it said: the model now used, or why it could not be read.
     std::string model_config_paste, model_config_message;
     bool model_config_failed = false;
+    // The type-ahead filter of the open choice list (edit_choice): one list is open at a time,
+    // and it starts empty each time one opens.
+    std::string choice_filter;
 };
 
 // Marks the scenario as edited by the user: the shell updates its URL (scenario_changed) and
