@@ -35,7 +35,7 @@ async function main() {
   h.requireBuilt(webDir);
   const result = { measured_utc: new Date().toISOString(), web_dir: path.resolve(webDir), budget: BUDGET, files: {} };
 
-  const appFiles = ['index.html', 'shell.js', 'touch.js', 'shell.css', 'gpuplan.js', 'gpuplan.wasm'];
+  const appFiles = ['index.html', 'shell.js', 'touch.js', 'mirror.js', 'shell.css', 'gpuplan.js', 'gpuplan.wasm'];
   const apiFiles = ['api/gpuplan-api.js', 'api/gpuplan-api.wasm'];
   for (const f of [...appFiles, ...apiFiles]) {
     const file = path.join(webDir, f);

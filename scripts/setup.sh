@@ -96,11 +96,11 @@ for h in nlohmann catch2 CLI fmt; do
   [ -e "/usr/include/$h" ] && ln -sfn "/usr/include/$h" "$inc/$h"
 done
 
-# --- browser tests: playwright-core drives Debian's chromium ------------------
-if [ ! -d "$root/tests/browser/node_modules/playwright-core" ]; then
-  log "installing playwright-core (npm)"
+# --- browser tests: playwright-core drives Debian's chromium; axe-core audits pages ------
+if [ ! -d "$root/tests/browser/node_modules/playwright-core" ] || [ ! -f "$root/tests/browser/node_modules/axe-core/axe.min.js" ]; then
+  log "installing playwright-core and axe-core (npm)"
   (cd "$root/tests/browser" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 else
-  log "playwright-core: present"
+  log "playwright-core, axe-core: present"
 fi
 log "done"

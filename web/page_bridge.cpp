@@ -72,6 +72,23 @@ json typed_inputs_json(const Page& page) {
     return typed;
 }
 
+// The view as text, for the page's mirror of the canvas (screen readers, find in page, text
+// selection): the figures the last frame drew, in the order drawn, grouped under the section
+// titles above them, each with its text as drawn and its explanation; on the Catalog view the
+// table as it is on screen (header row first). Built only when the page asks, after drawing
+// has stopped.
+json mirror_json(const Page& page) {
+    const ui::AppState& s = page.state;
+    json sections = json::array();
+    for (const ui::DrawnFigure& f : ui::drawn_figures()) {
+        if (sections.empty() || sections.back()["title"] != f.section) sections.push_back({{"title", f.section}, {"figures", json::array()}});
+        sections.back()["figures"].push_back({{"label", f.label}, {"text", f.text}, {"explanation", ui::figure_explanation_text(f.figure)}});
+    }
+    json table = nullptr;
+    if (s.view == ui::View::catalog && s.views && s.catalog) table = ui::catalog_table_cells(*s.catalog, s.views->catalog);
+    return {{"view", ui::view_title(s.view)}, {"sections", sections}, {"table", table}};
+}
+
 // Where the labelled controls were drawn in the last frame, in CSS pixels from the canvas's
 // top-left corner: the browser tests move the real mouse there.
 json widgets_json() {
@@ -88,7 +105,7 @@ json drawn_figures_json() {
     json figures = json::array();
     for (const auto& f : ui::drawn_figures())
         figures.push_back({{"name", f.name}, {"label", f.label}, {"value", f.value ? json(*f.value) : json(nullptr)}, {"unit", f.unit},
-                           {"text_w", f.text_w}, {"room_w", f.room_w}});
+                           {"text", f.text}, {"section", f.section}, {"x", f.x}, {"y", f.y}, {"h", f.h}, {"text_w", f.text_w}, {"room_w", f.room_w}});
     return figures;
 }
 
@@ -290,6 +307,15 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_export_csv() {
                                                   ? gpuplan::web::table_csv(gpuplan::ui::catalog_table_cells(*s.catalog, s.views->catalog))
                                                                         : gpuplan::web::results_csv(s.results));
 }
+
+// The view as text for the page's mirror (mirror_json).
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_page_mirror() {
+    static std::string text;
+    return gpuplan::web::keep(text, gpuplan::web::mirror_json(*g_page).dump());
+}
+
+// Frames drawn so far: the page rebuilds its mirror once this stops changing.
+EMSCRIPTEN_KEEPALIVE int gpuplan_page_frames_drawn() { return g_page->loop ? static_cast<int>(g_page->loop->frames_drawn()) : 0; }
 
 // 1 while a text field in the canvas has the keyboard (shell.js then keeps Tab in the canvas:
 // it ends the edit and moves to the next field, instead of moving the page's focus away).

@@ -62,8 +62,8 @@ void add_app_options(CLI::App& app, RawAppOptions& raw) {
         ->check(CLI::IsMember({"dark", "light"}))
         ->type_name("NAME");
     app.add_option("--catalog-table", raw.catalog,
-                   "The catalog table's search, filters, compare selection, sort and hidden columns, e.g. "
-                   "'family=p5;efa=1;sort=usd-per-gpu-hour' (docs/browser-app.md)")
+                   "The catalog table's search, filters, ranges, price unit, compare selection, sort and hidden columns, e.g. "
+                   "'family=p5;efa=1;range=on-demand::40;unit=month;sort=usd-per-gpu-hour' (docs/browser-app.md)")
         ->type_name("TEXT");
     app.add_option("--chart-ranges", raw.chart_ranges,
                    "The charts' ranges, e.g. 'costs-months=24;decode-ms=300' (docs/browser-app.md)")

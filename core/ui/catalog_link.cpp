@@ -1,6 +1,7 @@
 // catalog_link.cpp — the catalog table's view as a link value (catalog_link.hpp).
 #include "ui/catalog_link.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include "gpuplan/explain.hpp"
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/text.hpp"
+#include "ui/catalog_filters.hpp"
 
 namespace gpuplan::ui {
 namespace {
@@ -56,6 +58,16 @@ std::string decode(std::string_view text, const std::string& part) {
     return out;
 }
 
+// "a::b" -> {"a", "", "b"}: empty fields kept (a range's missing bound).
+std::vector<std::string> split(std::string_view text, char separator) {
+    std::vector<std::string> fields(1);
+    for (char c : text) {
+        if (c == separator) fields.emplace_back();
+        else fields.back() += c;
+    }
+    return fields;
+}
+
 std::string column_keys() { return join({std::begin(kColumnKeys), std::end(kColumnKeys)}, ", "); }
 
 }  // namespace
@@ -79,6 +91,10 @@ std::string catalog_table_link(const CatalogTableState& state) {
     if (!state.interconnect.empty()) parts.push_back("interconnect=" + encode(state.interconnect));
     if (state.min_memory_gib_each > 0) parts.push_back("min-memory-gib=" + encode(format_number(state.min_memory_gib_each)));
     if (state.efa_only) parts.push_back("efa=1");
+    // A range as typed (the text, even one that is not a number, so nothing typed is lost).
+    for (const CatalogRange& range : state.ranges)
+        parts.push_back(std::string("range=") + catalog_column_key(range.column) + ":" + encode(range.min_text) + ":" + encode(range.max_text));
+    if (state.price_unit != CatalogPriceUnit::hour) parts.push_back(std::string("unit=") + to_string(state.price_unit));
     if (!state.compare.empty()) {
         std::vector<std::string> names;
         for (const std::string& n : state.compare) names.push_back(encode(n));
@@ -103,6 +119,8 @@ void apply_catalog_table_link(CatalogTableState& state, std::string_view text) {
     next.interconnect.clear();
     next.min_memory_gib_each = 0;
     next.efa_only = false;
+    next.ranges.clear();
+    next.price_unit = CatalogPriceUnit::hour;
     next.compare.clear();
     next.sort_column = static_cast<int>(CatalogColumn::on_demand_usd_per_hour);
     next.sort_descending = false;
@@ -129,6 +147,20 @@ void apply_catalog_table_link(CatalogTableState& state, std::string_view text) {
         } else if (key == "efa") {
             if (raw != "1" && raw != "0") bad("efa=1 (only instances with EFA) or efa=0");
             next.efa_only = raw == "1";
+        } else if (key == "range") {
+            const std::vector<std::string> fields = split(raw, ':');
+            const auto column = fields.size() == 3 ? catalog_column_named(fields[0]) : std::nullopt;
+            const auto& numeric = catalog_numeric_columns();
+            if (!column || std::find(numeric.begin(), numeric.end(), *column) == numeric.end())
+                bad("range=COLUMN:FROM:TO (either bound may be empty), COLUMN a column of numbers: on-demand, spot, usd-per-gpu-hour, "
+                    "usd-per-gib-hour, usd-per-pflop-hour, accelerators, memory-gib, vcpus, ram-gib, network-gbit or efa");
+            CatalogRange range{*column, decode(fields[1], part), decode(fields[2], part), {}, {}, {}};
+            read_range_bounds(range);
+            next.ranges.push_back(std::move(range));
+        } else if (key == "unit") {
+            const auto unit = catalog_price_unit_named(raw);
+            if (!unit) bad("unit=hour, unit=month or unit=year (the price columns' unit)");
+            next.price_unit = *unit;
         } else if (key == "compare") {
             for (const std::string& name : nonempty_parts(raw, ',')) next.compare.push_back(decode(name, part));
             if (next.compare.size() > kMaxCompare) bad("at most " + std::to_string(kMaxCompare) + " instances to compare");
@@ -146,7 +178,7 @@ void apply_catalog_table_link(CatalogTableState& state, std::string_view text) {
                 next.hidden_columns.push_back(static_cast<int>(*column));
             }
         } else {
-            bad("search, family, accelerator, interconnect, min-memory-gib, efa, compare, sort or hide (KEY=VALUE, separated by ;)");
+            bad("search, family, accelerator, interconnect, min-memory-gib, efa, range, unit, compare, sort or hide (KEY=VALUE, separated by ;)");
         }
     }
     next.apply_link_view = true;

@@ -3,6 +3,7 @@
 // and the hidden columns (column order and widths are not carried).
 //
 //   search=h100;family=p5;accelerator=H100;interconnect=NVLink;min-memory-gib=80;efa=1;
+//   range=on-demand::40;range=ram-gib:1024:;unit=month;
 //   compare=p5.48xlarge,p4d.24xlarge;sort=on-demand-desc;hide=vcpus,ram-gib
 //
 // Parts are separated by ';', list items by ','; values are percent-encoded (RFC 3986

@@ -12,6 +12,7 @@
 #include "gpuplan/catalog/catalog_metrics.hpp"
 #include "imgui.h"
 #include "imgui_internal.h"  // ImGuiTable::DisplayOrderToIndex: the columns as the user ordered them
+#include "ui/catalog_filters.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -48,18 +49,23 @@ Cell number_cell(const std::optional<double>& value, std::string field) {
     return Cell{nullptr, value, std::nullopt, std::move(field), {}};
 }
 
-// Price cells name their entry by index, because that is how unknown reasons are keyed.
-Cell price_cell(const Instance& row, const std::string& region, PriceKind option) {
+// Price cells name their entry by index, because that is how unknown reasons are keyed. The
+// value is in the table's price unit: the hourly price times the unit's hours.
+Cell price_cell(const Instance& row, const CatalogTableState& state, PriceKind option) {
+    const std::string& region = state.price_region;
     const Price* price = row.find_price(region, option);
     if (price == nullptr) {
         return Cell{nullptr, std::nullopt, std::nullopt, {},
                     "the catalog has no " + std::string(to_string(option)) + " price for " + region};
     }
     const auto index = static_cast<std::size_t>(price - row.prices.data());
-    return number_cell(price->usd_per_hour, "prices[" + std::to_string(index) + "].usd_per_hour");
+    const double hours = hours_per(state.price_unit);
+    std::optional<double> value = price->usd_per_hour;
+    if (value) *value *= hours;
+    return number_cell(value, "prices[" + std::to_string(index) + "].usd_per_hour");
 }
 
-Cell make_cell(const Instance& row, Column column, const std::string& region, const nlohmann::json* metrics) {
+Cell make_cell(const Instance& row, Column column, const CatalogTableState& state, const nlohmann::json* metrics) {
     switch (column) {
     case Column::compare: return Cell{nullptr, 0.0, std::nullopt, "", {}};
     case Column::instance: return Cell{nullptr, std::nullopt, row.name, "name", {}};
@@ -85,17 +91,17 @@ Cell make_cell(const Instance& row, Column column, const std::string& region, co
         c.missing_reason = f ? json_string(find_json(*f, {"unknown"}), "unknown") : "not computed";
         return c;
     }
-    case Column::on_demand_usd_per_hour: return price_cell(row, region, PriceKind::on_demand);
-    case Column::spot_usd_per_hour: return price_cell(row, region, PriceKind::spot_typical);
+    case Column::on_demand_usd_per_hour: return price_cell(row, state, PriceKind::on_demand);
+    case Column::spot_usd_per_hour: return price_cell(row, state, PriceKind::spot_typical);
     }
     return {};
 }
 
 // Unknowns go last in both directions: "cheapest first" must not start with rows we
 // know nothing about. Ties (and two unknowns) fall back to the instance name.
-bool row_less(const Instance& a, const Instance& b, Column column, bool descending, const std::string& region,
+bool row_less(const Instance& a, const Instance& b, Column column, bool descending, const CatalogTableState& state,
               const nlohmann::json* ma, const nlohmann::json* mb) {
-    const Cell ca = make_cell(a, column, region, ma), cb = make_cell(b, column, region, mb);
+    const Cell ca = make_cell(a, column, state, ma), cb = make_cell(b, column, state, mb);
     if (ca.known() != cb.known()) return ca.known();
     if (ca.known()) {
         if (ca.number && cb.number && *ca.number != *cb.number)
@@ -118,7 +124,7 @@ bool matches_text(const Instance& row, std::string_view filter) {
            (row.accelerator && contains_ignoring_case(*row.accelerator, filter));
 }
 
-bool matches_filter(const Instance& row, const CatalogTableState& state) {
+bool matches_filter(const Instance& row, const CatalogTableState& state, const nlohmann::json* metrics) {
     if (!row.offered_in(state.price_region)) return false;  // counted under the table as "not offered"
     if (!matches_text(row, state.filter)) return false;
     if (!state.family.empty() && row.family != state.family) return false;
@@ -127,6 +133,11 @@ bool matches_filter(const Instance& row, const CatalogTableState& state) {
     // A threshold excludes rows whose memory is unknown: they cannot be shown to meet it.
     if (state.min_memory_gib_each > 0 && row.accelerator_memory_gib_each.value_or(0) < state.min_memory_gib_each) return false;
     if (state.efa_only && row.efa_interfaces.value_or(0) <= 0) return false;
+    for (const CatalogRange& range : state.ranges) {
+        if (!range.min && !range.max) continue;
+        const std::optional<double> value = make_cell(row, range.column, state, metrics).number;
+        if (!value || (range.min && *value < *range.min) || (range.max && *value > *range.max)) return false;
+    }
     return true;
 }
 
@@ -145,9 +156,9 @@ void rebuild_metrics(const Catalog& catalog, CatalogTableState& state) {
 void sort_rows(const Catalog& catalog, CatalogTableState& state, Column column, bool descending) {
     state.row_order.clear();
     for (std::size_t i = 0; i < catalog.instances.size(); ++i)
-        if (matches_filter(catalog.instances[i], state)) state.row_order.push_back(i);
+        if (matches_filter(catalog.instances[i], state, &state.metrics[i])) state.row_order.push_back(i);
     std::stable_sort(state.row_order.begin(), state.row_order.end(), [&](std::size_t a, std::size_t b) {
-        return row_less(catalog.instances[a], catalog.instances[b], column, descending, state.price_region, &state.metrics[a],
+        return row_less(catalog.instances[a], catalog.instances[b], column, descending, state, &state.metrics[a],
                         &state.metrics[b]);
     });
     state.rows_dirty = false;
@@ -163,29 +174,41 @@ void rebuild_rows(const Catalog& catalog, CatalogTableState& state, const ImGuiT
     }
 }
 
-// Hourly prices keep 4 decimals, as in the price list (g6e.xlarge is $1.861, not $1.86);
-// everything else shows as few digits as it needs, so fractional GPU slices (0.125) stay exact.
-std::string format_cell_number(double value, Column column) {
+bool is_price_column(Column column) { return column == Column::on_demand_usd_per_hour || column == Column::spot_usd_per_hour; }
+
+// Hourly prices keep 4 decimals, as in the price list (g6e.xlarge is $1.861, not $1.86); a
+// month's or a year's are shown to the cent, grouped ($71,773.45). Everything else shows as few
+// digits as it needs, so fractional GPU slices (0.125) stay exact.
+std::string format_cell_number(double value, Column column, CatalogPriceUnit unit) {
+    if (is_price_column(column) && unit != CatalogPriceUnit::hour) return group_thousands(value, 2);
     char buffer[32];
-    const bool price = column == Column::on_demand_usd_per_hour || column == Column::spot_usd_per_hour ||
-                       metric_key(column) != nullptr;
-    std::snprintf(buffer, sizeof buffer, price ? "%.4f" : "%g", value);
+    std::snprintf(buffer, sizeof buffer, is_price_column(column) || metric_key(column) != nullptr ? "%.4f" : "%g", value);
     return buffer;
 }
 
-void draw_cell(const Instance& row, Column column, const std::string& region, const nlohmann::json* metrics) {
-    const Cell cell = make_cell(row, column, region, metrics);
+// A price in a month or a year says how it was worked out from the hourly price.
+void price_unit_tooltip(const Cell& cell, CatalogPriceUnit unit) {
+    if (unit == CatalogPriceUnit::hour || !cell.number || !ImGui::IsItemHovered()) return;
+    const double hours = hours_per(unit);
+    ImGui::SetTooltip("$%s per %s = $%.4f/h x %s h (%s)", group_thousands(*cell.number, 2).c_str(), to_string(unit), *cell.number / hours,
+                      group_thousands(hours, 0).c_str(),
+                      unit == CatalogPriceUnit::month ? "AWS's pricing month: 8,760 h / 12" : "365 x 24 h, AWS's term year");
+}
+
+void draw_cell(const Instance& row, Column column, const CatalogTableState& state, const nlohmann::json* metrics) {
+    const Cell cell = make_cell(row, column, state, metrics);
     if (cell.figure) {  // metric: value with its formula on hover, or unknown with the reason
         figure_value_text(cell.figure, true, false);  // the header names the unit
         return;
     }
     if (cell.known()) {
-        const std::string text = cell.text ? *cell.text : format_cell_number(*cell.number, column);
+        const std::string text = cell.text ? *cell.text : format_cell_number(*cell.number, column, state.price_unit);
         if (cell.number) {  // right-align numbers so magnitudes line up
             const float slack = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text.c_str()).x;
             if (slack > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + slack);
         }
         ImGui::TextUnformatted(text.c_str());
+        if (is_price_column(column)) price_unit_tooltip(cell, state.price_unit);
         return;
     }
     std::string reason = cell.field.empty() ? cell.missing_reason : row.unknown_reason(cell.field);
@@ -203,73 +226,16 @@ void draw_cell(const Instance& row, Column column, const std::string& region, co
     }
 }
 
-// A filter combo over the distinct values of one field ("" = all).
-// `shown` is how an option reads in the list (a region code with its place name).
-bool filter_combo(const char* label, std::string& value, const std::vector<std::string>& options, float width_em,
-                  std::string (*shown)(std::string_view) = nullptr) {
-    bool changed = false;
-    // Label first, as people read a filter bar ("family [all]").
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(label);
-    ImGui::SameLine(0, em(0.35f));
-    ImGui::SetNextItemWidth(em(width_em));
-    ImGui::PushID(label);
-    if (ImGui::BeginCombo("##combo", value.empty() ? "all" : value.c_str())) {
-        if (ImGui::Selectable("all", value.empty())) value.clear(), changed = true;
-        for (const std::string& o : options)
-            if (ImGui::Selectable(shown ? shown(o).c_str() : o.c_str(), o == value)) value = o, changed = true;
-        ImGui::EndCombo();
-    }
-    ImGui::PopID();
-    return changed;
-}
-
-void draw_filters(const Catalog& catalog, CatalogTableState& state) {
-    std::set<std::string> families, accelerators, links;
-    for (const Instance& row : catalog.instances) {
-        families.insert(row.family);
-        if (row.accelerator) accelerators.insert(*row.accelerator);
-        if (row.interconnect) links.insert(std::string(to_string(*row.interconnect)));
-    }
-    ImGui::SetNextItemWidth(em(14));
-    if (ImGui::InputTextWithHint("##filter", "search name, family, accelerator", state.filter, sizeof state.filter))
-        state.rows_dirty = true;
-    mark_widget("Search");
-    // Each filter goes beside the last while it fits, else on the next line (narrow embeds).
-    const auto next = [](const char* label, float width_em) { same_line_if_fits(ImGui::CalcTextSize(label).x + em(0.35f + width_em), em(1)); };
-    next("family", 6);
-    state.rows_dirty |= filter_combo("family", state.family, {families.begin(), families.end()}, 6);
-    next("accelerator", 8);
-    state.rows_dirty |= filter_combo("accelerator", state.accelerator, {accelerators.begin(), accelerators.end()}, 8);
-    next("interconnect", 6);
-    state.rows_dirty |= filter_combo("interconnect", state.interconnect, {links.begin(), links.end()}, 6);
-    next("min GiB per accelerator", 4);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("min GiB per accelerator");
-    ImGui::SameLine(0, em(0.35f));
-    ImGui::SetNextItemWidth(em(4));
-    if (ImGui::InputDouble("##min_gib", &state.min_memory_gib_each, 0, 0, "%.0f")) {
-        state.min_memory_gib_each = std::max(0.0, state.min_memory_gib_each);
-        state.rows_dirty = true;
-    }
-    next("EFA only", 1.6f);
-    state.rows_dirty |= ImGui::Checkbox("EFA only", &state.efa_only);
-    next("price region", 8);
-    std::vector<std::string> regions = catalog.regions();
-    std::string region = state.price_region;
-    if (filter_combo("price region", region, regions, 8, region_with_name) && !region.empty()) state.price_region = region;
-}
-
 }  // namespace
 
 void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float height) {
     if (state.metrics_built_for != &catalog || state.metrics_region != state.price_region ||
         state.metrics.size() != catalog.instances.size())
         rebuild_metrics(catalog, state);
-    draw_filters(catalog, state);
+    draw_catalog_filters(catalog, state);
     // Counted here rather than taken from row_order, which is only rebuilt inside the table.
     const auto shown = std::count_if(catalog.instances.begin(), catalog.instances.end(),
-                                     [&](const Instance& row) { return matches_filter(row, state); });
+                                     [&](const Instance& row) { return matches_filter(row, state, &state.metrics[&row - catalog.instances.data()]); });
     const auto offered = std::count_if(catalog.instances.begin(), catalog.instances.end(),
                                        [&](const Instance& row) { return row.offered_in(state.price_region); });
     ImGui::PushTextWrapPos(0);
@@ -293,8 +259,9 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
         return;
     }
 
-    const std::string on_demand = "on-demand $/h (" + state.price_region + ")###on_demand";
-    const std::string spot = "spot $/h (" + state.price_region + ")###spot";
+    const std::string unit = price_unit_short(state.price_unit);
+    const std::string on_demand = "on-demand $/" + unit + " (" + state.price_region + ")###on_demand";
+    const std::string spot = "spot $/" + unit + " (" + state.price_region + ")###spot";
     // The ID after ### keeps a column's width and sort stable if the region label changes.
     struct Header { const char* label; ImGuiTableColumnFlags flags; };
     const Header headers[kColumnCount] = {
@@ -389,7 +356,7 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
                     if (ImGui::Selectable(row.name.c_str(), row.name == state.highlighted)) state.picked = row.name;
                     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Plan with %s (sets price.instance in the scenario)", row.name.c_str());
                 } else {
-                    draw_cell(row, col, state.price_region, &state.metrics[index]);
+                    draw_cell(row, col, state, &state.metrics[index]);
                 }
             }
             ImGui::PopID();
@@ -443,7 +410,7 @@ std::vector<bool> best_flags(const Compared& c, Column column, const CatalogTabl
     if (direction == 0) return best;
     std::vector<std::optional<double>> values;
     for (std::size_t k = 0; k < c.rows.size(); ++k)
-        values.push_back(make_cell(*c.rows[k], column, state.price_region, &state.metrics[c.indices[k]]).number);
+        values.push_back(make_cell(*c.rows[k], column, state, &state.metrics[c.indices[k]]).number);
     std::optional<double> top, bottom;
     for (const auto& v : values)
         if (v) {
@@ -493,9 +460,11 @@ void draw_catalog_compare(const Catalog& catalog, CatalogTableState& state) {
         }
         ImGui::PopID();
     }
+    const std::string on_demand = "on-demand $/" + price_unit_short(state.price_unit);
+    const std::string spot = "spot $/" + price_unit_short(state.price_unit);
     const struct { Column column; const char* label; } facts[] = {
-        {Column::accelerator, "accelerator"}, {Column::count, "count"}, {Column::on_demand_usd_per_hour, "on-demand $/h"},
-        {Column::spot_usd_per_hour, "spot $/h"}, {Column::usd_per_gpu_hour, "$/GPU-h"}, {Column::usd_per_gib_hour, "$/GiB-h"},
+        {Column::accelerator, "accelerator"}, {Column::count, "count"}, {Column::on_demand_usd_per_hour, on_demand.c_str()},
+        {Column::spot_usd_per_hour, spot.c_str()}, {Column::usd_per_gpu_hour, "$/GPU-h"}, {Column::usd_per_gib_hour, "$/GiB-h"},
         {Column::usd_per_pflop_hour, "$/PFLOP-h (BF16)"}, {Column::memory_gib_each, "accel GiB each"}, {Column::vcpus, "vCPUs"},
         {Column::ram_gib, "RAM GiB"}, {Column::network_gbit_per_s, "network Gbit/s"}, {Column::efa, "EFA interfaces"},
         {Column::interconnect, "interconnect"},
@@ -511,7 +480,7 @@ void draw_catalog_compare(const Catalog& catalog, CatalogTableState& state) {
             ImGui::TableSetColumnIndex(static_cast<int>(k) + 1);
             if (best[k]) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, best_tint);
             ImGui::PushID(static_cast<int>(k * 100 + static_cast<int>(fact.column)));
-            draw_cell(*rows[k], fact.column, state.price_region, &state.metrics[compared.indices[k]]);
+            draw_cell(*rows[k], fact.column, state, &state.metrics[compared.indices[k]]);
             ImGui::PopID();
         }
     }
@@ -534,7 +503,7 @@ std::vector<std::vector<std::string>> catalog_table_cells(const Catalog& catalog
         const nlohmann::json* metrics = index < state.metrics.size() ? &state.metrics[index] : nullptr;
         std::vector<std::string> line;
         for (Column column : columns) {
-            const Cell cell = make_cell(row, column, state.price_region, metrics);
+            const Cell cell = make_cell(row, column, state, metrics);
             if (cell.text) {
                 line.push_back(*cell.text);
             } else if (cell.number) {
@@ -549,6 +518,11 @@ std::vector<std::vector<std::string>> catalog_table_cells(const Catalog& catalog
         cells.push_back(std::move(line));
     }
     return cells;
+}
+
+std::optional<double> catalog_cell_number(const Instance& row, CatalogColumn column, const CatalogTableState& state,
+                                          const nlohmann::json* metrics) {
+    return make_cell(row, column, state, metrics).number;
 }
 
 std::vector<std::string> catalog_rows(const Catalog& catalog, CatalogTableState& state, CatalogColumn column, bool descending) {

@@ -24,6 +24,24 @@ enum class CatalogColumn {
     vcpus, ram_gib, network_gbit_per_s, efa, interconnect
 };
 
+// The unit of the price columns (on-demand, spot): an hourly price, or the same times AWS's
+// 730-hour month or 8,760-hour year (kHoursPerMonth, kHoursPerYear), as ec2instances.info
+// offers. The price-per-GPU, -GiB and -PFLOP columns stay hourly rates.
+enum class CatalogPriceUnit { hour, month, year };
+const char* to_string(CatalogPriceUnit unit);  // "hour", "month", "year" (also the link's spelling)
+double hours_per(CatalogPriceUnit unit);        // 1, 730, 8760
+
+// A range filter on one numeric column, in the unit the column shows: rows whose value is
+// below `min` or above `max` are left out, and so are rows whose value is unknown (they cannot
+// be shown to be in range). The bounds are kept as typed; a text that is not a number sets
+// `error` and bounds nothing (it stays in its field, outlined, until corrected).
+struct CatalogRange {
+    CatalogColumn column;
+    std::string min_text, max_text;  // "" = no bound
+    std::optional<double> min, max;
+    std::string error;
+};
+
 // What the table remembers between frames. One per table on screen; plain data.
 struct CatalogTableState {
     // Prices shown in the price columns come from this region.
@@ -34,6 +52,8 @@ struct CatalogTableState {
     std::string family, accelerator, interconnect;
     double min_memory_gib_each = 0;  // accelerator memory per chip, GiB
     bool efa_only = false;
+    std::vector<CatalogRange> ranges;
+    CatalogPriceUnit price_unit = CatalogPriceUnit::hour;
     // Instances ticked for the side-by-side comparison (at most kMaxCompare).
     std::vector<std::string> compare;
     // The row drawn highlighted (the scenario's chosen instance), and the one the user picked
@@ -67,6 +87,13 @@ inline constexpr std::size_t kMaxCompare = 4;
 // The instance names the table shows with the state's filters, sorted by `column` the way a
 // click on its header sorts (unknown values last in both directions). For tests and exports.
 std::vector<std::string> catalog_rows(const Catalog& catalog, CatalogTableState& state, CatalogColumn column, bool descending);
+
+// The number a cell of `column` shows for `row` (a price in the state's unit and region), or
+// nullopt when it is unknown or not a number. `metrics`: the row's entry of state.metrics.
+std::optional<double> catalog_cell_number(const Instance& row, CatalogColumn column, const CatalogTableState& state,
+                                          const nlohmann::json* metrics);
+// Reads a range's typed bounds into min, max and error (catalog_filters.cpp).
+void read_range_bounds(CatalogRange& range);
 
 // Draws the filter bar and the table into the current ImGui window; the table is
 // `height` pixels tall (0 = fill the remaining height) and scrolls, with the header row and

@@ -123,7 +123,7 @@ void apply_theme(bool dark, float scale) {
         c[ImGuiCol_ButtonHovered] = v(62, 69, 82);
         c[ImGuiCol_ButtonActive] = v(75, 84, 100);
         c[ImGuiCol_Tab] = v(27, 30, 36);
-        c[ImGuiCol_TabHovered] = v(62, 90, 150);
+        c[ImGuiCol_TabHovered] = v(40, 45, 56);  // a shade, not the selected tab's blue
         c[ImGuiCol_TabActive] = v(48, 78, 140);
         c[ImGuiCol_TableHeaderBg] = v(34, 37, 44);
         c[ImGuiCol_TableRowBgAlt] = v(255, 255, 255, 0.025f);
@@ -149,9 +149,11 @@ void apply_theme(bool dark, float scale) {
         c[ImGuiCol_Button] = v(226, 230, 237);
         c[ImGuiCol_ButtonHovered] = v(210, 217, 230);
         c[ImGuiCol_ButtonActive] = v(195, 205, 222);
+        // The selected tab is the blue one; a hovered tab only darkens a shade (a blue hover
+        // over a white selected tab made the hovered one look selected: issue 30).
         c[ImGuiCol_Tab] = v(232, 235, 240);
-        c[ImGuiCol_TabHovered] = v(190, 208, 245);
-        c[ImGuiCol_TabActive] = v(255, 255, 255);
+        c[ImGuiCol_TabHovered] = v(216, 221, 230);
+        c[ImGuiCol_TabActive] = v(196, 213, 247);
         c[ImGuiCol_TableHeaderBg] = v(236, 239, 244);
         c[ImGuiCol_TableRowBgAlt] = v(0, 0, 0, 0.022f);
         c[ImGuiCol_TableBorderStrong] = v(210, 214, 222);

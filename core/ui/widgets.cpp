@@ -166,6 +166,8 @@ namespace {
 // width and the room there was for it, for the read-back.
 struct TextFit {
     float text_w = 0, room_w = 0;
+    std::string text;
+    float x = 0, y = 0, h = 0;  // where the text was drawn (its top-left corner) and its height
 };
 TextFit draw_figure_json(const nlohmann::json& figure, const void* id, bool right_align, bool show_unit) {
     const auto v = figure_value(&figure);
@@ -179,15 +181,18 @@ TextFit draw_figure_json(const nlohmann::json& figure, const void* id, bool righ
         else if (unit != "USD" && unit != "bytes") unit.clear();
     }
     const std::string text = v ? format_quantity(*v, unit) + (assumption ? "*" : "") : "unknown";
-    const TextFit fit{ImGui::CalcTextSize(text.c_str()).x, ImGui::GetContentRegionAvail().x};
+    TextFit fit{ImGui::CalcTextSize(text.c_str()).x, ImGui::GetContentRegionAvail().x, text};
     if (right_align) {
         const float slack = fit.room_w - fit.text_w;
         if (slack > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + slack);
     }
     if (v) ImGui::TextUnformatted(text.c_str());
     else ImGui::TextDisabled("%s", text.c_str());
-    // Right-click copies the figure (a touch screen's long press does not arrive as one yet:
-    // docs/browser-app.md).
+    fit.x = ImGui::GetItemRectMin().x;
+    fit.y = ImGui::GetItemRectMin().y;
+    fit.h = ImGui::GetItemRectSize().y;
+    // Right-click copies the figure (in the browser a touch screen's long press arrives as one:
+    // web/shell/touch.js).
     if (ImGui::IsItemHovered() && ImGui::IsMouseReleased(ImGuiMouseButton_Right)) {
         ImGui::SetClipboardText(figure_clipboard_text(figure).c_str());
         ImGui::GetStateStorage()->SetFloat(ImGui::GetID(id), static_cast<float>(ImGui::GetTime()));
@@ -207,6 +212,11 @@ std::vector<DrawnFigure>& drawn_list() {
     static std::vector<DrawnFigure> drawn;
     return drawn;
 }
+// The title of the section being drawn (heading()), for the figures under it.
+std::string& current_section() {
+    static std::string section;
+    return section;
+}
 }  // namespace
 
 void figure_value_text(const nlohmann::json* figure, bool right_align, bool show_unit) {
@@ -218,31 +228,44 @@ void figure_value_text(const nlohmann::json* figure, bool right_align, bool show
 }
 
 void figure_value_text(const Figure& figure, std::string_view label, bool right_align, bool show_unit, std::string_view document_name) {
-    const TextFit fit = draw_figure_json(figure_json(figure), &figure, right_align, show_unit);
+    nlohmann::json document = figure_json(figure);
+    TextFit fit = draw_figure_json(document, &figure, right_align, show_unit);
     drawn_list().push_back({document_name.empty() ? figure.name : std::string(document_name), std::string(label), figure.value, figure.unit,
-                            fit.text_w, fit.room_w});
+                            fit.text_w, fit.room_w, std::move(fit.text), current_section(), std::move(document), fit.x, fit.y, fit.h});
 }
 
 const std::vector<DrawnFigure>& drawn_figures() { return drawn_list(); }
-void clear_drawn_figures() { drawn_list().clear(); }
+void clear_drawn_figures() {
+    drawn_list().clear();
+    current_section().clear();
+}
 
 std::string figure_clipboard_text(const nlohmann::json& figure) {
     const auto v = figure_value(&figure);
     const std::string unit = json_string(find_json(figure, {"unit"}));
-    std::string text = v ? format_quantity(*v, unit) : "unknown: " + json_string(find_json(figure, {"unknown"}), "no reason recorded");
+    const std::string text = v ? format_quantity(*v, unit) : "unknown: " + json_string(find_json(figure, {"unknown"}), "no reason recorded");
+    const std::string explanation = figure_explanation_text(figure);
+    return text + (explanation.empty() ? "" : "\n") + explanation + "\n";
+}
+
+std::string figure_explanation_text(const nlohmann::json& figure) {
+    std::vector<std::string> lines;
     const std::string formula = json_string(find_json(figure, {"explain", "formula"}));
     const std::string worked = json_string(find_json(figure, {"explain", "worked"}));
-    if (!formula.empty()) text += "\nformula: " + formula;
-    if (!worked.empty()) text += "\nworked: " + worked;
+    if (!formula.empty()) lines.push_back("formula: " + formula);
+    if (!worked.empty()) lines.push_back("worked: " + worked);
     if (const nlohmann::json* inputs = find_json(figure, {"explain", "inputs"}); inputs && inputs->is_array())
         for (const auto& in : *inputs) {
             const auto value = json_number(find_json(in, {"value"}));
-            text += "\n- " + json_string(find_json(in, {"name"})) + " = " +
-                    (value ? format_quantity(*value, json_string(find_json(in, {"unit"}))) : std::string("unknown")) + " [" +
-                    json_string(find_json(in, {"origin"})) + "]";
-            if (const std::string source = json_string(find_json(in, {"source"})); !source.empty()) text += " " + source;
+            std::string line = "- " + json_string(find_json(in, {"name"})) + " = " +
+                               (value ? format_quantity(*value, json_string(find_json(in, {"unit"}))) : std::string("unknown")) + " [" +
+                               json_string(find_json(in, {"origin"})) + "]";
+            if (const std::string source = json_string(find_json(in, {"source"})); !source.empty()) line += " " + source;
+            lines.push_back(std::move(line));
         }
-    return text + "\n";
+    std::string text;
+    for (const std::string& line : lines) text += (text.empty() ? "" : "\n") + line;
+    return text;
 }
 
 namespace {
@@ -263,12 +286,16 @@ void figure_table(const char* id, const nlohmann::json* figures, std::initialize
     for (const FigureRow& row : rows) {
         const nlohmann::json* f = find_json(*figures, {row.key});
         if (!f) continue;
-        drawn_list().push_back({row.key, row.label, figure_value(f), json_string(find_json(*f, {"unit"}))});
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::TextUnformatted(row.label);
         ImGui::TableSetColumnIndex(1);
-        figure_value_text(f);
+        if (!f->is_object()) {
+            ImGui::TextDisabled("-");
+            continue;
+        }
+        const TextFit fit = draw_figure_json(*f, f, true, true);
+        drawn_list().push_back({row.key, row.label, figure_value(f), json_string(find_json(*f, {"unit"})), 0, 0, fit.text, current_section(), *f, fit.x, fit.y, fit.h});
     }
     ImGui::EndTable();
 }
@@ -286,6 +313,7 @@ void figure_table(const char* id, std::initializer_list<TypedFigureRow> rows) {
 }
 
 void heading(const char* text) {
+    current_section() = text;
     ImGui::Dummy(ImVec2(0, em(0.35f)));
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette().text));
     ImGui::PushTextWrapPos(0);  // a long title wraps on a phone

@@ -59,12 +59,24 @@ struct DrawnFigure {
     // text wider than its room is cut off, as in a table column not yet sized to its content.
     // 0 and 0 where not measured (figure_table over JSON figures).
     float text_w = 0, room_w = 0;
+    // For the page's text mirror of the view (screen readers, find in page): the text as
+    // drawn ("$98.32/h", "unknown"), the section title drawn above it (heading(); "" before
+    // the first), and the figure document its explanation is written from when asked for
+    // (figure_explanation_text).
+    std::string text;
+    std::string section;
+    nlohmann::json figure;
+    // Where the text was drawn, in the window's pixels (as marked_widgets): its top-left corner
+    // and height, for a test's mouse or finger.
+    float x = 0, y = 0, h = 0;
 };
 const std::vector<DrawnFigure>& drawn_figures();
 void clear_drawn_figures();
-// What right-clicking a figure copies: the value with its unit, then its formula, the worked
-// line and its inputs with their origin and source, one per line.
+// What right-clicking a figure copies: the value with its unit, then its explanation.
 std::string figure_clipboard_text(const nlohmann::json& figure);
+// A figure's explanation in lines: its formula, the worked line and its inputs with their
+// origin and source, one per line ("" when the figure carries none).
+std::string figure_explanation_text(const nlohmann::json& figure);
 // The outer height for a scrolling table of `rows` rows, at most `max_em` font heights (a
 // scrolling table given height 0 would take the whole window).
 float table_height(std::size_t rows, float max_em);

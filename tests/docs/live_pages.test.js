@@ -4,7 +4,9 @@
 //     the value at the same path of what `gpuplan eval <the same scenario file>` prints, and the
 //     text shown is that CLI value formatted as the element asks (formatting re-done here);
 //   * every embedded view started in embed mode on the requested view with the page's
-//     scenario (no URL or scenario error) and rendered something (not a blank canvas).
+//     scenario (no URL or scenario error) and rendered something (not a blank canvas);
+//   * axe-core finds no serious or critical accessibility violation on the page, its
+//     embedded views included.
 //
 // Usage: node live_pages.test.js <assembled site> <gpuplan binary> <screenshot dir>
 // The site is scripts/docs_site.py assemble's output (app at /, api at /api/, docs at /docs/),
@@ -17,6 +19,7 @@ const http = require('http');
 const os = require('os');
 const path = require('path');
 const { chromium } = require(path.join(__dirname, '..', 'browser', 'node_modules', 'playwright-core'));
+const { audit } = require(path.join(__dirname, '..', 'browser', 'axe.js'));
 
 const WORKED_EXAMPLES = ['blended-fleet', 'dev-gpus', 'llama-70b-l40s-h100', 'spot-checkpoints', 'decode-pipeline', 'usage-fleets'];
 const LOAD_TIMEOUT_MS = 90_000;
@@ -239,6 +242,8 @@ async function main() {
           fail(`${where}: looks blank: ${stats.distinct} colours, ${stats.changesPerRow.toFixed(1)} changes per row ` +
                `(${stats.width}x${stats.height}; ${shotFile})`);
       }
+      // -- an accessibility audit of the page with its embedded views (issue 30)
+      for (const violation of await audit(page)) fail(`axe-core: ${violation}`);
       const serious = errors.filter((e) => !/favicon/.test(e));
       if (serious.length) fail(serious.join('; '));
       await page.close();

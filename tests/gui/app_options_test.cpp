@@ -116,7 +116,20 @@ TEST_CASE("the catalog table's link value: parsed, normalised, round-tripped, re
     CHECK(broken.options.catalog.empty());
     gpuplan::ui::CatalogTableState untouched;
     untouched.efa_only = true;
-    for (const char* bad : {"compare=a,b,c,d,e", "min-memory-gib=lots", "hide=instance", "colour=blue", "search=%zz"})
+    // Ranges and the price unit: kept as typed (a bound that is not a number too, with its
+    // reason), in the order given.
+    gpuplan::ui::CatalogTableState ranged;
+    gpuplan::ui::apply_catalog_table_link(ranged, "unit=month;range=on-demand::3650;range=vcpus:ninety%3A:");
+    REQUIRE(ranged.ranges.size() == 2);
+    CHECK(ranged.price_unit == gpuplan::ui::CatalogPriceUnit::month);
+    CHECK(ranged.ranges[0].column == CatalogColumn::on_demand_usd_per_hour);
+    CHECK_FALSE(ranged.ranges[0].min.has_value());
+    CHECK(ranged.ranges[0].max == 3650.0);
+    CHECK(ranged.ranges[1].min_text == "ninety:");
+    CHECK_FALSE(ranged.ranges[1].error.empty());
+    CHECK(gpuplan::ui::catalog_table_link(ranged) == "range=on-demand::3650;range=vcpus:ninety%3A:;unit=month");
+    for (const char* bad : {"compare=a,b,c,d,e", "min-memory-gib=lots", "hide=instance", "colour=blue", "search=%zz", "range=instance:1:2",
+                            "range=on-demand:1", "unit=week"})
         CHECK_THROWS_AS(gpuplan::ui::apply_catalog_table_link(untouched, bad), gpuplan::InputError);
     CHECK(untouched.efa_only);
 }

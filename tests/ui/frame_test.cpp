@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -463,4 +464,86 @@ TEST_CASE("catalog table: a link value opens the table as it was shared", "[cata
     // A bad value is refused by name and the table stays as it was.
     CHECK_THROWS_AS(set_catalog_view_link(app, "sort=cheapest"), InputError);
     CHECK(catalog_view_link(app).find("family=p5") == 0);
+}
+
+TEST_CASE("in both themes the selected tab stands out more than a hovered one", "[frames]") {
+    // The light theme's hovered tab was a stronger blue than its white selected tab, so the
+    // tab under the mouse looked like the selected one (issue 30). Distances in RGB from the
+    // idle tab's colour: the selected tab's must be clearly the larger.
+    for (const bool dark : {false, true}) {
+        test::Headless ui(dark);
+        const ImVec4* c = ImGui::GetStyle().Colors;
+        const auto from_idle = [&](ImGuiCol col) {
+            const ImVec4 a = c[col], b = c[ImGuiCol_Tab];
+            return std::sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + (a.z - b.z) * (a.z - b.z));
+        };
+        INFO((dark ? "dark" : "light") << ": selected " << from_idle(ImGuiCol_TabActive) << ", hovered " << from_idle(ImGuiCol_TabHovered));
+        CHECK(from_idle(ImGuiCol_TabActive) > 1.5 * from_idle(ImGuiCol_TabHovered));
+    }
+}
+
+TEST_CASE("catalog table: range filters on any numeric column, prices per hour, month or year", "[catalog]") {
+    const Catalog& c = catalog();
+    CatalogTableState state;
+    state.price_region = "us-east-1";
+    const auto on_demand = [&](const Instance& i) -> std::optional<double> {
+        const Price* p = i.find_price("us-east-1", PriceKind::on_demand);
+        return p ? p->usd_per_hour : std::nullopt;
+    };
+    const auto sorted = [](std::vector<std::string> names) {
+        std::sort(names.begin(), names.end());
+        return names;
+    };
+    const auto rows = [&] { return sorted(catalog_rows(c, state, CatalogColumn::instance, false)); };
+
+    // On-demand up to $5/h: the offered types whose price is known and at most 5 (unknown ones
+    // cannot be shown to be in range).
+    state.ranges.push_back({CatalogColumn::on_demand_usd_per_hour, "", "5", {}, {}, {}});
+    read_range_bounds(state.ranges[0]);
+    REQUIRE(state.ranges[0].error.empty());
+    std::vector<std::string> cheap;
+    for (const Instance& i : c.instances)
+        if (i.offered_in("us-east-1") && on_demand(i) && *on_demand(i) <= 5) cheap.push_back(i.name);
+    REQUIRE(cheap.size() > 5);
+    CHECK(rows() == sorted(cheap));
+
+    // Per month the same column is the hourly price x 730 h (AWS's pricing month), and the
+    // range bounds it in that unit: up to $3,650 a month is again up to $5/h.
+    state.price_unit = CatalogPriceUnit::month;
+    const Instance& p5 = *c.find_instance("p5.48xlarge");
+    CHECK(catalog_cell_number(p5, CatalogColumn::on_demand_usd_per_hour, state, nullptr).value() == Approx(*on_demand(p5) * 730));
+    state.ranges[0].max_text = "3650";
+    read_range_bounds(state.ranges[0]);
+    CHECK(rows() == sorted(cheap));
+    state.price_unit = CatalogPriceUnit::year;
+    CHECK(catalog_cell_number(p5, CatalogColumn::on_demand_usd_per_hour, state, nullptr).value() == Approx(*on_demand(p5) * 8760));
+
+    // A second range, on vCPUs from 96, narrows further; a bound that is not a number is kept
+    // as typed, says why, and bounds nothing.
+    state.price_unit = CatalogPriceUnit::hour;
+    state.ranges[0].max_text = "5";
+    read_range_bounds(state.ranges[0]);
+    state.ranges.push_back({CatalogColumn::vcpus, "96", "", {}, {}, {}});
+    read_range_bounds(state.ranges[1]);
+    std::vector<std::string> cheap_and_wide;
+    for (const std::string& name : cheap)
+        if (c.find_instance(name)->vcpus.value_or(0) >= 96) cheap_and_wide.push_back(name);
+    CHECK(rows() == sorted(cheap_and_wide));
+    state.ranges[1].min_text = "ninety";
+    read_range_bounds(state.ranges[1]);
+    CHECK(state.ranges[1].error == "from \"ninety\" is not a number");
+    CHECK(state.ranges[1].min_text == "ninety");
+    CHECK(rows() == sorted(cheap));
+
+    // The table draws with ranges and a monthly unit (the headers say $/month).
+    AppState app = make_state(test::builtin_scenario("p1-blended"));
+    app.view = View::catalog;
+    test::Headless ui;
+    ui.frame(app);
+    app.views->catalog.ranges = state.ranges;
+    app.views->catalog.price_unit = CatalogPriceUnit::month;
+    app.views->catalog.rows_dirty = true;
+    CHECK(render_with_hover(ui, app) > 100);
+    const auto& headers = app.views->catalog.shown_headers;
+    CHECK(std::find(headers.begin(), headers.end(), "on-demand $/month (us-east-1)") != headers.end());
 }

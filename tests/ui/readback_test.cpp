@@ -132,3 +132,39 @@ TEST_CASE("the Inference view draws the serving figures of an infer section", "[
         CHECK(state.results.at("infer").at("figures").contains(name));
     }
 }
+
+TEST_CASE("every drawn figure carries what the page's text mirror shows: text, section, explanation", "[readback]") {
+    // The page's text version of the canvas (web/shell/mirror.js) is written from these
+    // records alone; each must hold the text drawn, the title of the section it is under, and
+    // an explanation with the document's own formula and worked line.
+    test::Headless ui;
+    std::size_t explained = 0, with_section = 0, total = 0;
+    for (const char* example : {"p1-blended", "r1-serve", "t1-train", "i1-infer"}) {
+        AppState state = state_for(example);
+        std::multimap<std::string, const nlohmann::json*> figures;
+        collect_figures(state.results, figures);
+        for (View v : kAllViews) {
+            INFO(example << ", " << view_name(v));
+            for (const DrawnFigure& d : draw_view(ui, state, v)) {
+                INFO("drawn: " << d.label << " = " << d.text);
+                ++total;
+                CHECK_FALSE(d.text.empty());
+                CHECK((d.value.has_value() ? d.text != "unknown" : d.text == "unknown"));
+                if (!d.section.empty()) ++with_section;
+                const std::string explanation = figure_explanation_text(d.figure);
+                const std::string formula = d.figure.value("explain", nlohmann::json::object()).value("formula", "");
+                if (formula.empty()) continue;
+                ++explained;
+                CHECK(explanation.find("formula: " + formula) != std::string::npos);
+                // The same formula as the result document's figure of that name.
+                bool in_document = false;
+                const auto [lo, hi] = figures.equal_range(d.name);
+                for (auto it = lo; it != hi; ++it) in_document |= it->second->value("explain", nlohmann::json::object()).value("formula", "") == formula;
+                CHECK(in_document);
+            }
+        }
+    }
+    INFO(total << " figures, " << explained << " explained, " << with_section << " under a section title");
+    CHECK(explained > total / 2);
+    CHECK(with_section > total / 2);
+}

@@ -359,6 +359,8 @@
       window.dispatchEvent(new Event('gpuplan-ready'));
       const state = getState();
       postToHost({ type: 'gpuplan:ready', view: state.view, scenario: state.scenario, results: state.results });
+      window.gpuplanWireMirror($('mirror'), embed ? null : $('show-text'), () => callText('gpuplan_page_mirror'),
+                               () => Module._gpuplan_page_frames_drawn());
       // Keys go to the planner at once, but an embedded view never takes focus unasked: the
       // host page would scroll to it and the reader's keys would go into it.
       if (!inFrame) $('canvas').focus();

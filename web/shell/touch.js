@@ -13,8 +13,12 @@
   // - a finger that moves further is a swipe: it scrolls what is under it, following the
   //   finger, as wheel events (sideways too: a wide table scrolls inside its frame), and
   //   clicks nothing.
+  // - a finger held still for LONG_PRESS_MS or more before it lifts is a right-click there
+  //   (on a figure: copy its value and explanation). It is sent when the finger lifts, which
+  //   the browser counts as the user's action, so the page may write to the clipboard.
   // A second finger cancels the touch (no click, no more scrolling).
   const TAP_SLOP_PX = 10;
+  const LONG_PRESS_MS = 500;
   // Dear ImGui 1.86 (with its SDL backend) scrolls one step per wheel event, whatever its size:
   // 5 lines of its 15 px font down or up, 2 sideways. A swipe sends one event per step the
   // finger has travelled, so the view follows the finger. The wheel's signs are SDL's: 100 px
@@ -24,8 +28,9 @@
   const STEP_SIDEWAYS_PX = 2 * 15;
   window.gpuplanWireTouch = function wireTouch(canvas) {
     let finger = null;  // where it went down, where it is, and the swipe not yet scrolled (dx, dy)
-    const mouse = (type, x, y) => canvas.dispatchEvent(new MouseEvent(type, {
-      clientX: x, clientY: y, button: 0, buttons: type === 'mousedown' ? 1 : 0, bubbles: true, cancelable: true, view: window }));
+    // button 0 is the left button, 2 the right one (buttons: 1 and 2 while it is down).
+    const mouse = (type, x, y, button = 0) => canvas.dispatchEvent(new MouseEvent(type, {
+      clientX: x, clientY: y, button, buttons: type === 'mousedown' ? (button === 2 ? 2 : 1) : 0, bubbles: true, cancelable: true, view: window }));
     const ours = (event) => {
       event.stopImmediatePropagation();  // SDL's own touch handling never sees it
       if (event.cancelable) event.preventDefault();
@@ -35,7 +40,8 @@
       ours(event);
       if (event.touches.length !== 1) { finger = null; return; }
       const t = event.changedTouches[0];
-      finger = { id: t.identifier, x: t.clientX, y: t.clientY, startX: t.clientX, startY: t.clientY, swiping: false, dx: 0, dy: 0 };
+      finger = { id: t.identifier, x: t.clientX, y: t.clientY, startX: t.clientX, startY: t.clientY, swiping: false, dx: 0, dy: 0,
+                 downAt: event.timeStamp };
       canvas.focus({ preventScroll: true });
       mouse('mousemove', t.clientX, t.clientY);  // the pointer arrives, as a mouse's would
     }, { capture: true, passive: false });
@@ -59,9 +65,10 @@
       const t = ours(event);
       if (!t) return;
       if (event.type === 'touchend' && !finger.swiping) {
+        const button = event.timeStamp - finger.downAt >= LONG_PRESS_MS ? 2 : 0;
         mouse('mousemove', t.clientX, t.clientY);
-        mouse('mousedown', t.clientX, t.clientY);
-        mouse('mouseup', t.clientX, t.clientY);
+        mouse('mousedown', t.clientX, t.clientY, button);
+        mouse('mouseup', t.clientX, t.clientY, button);
       }
       finger = null;
     };
