@@ -162,7 +162,11 @@ void draw_add_range(CatalogTableState& state) {
     if (ImGui::BeginCombo("##add_range", "add a range on...")) {
         for (CatalogColumn column : catalog_numeric_columns()) {
             const bool taken = std::any_of(state.ranges.begin(), state.ranges.end(), [&](const CatalogRange& r) { return r.column == column; });
-            if (!taken && ImGui::Selectable(catalog_column_words(column, state.price_unit).c_str())) state.ranges.push_back({column, "", "", {}, {}, {}});
+            if (taken) continue;
+            const std::string words = catalog_column_words(column, state.price_unit);
+            const bool picked = ImGui::Selectable(words.c_str());
+            mark_widget("Range on: " + words);
+            if (picked) state.ranges.push_back({column, "", "", {}, {}, {}});
         }
         ImGui::EndCombo();
     }

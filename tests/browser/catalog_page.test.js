@@ -12,6 +12,42 @@ const h = require('./harness');
 const EXPECTED_INSTANCES = 67 + 23;
 const EXPECTED_ACCELERATORS = 17 + 7;
 
+// A range filter made as a person makes one: "add a range on..." with the mouse, the on-demand
+// price, "5" typed into its "to" field and Enter. Every row left must then cost at most $5/h
+// (read from the page's text version of the table, mirror.js), the rows must be fewer, and
+// the link must carry the range as typed.
+async function rangeWithMouseAndKeys(page) {
+  const canvas = await page.locator('#canvas').boundingBox();
+  const clickWidget = async (label) => {
+    const w = (await page.evaluate(() => window.gpuplan.getState())).widgets.find((x) => x.label === label);
+    if (!w) throw new Error(`no "${label}" on the catalog view`);
+    await page.mouse.click(canvas.x + w.x + w.w / 2, canvas.y + w.y + w.h / 2);
+    await h.settle(page, 4, `after clicking ${label}`);
+  };
+  const before = (await page.evaluate(() => window.gpuplan.getState())).catalog_table.rows.length;
+  await clickWidget('Add a range');
+  await clickWidget('Range on: on-demand $/h');
+  await clickWidget('Range to: on-demand $/h');
+  await page.keyboard.type('5');
+  await page.keyboard.press('Enter');
+  await h.settle(page, 4, 'after typing the range');
+  await page.waitForFunction(() => document.querySelector('#mirror caption'), null, { timeout: 20000 });
+  await page.waitForFunction((n) => window.gpuplan.getState().catalog_table.rows.length < n &&
+    document.querySelectorAll('#mirror table:last-of-type tbody tr').length === window.gpuplan.getState().catalog_table.rows.length, before, { timeout: 20000 });
+  const table = await page.evaluate(() => {
+    const t = [...document.querySelectorAll('#mirror table')].pop();
+    return { headers: [...t.tHead.rows[0].cells].map((c) => c.textContent), rows: [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent)) };
+  });
+  const column = table.headers.findIndex((x) => x.startsWith('on-demand $/h'));
+  if (column < 0) throw new Error(`no on-demand column in the table: ${table.headers.join(', ')}`);
+  const over = table.rows.filter((r) => !(parseFloat(r[column].replace(/,/g, '')) <= 5));
+  if (over.length) throw new Error(`a range of up to $5/h left ${over.length} rows above it or unknown, e.g. ${over[0][0]} at ${over[0][column]}`);
+  await page.evaluate(() => window.gpuplan.linkSettled());
+  const link = await page.evaluate(() => decodeURIComponent(location.hash));
+  if (!link.includes('range=on-demand::5')) throw new Error(`the link does not carry the range: ${link}`);
+  return `a range typed with the mouse and keys left ${table.rows.length} of ${before} rows, all at most $5/h, and is in the link`;
+}
+
 h.runTest('browser.catalog_page', async () => {
   const [webDir, screenshotPath] = process.argv.slice(2);
   if (!webDir || !screenshotPath) throw new Error('usage: node catalog_page.test.js <web dir> <screenshot.png>');
@@ -31,9 +67,10 @@ h.runTest('browser.catalog_page', async () => {
     const png = await page.locator('#canvas').screenshot();
     h.saveScreenshot(png, screenshotPath);
     const stats = h.checkNotBlank(png, 'catalog', screenshotPath);
+    const ranged = await rangeWithMouseAndKeys(page);
     if (page.errors.length > 0) throw new Error(`errors on the page: ${page.errors.join('; ')}`);
     return `${state.instances} instances, ${state.accelerators} accelerators, ${stats.distinct} colours, ` +
-      `${stats.changesPerRow.toFixed(0)} colour changes per pixel row; screenshot ${screenshotPath}`;
+      `${stats.changesPerRow.toFixed(0)} colour changes per pixel row; screenshot ${screenshotPath}; ${ranged}`;
   } finally {
     await browser.close();
     server.close();

@@ -258,7 +258,7 @@ async function main() {
     console.log(`FAIL docs live pages: ${failures.length} problem(s) over ${pages.length} pages, ${numbers} live numbers, ${embeds} embedded views`);
     process.exit(1);
   }
-  console.log(`PASS docs live pages: ${pages.length} pages, ${numbers} live numbers equal to gpuplan eval, ${embeds} embedded views rendered`);
+  console.log(`PASS docs live pages: ${pages.length} pages, ${numbers} live numbers equal to gpuplan eval, ${embeds} embedded views rendered, no serious or critical axe-core violation`);
 }
 
 main().catch((error) => { console.log(`FAIL docs live pages: ${error.message}`); process.exit(1); });

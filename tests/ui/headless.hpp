@@ -38,6 +38,9 @@ public:
         io.DisplaySize = ImVec2(1440 * scale, 900 * scale);
         io.DeltaTime = 1.0f / 60.0f;
         configure_input();  // as every shell does (keyboard navigation)
+        // Keyboard navigation needs every key mapped (Dear ImGui 1.86 asserts on Space); the
+        // tests press key k as code 300 + k (words_test.cpp: press_key).
+        for (int k = 0; k < ImGuiKey_COUNT; ++k) io.KeyMap[k] = 300 + k;
         font_ok_ = load_fonts(scale, font_path);
         unsigned char* pixels = nullptr;
         int w = 0, h = 0;
