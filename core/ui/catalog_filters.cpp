@@ -44,7 +44,8 @@ std::optional<CatalogPriceUnit> catalog_price_unit_named(std::string_view name) 
 
 const std::vector<CatalogColumn>& catalog_numeric_columns() {
     using C = CatalogColumn;
-    static const std::vector<CatalogColumn> columns{C::on_demand_usd_per_hour, C::spot_usd_per_hour, C::usd_per_gpu_hour, C::usd_per_gib_hour,
+    static const std::vector<CatalogColumn> columns{C::on_demand_usd_per_hour, C::spot_usd_per_hour, C::reserved_1y_usd_per_hour,
+                                                    C::capacity_block_usd_per_hour, C::usd_per_gpu_hour, C::usd_per_gib_hour,
                                                     C::usd_per_pflop_hour,     C::count,             C::memory_gib_each,  C::vcpus,
                                                     C::ram_gib,                C::network_gbit_per_s, C::efa};
     return columns;
@@ -55,6 +56,8 @@ std::string catalog_column_words(CatalogColumn column, CatalogPriceUnit unit) {
     switch (column) {
     case C::on_demand_usd_per_hour: return "on-demand $/" + price_unit_short(unit);
     case C::spot_usd_per_hour: return "spot $/" + price_unit_short(unit);
+    case C::reserved_1y_usd_per_hour: return "reserved 1y no upfront $/" + price_unit_short(unit);
+    case C::capacity_block_usd_per_hour: return "Capacity Block $/" + price_unit_short(unit);
     case C::usd_per_gpu_hour: return "$/GPU-h";
     case C::usd_per_gib_hour: return "$/GiB-h";
     case C::usd_per_pflop_hour: return "$/PFLOP-h (BF16)";

@@ -20,7 +20,7 @@ constexpr const char* kCatalogFlag = "--catalog-table";
 
 // Keys by CatalogColumn, in the enum's order.
 constexpr const char* kColumnKeys[] = {"compare", "instance", "family", "accelerator", "accelerators", "on-demand",
-                                       "spot", "usd-per-gpu-hour", "usd-per-gib-hour", "usd-per-pflop-hour", "memory-gib",
+                                       "spot", "reserved-1y", "capacity-block", "usd-per-gpu-hour", "usd-per-gib-hour", "usd-per-pflop-hour", "memory-gib",
                                        "vcpus", "ram-gib", "network-gbit", "efa", "interconnect"};
 constexpr int kColumns = static_cast<int>(sizeof kColumnKeys / sizeof kColumnKeys[0]);
 
@@ -152,7 +152,7 @@ void apply_catalog_table_link(CatalogTableState& state, std::string_view text) {
             const auto column = fields.size() == 3 ? catalog_column_named(fields[0]) : std::nullopt;
             const auto& numeric = catalog_numeric_columns();
             if (!column || std::find(numeric.begin(), numeric.end(), *column) == numeric.end())
-                bad("range=COLUMN:FROM:TO (either bound may be empty), COLUMN a column of numbers: on-demand, spot, usd-per-gpu-hour, "
+                bad("range=COLUMN:FROM:TO (either bound may be empty), COLUMN a column of numbers: on-demand, spot, reserved-1y, capacity-block, usd-per-gpu-hour, "
                     "usd-per-gib-hour, usd-per-pflop-hour, accelerators, memory-gib, vcpus, ram-gib, network-gbit or efa");
             CatalogRange range{*column, decode(fields[1], part), decode(fields[2], part), {}, {}, {}};
             read_range_bounds(range);

@@ -10,6 +10,7 @@
 
 #include "gpuplan/catalog/region_names.hpp"
 #include "gpuplan/catalog/catalog_metrics.hpp"
+#include "gpuplan/pricing/purchase_option.hpp"
 #include "imgui.h"
 #include "imgui_internal.h"  // ImGuiTable::DisplayOrderToIndex: the columns as the user ordered them
 #include "ui/catalog_filters.hpp"
@@ -22,7 +23,7 @@ namespace {
 // Prices come right after what is bought: they are what a planner compares first, and they
 // must be visible without scrolling sideways on a laptop-width window.
 using Column = CatalogColumn;
-constexpr int kColumnCount = 16;
+constexpr int kColumnCount = 18;
 // Keys of the cached metric figures (CatalogTableState::metrics), by column.
 const char* metric_key(Column c) {
     switch (c) {
@@ -65,6 +66,27 @@ Cell price_cell(const Instance& row, const CatalogTableState& state, PriceKind o
     return number_cell(value, "prices[" + std::to_string(index) + "].usd_per_hour");
 }
 
+// A 1-year no-upfront Standard Reserved Instance's or a Capacity Block's listed price per
+// instance-hour (no upfront: the recurring rate is the whole price), in the table's unit. Not
+// listed: "n/a" with the source's note when a source shows it not offered, else unknown.
+Cell listed_option_cell(const Instance& row, const CatalogTableState& state, PurchaseKind kind) {
+    const std::string& region = state.price_region;
+    std::optional<double> usd_per_hour;
+    if (kind == PurchaseKind::reserved) {
+        if (const CommitmentPrice* p = row.find_commitment_price(region, {PurchaseKind::reserved, Term::one_year, Payment::no_upfront}))
+            usd_per_hour = p->effective_usd_per_hour();
+    } else if (const CapacityBlockPrice* p = row.find_capacity_block_price(region)) {
+        usd_per_hour = p->usd_per_hour;
+    }
+    if (usd_per_hour) return Cell{nullptr, *usd_per_hour * hours_per(state.price_unit), std::nullopt, {}, {}};
+    const char* what = kind == PurchaseKind::reserved ? "1-year no-upfront Standard Reserved Instance" : "Capacity Block";
+    if (const OptionNotOffered* absent = row.option_not_offered(region, kind))
+        return Cell{nullptr, std::nullopt, std::nullopt, {}, "n/a: " + absent->note + " (" + absent->source + ", " + absent->as_of + ")"};
+    return Cell{nullptr, std::nullopt, std::nullopt, {},
+                "the catalog lists no " + std::string(what) + " price for " + row.name + " in " + region +
+                    " (gpuplan prices import adds AWS's current ones: docs/catalog.md)"};
+}
+
 Cell make_cell(const Instance& row, Column column, const CatalogTableState& state, const nlohmann::json* metrics) {
     switch (column) {
     case Column::compare: return Cell{nullptr, 0.0, std::nullopt, "", {}};
@@ -93,6 +115,8 @@ Cell make_cell(const Instance& row, Column column, const CatalogTableState& stat
     }
     case Column::on_demand_usd_per_hour: return price_cell(row, state, PriceKind::on_demand);
     case Column::spot_usd_per_hour: return price_cell(row, state, PriceKind::spot_typical);
+    case Column::reserved_1y_usd_per_hour: return listed_option_cell(row, state, PurchaseKind::reserved);
+    case Column::capacity_block_usd_per_hour: return listed_option_cell(row, state, PurchaseKind::capacity_block);
     }
     return {};
 }
@@ -174,7 +198,10 @@ void rebuild_rows(const Catalog& catalog, CatalogTableState& state, const ImGuiT
     }
 }
 
-bool is_price_column(Column column) { return column == Column::on_demand_usd_per_hour || column == Column::spot_usd_per_hour; }
+bool is_price_column(Column column) {
+    return column == Column::on_demand_usd_per_hour || column == Column::spot_usd_per_hour || column == Column::reserved_1y_usd_per_hour ||
+           column == Column::capacity_block_usd_per_hour;
+}
 
 // Hourly prices keep 4 decimals, as in the price list (g6e.xlarge is $1.861, not $1.86); a
 // month's or a year's are shown to the cent, grouped ($71,773.45). Everything else shows as few
@@ -262,6 +289,8 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
     const std::string unit = price_unit_short(state.price_unit);
     const std::string on_demand = "on-demand $/" + unit + " (" + state.price_region + ")###on_demand";
     const std::string spot = "spot $/" + unit + " (" + state.price_region + ")###spot";
+    const std::string reserved = "reserved 1y no upfront $/" + unit + "###reserved_1y";
+    const std::string capacity_block = "Capacity Block $/" + unit + "###capacity_block";
     // The ID after ### keeps a column's width and sort stable if the region label changes.
     struct Header { const char* label; ImGuiTableColumnFlags flags; };
     const Header headers[kColumnCount] = {
@@ -273,6 +302,8 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
         // Cheapest first is the question a planner asks first.
         {on_demand.c_str(), ImGuiTableColumnFlags_DefaultSort},
         {spot.c_str(), 0},
+        {reserved.c_str(), 0},
+        {capacity_block.c_str(), 0},
         {"$/GPU-h", 0},
         {"$/GiB-h", 0},
         {"$/PFLOP-h (BF16)", 0},
@@ -390,6 +421,8 @@ int better_direction(Column column) {
     switch (column) {
     case Column::on_demand_usd_per_hour:
     case Column::spot_usd_per_hour:
+    case Column::reserved_1y_usd_per_hour:
+    case Column::capacity_block_usd_per_hour:
     case Column::usd_per_gpu_hour:
     case Column::usd_per_gib_hour:
     case Column::usd_per_pflop_hour: return -1;
@@ -462,9 +495,12 @@ void draw_catalog_compare(const Catalog& catalog, CatalogTableState& state) {
     }
     const std::string on_demand = "on-demand $/" + price_unit_short(state.price_unit);
     const std::string spot = "spot $/" + price_unit_short(state.price_unit);
+    const std::string reserved = "reserved 1y no upfront $/" + price_unit_short(state.price_unit);
+    const std::string capacity_block = "Capacity Block $/" + price_unit_short(state.price_unit);
     const struct { Column column; const char* label; } facts[] = {
         {Column::accelerator, "accelerator"}, {Column::count, "count"}, {Column::on_demand_usd_per_hour, on_demand.c_str()},
-        {Column::spot_usd_per_hour, spot.c_str()}, {Column::usd_per_gpu_hour, "$/GPU-h"}, {Column::usd_per_gib_hour, "$/GiB-h"},
+        {Column::spot_usd_per_hour, spot.c_str()}, {Column::reserved_1y_usd_per_hour, reserved.c_str()},
+        {Column::capacity_block_usd_per_hour, capacity_block.c_str()}, {Column::usd_per_gpu_hour, "$/GPU-h"}, {Column::usd_per_gib_hour, "$/GiB-h"},
         {Column::usd_per_pflop_hour, "$/PFLOP-h (BF16)"}, {Column::memory_gib_each, "accel GiB each"}, {Column::vcpus, "vCPUs"},
         {Column::ram_gib, "RAM GiB"}, {Column::network_gbit_per_s, "network Gbit/s"}, {Column::efa, "EFA interfaces"},
         {Column::interconnect, "interconnect"},

@@ -20,6 +20,7 @@ namespace gpuplan::ui {
 // The table's columns, in display order (also the sort keys of catalog_rows).
 enum class CatalogColumn {
     compare, instance, family, accelerator, count, on_demand_usd_per_hour, spot_usd_per_hour,
+    reserved_1y_usd_per_hour, capacity_block_usd_per_hour,
     usd_per_gpu_hour, usd_per_gib_hour, usd_per_pflop_hour, memory_gib_each,
     vcpus, ram_gib, network_gbit_per_s, efa, interconnect
 };
@@ -27,6 +28,9 @@ enum class CatalogColumn {
 // The unit of the price columns (on-demand, spot): an hourly price, or the same times AWS's
 // 730-hour month or 8,760-hour year (kHoursPerMonth, kHoursPerYear), as ec2instances.info
 // offers. The price-per-GPU, -GiB and -PFLOP columns stay hourly rates.
+// The price columns: on-demand, spot (typical), a 1-year no-upfront Standard Reserved Instance
+// and a Capacity Block, each as the catalog lists it for the region (the built-in
+// purchase-options.json or a price overlay); one a source shows not offered reads "n/a".
 enum class CatalogPriceUnit { hour, month, year };
 const char* to_string(CatalogPriceUnit unit);  // "hour", "month", "year" (also the link's spelling)
 double hours_per(CatalogPriceUnit unit);        // 1, 730, 8760

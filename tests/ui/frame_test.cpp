@@ -547,3 +547,47 @@ TEST_CASE("catalog table: range filters on any numeric column, prices per hour, 
     const auto& headers = app.views->catalog.shown_headers;
     CHECK(std::find(headers.begin(), headers.end(), "on-demand $/month (us-east-1)") != headers.end());
 }
+
+TEST_CASE("catalog table: reserved and Capacity Block columns show the listed prices, n/a where a source says none", "[catalog]") {
+    // Expected values read straight from the built-in purchase-options.json, not through the
+    // catalog's look-ups.
+    const Catalog& c = catalog();
+    nlohmann::json listed;
+    for (const CatalogDocument& d : builtin_catalog_documents())
+        if (d.origin.find("purchase-options.json") != std::string::npos) listed = nlohmann::json::parse(d.text);
+    REQUIRE(listed.contains("prices"));
+    CatalogTableState state;
+    state.price_region = "us-east-1";
+    int reserved = 0, blocks = 0;
+    for (const auto& p : listed["prices"]) {
+        if (p.value("region", "") != "us-east-1" || !p.contains("usd_per_hour") || !p["usd_per_hour"].is_number()) continue;
+        const Instance* instance = c.find_instance(p.value("instance", ""));
+        if (!instance) continue;
+        const std::string option = p.value("option", "");
+        const bool is_reserved = option == "reserved-1y-no-upfront", is_block = option == "capacity-block";
+        if (!is_reserved && !is_block) continue;
+        const auto column = is_reserved ? CatalogColumn::reserved_1y_usd_per_hour : CatalogColumn::capacity_block_usd_per_hour;
+        INFO(instance->name << " " << option);
+        const double hourly = p["usd_per_hour"].get<double>() + (is_reserved ? p.value("upfront_usd", 0.0) / 8760 : 0.0);
+        state.price_unit = CatalogPriceUnit::hour;
+        CHECK(catalog_cell_number(*instance, column, state, nullptr).value_or(-1) == Approx(hourly));
+        state.price_unit = CatalogPriceUnit::month;
+        CHECK(catalog_cell_number(*instance, column, state, nullptr).value_or(-1) == Approx(hourly * 730));
+        (is_reserved ? reserved : blocks) += 1;
+    }
+    CHECK(reserved > 20);
+    CHECK(blocks > 3);
+
+    // On screen: p3.2xlarge, which AWS's Capacity Blocks page does not list, reads "n/a".
+    AppState app = make_state(test::builtin_scenario("p1-blended"));
+    app.view = View::catalog;
+    test::Headless ui;
+    ui.frame(app);
+    ui.frame(app);
+    const auto cells = catalog_table_cells(*app.catalog, app.views->catalog);
+    const auto header = std::find(cells[0].begin(), cells[0].end(), "Capacity Block $/h");
+    REQUIRE(header != cells[0].end());
+    const auto p3 = std::find_if(cells.begin(), cells.end(), [](const auto& row) { return !row.empty() && row[0] == "p3.2xlarge"; });
+    REQUIRE(p3 != cells.end());
+    CHECK((*p3)[static_cast<std::size_t>(header - cells[0].begin())] == "n/a");
+}

@@ -24,7 +24,6 @@
 namespace gpuplan::ui {
 namespace {
 
-constexpr const char* kPickNames[] = {"cheapest", "fastest", "balanced"};
 
 // The memory bar of a fit (weights, KV cache and overhead of all tensor-parallel GPUs together,
 // as the core reports them), per GPU.

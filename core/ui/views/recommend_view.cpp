@@ -53,7 +53,6 @@ struct Sweep {
     std::size_t evaluated = 0, kept = 0;
     std::vector<DroppedOptions> dropped;  // by reason
 };
-constexpr const char* kPickNames[] = {"cheapest", "fastest", "balanced"};
 
 // Every kept candidate of a sweep as rows, cheapest first (then fastest), frontier ones marked.
 template <class Candidates>

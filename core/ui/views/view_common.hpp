@@ -80,6 +80,10 @@ void scenario_edited(AppState& state);
 nlohmann::json& scenario_section(AppState& state, const char* section);
 // The instance the views treat as "chosen": price.instance, else train.instance, else
 // decode.instance, else idle.instance, else "".
+// The recommender's picks in the order it returns them (recommend.picks), in one spelling for
+// every view that shows them.
+inline constexpr const char* kPickNames[] = {"cheapest", "fastest", "balanced"};
+
 std::string chosen_instance(const AppState& state);
 // The scenario's region, or the core's default when it names none (Scenario::region).
 std::string scenario_region(const AppState& state);
