@@ -222,6 +222,24 @@ void price_unit_tooltip(const Cell& cell, CatalogPriceUnit unit) {
                       unit == CatalogPriceUnit::month ? "AWS's pricing month: 8,760 h / 12" : "365 x 24 h, AWS's term year");
 }
 
+// What Export CSV writes for a cell and what right-clicking it copies: a text as it is, a number
+// in full precision without grouping (as a spreadsheet reads it), "n/a" or "unknown".
+std::string cell_plain_text(const Instance& row, const Cell& cell) {
+    if (cell.text) return *cell.text;
+    if (cell.number) {
+        char text[64];
+        std::snprintf(text, sizeof text, "%.10g", *cell.number);
+        return text;
+    }
+    const std::string reason = cell.field.empty() ? cell.missing_reason : row.unknown_reason(cell.field);
+    return reason.rfind("n/a: ", 0) == 0 ? "n/a" : "unknown";
+}
+
+// Right-clicking the item just drawn copies `text` (a catalog cell into a spreadsheet).
+void copy_on_right_click(const std::string& text) {
+    if (ImGui::IsItemHovered() && ImGui::IsMouseReleased(ImGuiMouseButton_Right)) ImGui::SetClipboardText(text.c_str());
+}
+
 void draw_cell(const Instance& row, Column column, const CatalogTableState& state, const nlohmann::json* metrics) {
     const Cell cell = make_cell(row, column, state, metrics);
     if (cell.figure) {  // metric: value with its formula on hover, or unknown with the reason
@@ -235,6 +253,7 @@ void draw_cell(const Instance& row, Column column, const CatalogTableState& stat
             if (slack > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + slack);
         }
         ImGui::TextUnformatted(text.c_str());
+        copy_on_right_click(cell_plain_text(row, cell));
         if (is_price_column(column)) price_unit_tooltip(cell, state.price_unit);
         return;
     }
@@ -246,7 +265,9 @@ void draw_cell(const Instance& row, Column column, const CatalogTableState& stat
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);  // about 70 characters a line
-        ImGui::Text("%s, %s:", row.name.c_str(), cell.field.empty() ? "price" : cell.field.c_str());
+        // The column in words ("on-demand $/h"), not the catalog field's path.
+        const std::string words = catalog_column_words(column, state.price_unit);
+        ImGui::Text("%s, %s:", row.name.c_str(), !words.empty() ? words.c_str() : cell.field.empty() ? "price" : cell.field.c_str());
         ImGui::TextUnformatted(reason.c_str());
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
@@ -266,7 +287,7 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
     const auto offered = std::count_if(catalog.instances.begin(), catalog.instances.end(),
                                        [&](const Instance& row) { return row.offered_in(state.price_region); });
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%d of the %d instance types offered in %s (%d not offered there) | tick up to %d to compare | click a name to plan with it",
+    ImGui::TextDisabled("%d of the %d instance types offered in %s (%d not offered there) | tick up to %d to compare | click a name to plan with it | right-click a value to copy it",
                         static_cast<int>(shown), static_cast<int>(offered), state.price_region.c_str(),
                         static_cast<int>(catalog.instances.size() - offered), static_cast<int>(kMaxCompare));
     ImGui::PopTextWrapPos();
@@ -385,6 +406,7 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
                     ImGui::EndDisabled();
                 } else if (col == Column::instance) {
                     if (ImGui::Selectable(row.name.c_str(), row.name == state.highlighted)) state.picked = row.name;
+                    copy_on_right_click(row.name);
                     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Plan with %s (sets price.instance in the scenario)", row.name.c_str());
                 } else {
                     draw_cell(row, col, state, &state.metrics[index]);
@@ -539,17 +561,7 @@ std::vector<std::vector<std::string>> catalog_table_cells(const Catalog& catalog
         const nlohmann::json* metrics = index < state.metrics.size() ? &state.metrics[index] : nullptr;
         std::vector<std::string> line;
         for (Column column : columns) {
-            const Cell cell = make_cell(row, column, state, metrics);
-            if (cell.text) {
-                line.push_back(*cell.text);
-            } else if (cell.number) {
-                char text[64];
-                std::snprintf(text, sizeof text, "%.10g", *cell.number);
-                line.push_back(text);
-            } else {
-                const std::string reason = cell.field.empty() ? cell.missing_reason : row.unknown_reason(cell.field);
-                line.push_back(reason.rfind("n/a: ", 0) == 0 ? "n/a" : "unknown");
-            }
+            line.push_back(cell_plain_text(row, make_cell(row, column, state, metrics)));
         }
         cells.push_back(std::move(line));
     }

@@ -52,7 +52,14 @@ struct CpuBuffer {
 unsigned hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 // Last-level cache: the largest unified cache in sysfs (cpu0/cache/index*/size, "32768K"),
-// else sysconf (which some VMs inflate: 320 MiB reported for a 32 MiB L3); 0 when unknown.
+// else sysconf (which some VMs inflate: 320 MiB reported for a 32 MiB L3; a container on an
+// AMD EPYC with no sysfs cache entries reports the whole socket's 508 MiB to its 2 cores, and
+// 4 x that per STREAM array took the suite past two minutes); 0 when unknown.
+// The threads of one process reach at most the L3 of the cores they run on, so sysconf's
+// figure is capped at kMaxL3PerThread per hardware thread: 12 MiB per core is the most any
+// x86 server part has (AMD EPYC 9684X, 1,152 MiB of L3 over 96 cores, AMD's product page), and
+// 16 MiB leaves room above it.
+constexpr std::uint64_t kMaxL3PerThread = 16ull << 20;
 std::uint64_t last_level_cache_bytes() {
     std::uint64_t best = 0;
     for (int k = 0; k < 8; ++k) {
@@ -70,7 +77,7 @@ std::uint64_t last_level_cache_bytes() {
     b = sysconf(_SC_LEVEL3_CACHE_SIZE);
     if (b <= 0) b = sysconf(_SC_LEVEL2_CACHE_SIZE);
 #endif
-    return b > 0 ? static_cast<std::uint64_t>(b) : 0;
+    return b > 0 ? std::min<std::uint64_t>(static_cast<std::uint64_t>(b), kMaxL3PerThread * hardware_threads()) : 0;
 }
 
 class CpuBackend final : public TransferBackend {

@@ -312,6 +312,39 @@ TEST_CASE("right-clicking a figure copies its value and explanation", "[inputs]"
     CHECK(copied.find("[catalog]") != std::string::npos);  // an input with its origin
 }
 
+TEST_CASE("right-clicking a catalog cell copies its value as Export CSV writes it", "[inputs]") {
+    test::Headless ui;
+    AppState state = view_state(View::catalog, test::builtin_scenario("p1-blended"));
+    ui.frame(state);
+    ui.frame(state);
+    std::string copied;
+    ImGui::GetIO().SetClipboardTextFn = [](void* user, const char* text) { *static_cast<std::string*>(user) = text; };
+    ImGui::GetIO().ClipboardUserData = &copied;
+    // Every text Export CSV holds for the table as shown (names, numbers in full precision).
+    std::set<std::string> csv;
+    for (const auto& row : catalog_table_cells(*state.catalog, state.views->catalog))
+        for (const std::string& cell : row) csv.insert(cell);
+    // Right-click across the table; positions are probed, not computed from column widths.
+    std::set<std::string> copies;
+    int names = 0, numbers = 0;
+    for (float y = 160; y < 520; y += 24)
+        for (float x = 40; x < 1400; x += 70) {
+            copied.clear();
+            ImGui::GetIO().MouseDown[1] = true;
+            ui.frame(state, x, y);
+            ImGui::GetIO().MouseDown[1] = false;
+            ui.frame(state, x, y);
+            if (copied.empty() || copied.find('\n') != std::string::npos) continue;  // nothing, or a metric's explanation
+            copies.insert(copied);
+            if (state.catalog->find_instance(copied)) ++names;
+            else if (copied.find_first_not_of("0123456789.e+-") == std::string::npos) ++numbers;
+        }
+    INFO("copied: " << nlohmann::json(copies).dump());
+    CHECK(names > 3);
+    CHECK(numbers > 10);
+    for (const std::string& text : copies) CHECK(csv.count(text) == 1);
+}
+
 TEST_CASE("no view runs past the right edge of a 600x400 embed or a 390 px phone", "[layout]") {
     // draw_app measures how far the widest line ran past the window's right edge, where it is
     // clipped (AppState::overflow_px). Every view of every example, in embed mode at the docs'
