@@ -67,8 +67,13 @@ std::string catalog_column_words(CatalogColumn column, CatalogPriceUnit unit) {
     case C::ram_gib: return "RAM GiB";
     case C::network_gbit_per_s: return "network Gbit/s";
     case C::efa: return "EFA interfaces";
-    default: return "";
+    case C::compare: return "compare";
+    case C::instance: return "instance";
+    case C::family: return "family";
+    case C::accelerator: return "accelerator";
+    case C::interconnect: return "interconnect";
     }
+    return "";
 }
 
 void read_range_bounds(CatalogRange& range) {

@@ -21,6 +21,8 @@ std::optional<CatalogPriceUnit> catalog_price_unit_named(std::string_view name);
 
 // The columns a range can bound (those holding numbers), and what the bar calls each.
 const std::vector<CatalogColumn>& catalog_numeric_columns();
+// Every column in words, the one name the header, the comparison, the filters and the
+// tooltips use ("on-demand $/month", "accel GiB each").
 std::string catalog_column_words(CatalogColumn column, CatalogPriceUnit unit);
 
 }  // namespace gpuplan::ui

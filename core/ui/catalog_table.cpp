@@ -307,36 +307,26 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
         return;
     }
 
-    const std::string unit = price_unit_short(state.price_unit);
-    const std::string on_demand = "on-demand $/" + unit + " (" + state.price_region + ")###on_demand";
-    const std::string spot = "spot $/" + unit + " (" + state.price_region + ")###spot";
-    const std::string reserved = "reserved 1y no upfront $/" + unit + "###reserved_1y";
-    const std::string capacity_block = "Capacity Block $/" + unit + "###capacity_block";
-    // The ID after ### keeps a column's width and sort stable if the region label changes.
-    struct Header { const char* label; ImGuiTableColumnFlags flags; };
-    const Header headers[kColumnCount] = {
-        {"cmp", ImGuiTableColumnFlags_NoSort | ImGuiTableColumnFlags_NoHide},
-        {"instance", ImGuiTableColumnFlags_NoHide},
-        {"family", 0},
-        {"accelerator", 0},
-        {"accelerators", 0},
+    // Each header is the column in words (catalog_column_words, as the filters, tooltips and the
+    // comparison name it); the prices of the region's own say which region. The ID after ###
+    // keeps a column's width and sort stable when its label changes with the region or unit.
+    std::vector<std::string> labels;
+    for (int i = 0; i < kColumnCount; ++i) {
+        const auto column = static_cast<Column>(i);
+        const bool regional = column == Column::on_demand_usd_per_hour || column == Column::spot_usd_per_hour;
+        // "cmp": the column is one checkbox wide
+        labels.push_back((column == Column::compare ? std::string("cmp") : catalog_column_words(column, state.price_unit)) +
+                         (regional ? " (" + state.price_region + ")" : "") + "###column" + std::to_string(i));
+    }
+    for (int i = 0; i < kColumnCount; ++i) {
+        const auto column = static_cast<Column>(i);
         // Cheapest first is the question a planner asks first.
-        {on_demand.c_str(), ImGuiTableColumnFlags_DefaultSort},
-        {spot.c_str(), 0},
-        {reserved.c_str(), 0},
-        {capacity_block.c_str(), 0},
-        {"$/GPU-h", 0},
-        {"$/GiB-h", 0},
-        {"$/PFLOP-h (BF16)", 0},
-        {"accel GiB each", 0},
-        {"vCPUs", 0},
-        {"RAM GiB", 0},
-        {"network Gbit/s", 0},
-        {"EFA interfaces", 0},
-        {"interconnect", 0},
-    };
-    for (int i = 0; i < kColumnCount; ++i)
-        ImGui::TableSetupColumn(headers[i].label, headers[i].flags, 0.0f, static_cast<ImGuiID>(i));
+        const ImGuiTableColumnFlags column_flags = column == Column::compare ? ImGuiTableColumnFlags_NoSort | ImGuiTableColumnFlags_NoHide
+                                            : column == Column::instance ? ImGuiTableColumnFlags_NoHide
+                                            : column == Column::on_demand_usd_per_hour ? ImGuiTableColumnFlags_DefaultSort
+                                                                                       : 0;
+        ImGui::TableSetupColumn(labels[static_cast<std::size_t>(i)].c_str(), column_flags, 0.0f, static_cast<ImGuiID>(i));
+    }
     ImGui::TableSetupScrollFreeze(2, 1);  // compare + instance columns and the header row stay visible
     // A link's sort and hidden columns (catalog_link.hpp), handed to the table once; it shows
     // the hidden ones hidden from the next frame on.
@@ -362,7 +352,7 @@ void draw_catalog_table(const Catalog& catalog, CatalogTableState& state, float 
         for (int order = 0; order < kColumnCount; ++order) {
             const int column = table->DisplayOrderToIndex[order];
             if (!(ImGui::TableGetColumnFlags(column) & ImGuiTableColumnFlags_IsEnabled)) continue;
-            const std::string label = headers[column].label;
+            const std::string& label = labels[static_cast<std::size_t>(column)];
             state.shown_columns.push_back(column);
             state.shown_headers.push_back(label.substr(0, label.find("###")));
         }
@@ -515,30 +505,21 @@ void draw_catalog_compare(const Catalog& catalog, CatalogTableState& state) {
         }
         ImGui::PopID();
     }
-    const std::string on_demand = "on-demand $/" + price_unit_short(state.price_unit);
-    const std::string spot = "spot $/" + price_unit_short(state.price_unit);
-    const std::string reserved = "reserved 1y no upfront $/" + price_unit_short(state.price_unit);
-    const std::string capacity_block = "Capacity Block $/" + price_unit_short(state.price_unit);
-    const struct { Column column; const char* label; } facts[] = {
-        {Column::accelerator, "accelerator"}, {Column::count, "count"}, {Column::on_demand_usd_per_hour, on_demand.c_str()},
-        {Column::spot_usd_per_hour, spot.c_str()}, {Column::reserved_1y_usd_per_hour, reserved.c_str()},
-        {Column::capacity_block_usd_per_hour, capacity_block.c_str()}, {Column::usd_per_gpu_hour, "$/GPU-h"}, {Column::usd_per_gib_hour, "$/GiB-h"},
-        {Column::usd_per_pflop_hour, "$/PFLOP-h (BF16)"}, {Column::memory_gib_each, "accel GiB each"}, {Column::vcpus, "vCPUs"},
-        {Column::ram_gib, "RAM GiB"}, {Column::network_gbit_per_s, "network Gbit/s"}, {Column::efa, "EFA interfaces"},
-        {Column::interconnect, "interconnect"},
-    };
+    // Every column but the checkbox and the name, each named as its header names it.
+    std::vector<Column> facts;
+    for (int i = static_cast<int>(Column::family) + 1; i < kColumnCount; ++i) facts.push_back(static_cast<Column>(i));
     // The best value of a row gets a tinted cell: the good colour, faint enough to read through.
     const ImU32 best_tint = (palette().good & ~IM_COL32_A_MASK) | (static_cast<ImU32>(0x38) << IM_COL32_A_SHIFT);
-    for (const auto& fact : facts) {
-        const std::vector<bool> best = best_flags(compared, fact.column, state);
+    for (const Column fact : facts) {
+        const std::vector<bool> best = best_flags(compared, fact, state);
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
-        ImGui::TextDisabled("%s", fact.label);
+        ImGui::TextDisabled("%s", catalog_column_words(fact, state.price_unit).c_str());
         for (std::size_t k = 0; k < rows.size(); ++k) {
             ImGui::TableSetColumnIndex(static_cast<int>(k) + 1);
             if (best[k]) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, best_tint);
-            ImGui::PushID(static_cast<int>(k * 100 + static_cast<int>(fact.column)));
-            draw_cell(*rows[k], fact.column, state, &state.metrics[compared.indices[k]]);
+            ImGui::PushID(static_cast<int>(k * 100 + static_cast<int>(fact)));
+            draw_cell(*rows[k], fact, state, &state.metrics[compared.indices[k]]);
             ImGui::PopID();
         }
     }

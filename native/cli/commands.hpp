@@ -198,5 +198,7 @@ CLI::Validator non_empty_rule(std::string expected);
 // A price kind in today's spelling ("on-demand", "spot"); the spelling before 2026-11-29
 // ("on_demand", "spot_typical") is taken as today's with a note, so old scripts keep working.
 CLI::Validator price_kind_rule(Notes notes, std::string flag);  // rewrites the text: give it to transform(), not check()
+// Any purchase option's key (purchase_option.hpp), an old price-kind spelling rewritten; for transform().
+CLI::Validator purchase_option_rule(Notes notes, std::string flag);
 
 }  // namespace gpuplan::cli

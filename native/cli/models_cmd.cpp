@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "gpuplan/pricing/purchase_option.hpp"
 #include "gpuplan/workload/hf_config.hpp"
 #include "gpuplan/workload/memory.hpp"
 
@@ -140,19 +141,35 @@ CLI::Validator choice_rule(std::vector<std::string> allowed) {
         list);
 }
 
-CLI::Validator price_kind_rule(Notes notes, std::string flag) {
+namespace {
+// A name `accepts` takes, or a price kind in the spelling before 2026-11-29, rewritten to
+// today's with a note; anything else is refused with `expected`.
+CLI::Validator name_or_old_price_kind(Notes notes, std::string flag, bool (*accepts)(const std::string&), std::string expected,
+                                      std::string type_name) {
     return CLI::Validator(
-        [notes, flag](std::string& text) -> std::string {
-            if (price_kind_named(text)) return "";
+        [notes, flag, accepts, expected](std::string& text) -> std::string {
+            if (accepts(text)) return "";
             if (const auto kind = price_kind_from_old_spelling(text)) {
                 notes->push_back(flag + " " + text + " is now written " + std::string(to_string(*kind)));
                 text = std::string(to_string(*kind));
                 return "";
             }
-            return "got '" + value_shown(text) + "'; expected one of " + std::string(to_string(PriceKind::on_demand)) + ", " +
-                   std::string(to_string(PriceKind::spot_typical));
+            return "got '" + value_shown(text) + "'; expected " + expected;
         },
-        "on-demand|spot");
+        std::move(type_name));
+}
+}  // namespace
+
+CLI::Validator price_kind_rule(Notes notes, std::string flag) {
+    return name_or_old_price_kind(
+        std::move(notes), std::move(flag), [](const std::string& t) { return price_kind_named(t).has_value(); },
+        "one of " + std::string(to_string(PriceKind::on_demand)) + ", " + std::string(to_string(PriceKind::spot_typical)), "on-demand|spot");
+}
+
+CLI::Validator purchase_option_rule(Notes notes, std::string flag) {
+    return name_or_old_price_kind(
+        std::move(notes), std::move(flag), [](const std::string& t) { return purchase_option_named(t).has_value(); }, purchase_option_keys(),
+        "OPTION");
 }
 
 CLI::Validator non_empty_rule(std::string expected) {

@@ -57,10 +57,23 @@ const std::vector<const char*> kTrainingOnly = {"--tokens", "--sequence", "--mic
                                                 "--max-nodes", "--deadline-hours", "--budget-usd"};
 
 // The flags both modes share, checked the same way.
-// --purchase as the catalog's price kinds (price_kind_rule checked each name and rewrote an old one).
-std::vector<PriceKind> price_kinds(const RecommendOptions& o) {
+// --purchase as purchase options (purchase_option_rule checked each key and rewrote an old one).
+std::vector<PurchaseOption> purchase_options(const RecommendOptions& o) {
+    std::vector<PurchaseOption> options;
+    for (const auto& p : o.purchase) options.push_back(purchase_option_named(p).value());
+    return options;
+}
+// --purchase with --training: the catalog's price kinds, which a run's hours are priced at (a
+// commitment is billed for its whole term, which a run of days does not fill).
+std::vector<PriceKind> training_price_kinds(const RecommendOptions& o) {
     std::vector<PriceKind> kinds;
-    for (const auto& p : o.purchase) kinds.push_back(price_kind_named(p).value());
+    for (const auto& p : o.purchase) {
+        const std::optional<PriceKind> kind = price_kind_named(p);
+        if (!kind)
+            throw InputError("--purchase", "'" + p + "'",
+                             "on-demand or spot with --training (a commitment is billed for its whole term; `gpuplan price` quotes every option)");
+        kinds.push_back(*kind);
+    }
     return kinds;
 }
 
@@ -71,7 +84,7 @@ void check_common(const Catalog& catalog, const RecommendOptions& o) {
         for (const auto& i : catalog.instances) known = known || i.family == f;
         if (!known) throw InputError("--family", "'" + f + "'", "an instance family in the catalog (see `gpuplan catalog`)");
     }
-    (void)price_kinds(o);  // each --purchase name is checked here, before any sweep
+    if (o.training) (void)training_price_kinds(o);  // each --purchase key is checked here, before any sweep
 }
 
 std::string run_inference(const Catalog& catalog, const RecommendOptions& o, const ModelSpec* model) {
@@ -83,7 +96,7 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
     q.max_instances = o.max_instances;
     q.region = o.region;
     q.families = o.families;
-    q.purchase = price_kinds(o);
+    q.purchase = purchase_options(o);
     q.max_usd_per_hour = o.max_usd_per_hour;
     if (o.max_ms_per_token) q.max_seconds_per_token = *o.max_ms_per_token / 1e3;
     if (o.bandwidth_efficiency) q.bandwidth_efficiency = {*o.bandwidth_efficiency, InputOrigin::user, ""};
@@ -120,7 +133,7 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
     std::string out = fmt::format("{} ({}, KV {}) at {}, {}: {} options evaluated, {} kept\n\n", model->name, o.dtype, o.kv_dtype, asked, o.region,
                                   r.evaluated, j.at("kept").get<std::size_t>());
     Table t{{{"instance", "instance", false}, {"purchase", "purchase", false}, {"layout", "layout", false}, {"instances", "instances"},
-             {"$/h (fleet)", "usd_per_hour"}, {"$/1M tokens", "usd_per_million_tokens"},
+             {"$/h (fleet)", "usd_per_hour"}, {"$/month (fleet)", "usd_per_month"}, {"$/1M tokens", "usd_per_million_tokens"},
              {q.traffic ? "p95 ms/token" : "ms/token", "ms_per_token"}},
             {}};
     const std::vector<LatencyTarget> targets = q.traffic ? q.traffic->targets : std::vector<LatencyTarget>{};
@@ -129,14 +142,17 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
                                                                   : target.metric == LatencyMetric::time_per_output_token ? "TPOT" : "e2e") + " ms",
                              target.text()});
     t.columns.push_back({"pick", "pick", false});
+    bool any_assumed = false;  // a rate on the frontier is an assumed discount off on-demand
     for (std::size_t i : r.frontier) {
         const Candidate& c = r.candidates[i];
         std::string pick;
         const char* names[] = {"cheapest", "fastest", "balanced"};
         for (std::size_t k = 0; k < r.picks.size(); ++k)
             if (r.picks[k] == i) pick += (pick.empty() ? "" : ", ") + std::string(names[k]);
-        t.rows.push_back({text_cell(c.instance), text_cell(std::string(to_string(c.purchase))), text_cell(c.layout), text_cell(quantity(c.instances)),
+        any_assumed = any_assumed || c.price_assumed;
+        t.rows.push_back({text_cell(c.instance), text_cell(key(c.purchase) + (c.price_assumed ? "*" : "")), text_cell(c.layout), text_cell(quantity(c.instances)),
                           {rate(c.usd_per_hour), full_precision(c.usd_per_hour)},
+                          {money(c.usd_per_month), full_precision(c.usd_per_month)},
                           {rate(c.usd_per_million_tokens), full_precision(c.usd_per_million_tokens)},
                           {decimals(c.seconds_per_token * 1e3, 2), full_precision(c.seconds_per_token * 1e3)}});
         for (std::size_t k = 0; k < targets.size(); ++k)
@@ -157,6 +173,9 @@ std::string run_inference(const Catalog& catalog, const RecommendOptions& o, con
         }
     }
     if (o.format == Format::csv) return render_csv(t);  // the frontier alone: CSV readers want no prose
+    if (any_assumed)
+        out += notes_block("\n*: priced at an assumed discount off on-demand (no listed price for the type and region; docs/pricing.md).\n"
+                           "`gpuplan price TYPE` shows every purchase option with its source.\n", o.format);
     out += "\nDropped, by reason:\n";
     std::vector<KeyValue> dropped;
     for (const auto& [reason, list] : j.at("dropped").items())
@@ -192,7 +211,7 @@ std::string run_training(const Catalog& catalog, const RecommendOptions& o, cons
     q.recompute = o.recompute == "full" ? Recompute::full : o.recompute == "none" ? Recompute::none : Recompute::selective;
     q.region = o.region;
     q.families = o.families;
-    q.purchase = price_kinds(o);
+    q.purchase = training_price_kinds(o);
     q.deadline_hours = o.deadline_hours;
     q.budget_usd = o.budget_usd;
     q.quotas = account_quotas(o.quotas);
@@ -280,10 +299,12 @@ Command register_recommend(CLI::App& parent) {
     app->add_option("--family", o->families, "Only these instance families (comma-separated)")->delimiter(',');
     Command command{app, nullptr};
     o->notes = command.notes;
-    app->add_option("--purchase", o->purchase, "Purchase options: on-demand, spot (comma-separated)")
+    app->add_option("--purchase", o->purchase,
+                    "Purchase options (comma-separated): on-demand, spot; serving also capacity-block and commitments such as reserved-1y, "
+                    "compute-savings-plan-3y-all-upfront (no payment given: no upfront)")
         ->delimiter(',')
         ->capture_default_str()
-        ->transform(price_kind_rule(command.notes, "--purchase"));
+        ->transform(purchase_option_rule(command.notes, "--purchase"));
     add_region_option(*app, o->region);
     app->add_option("--regions", o->regions,
                     "Rank regions instead: 'all' or a comma-separated list; each region's cheapest option, with the saving against --region")
@@ -300,6 +321,7 @@ fit, lack a price, or break a limit are dropped with the reason. Flags of the ot
 sweeps are a scenario's "recommend" and "recommend_training" sections.
 Examples:
   gpuplan recommend --model llama-3.1-70b --dtype fp8 --context 8192 --tokens-per-second 2000 --purchase on-demand,spot
+  gpuplan recommend --model llama-3.1-70b --dtype fp8 --tokens-per-second 2000 --purchase on-demand,reserved-1y,reserved-3y,spot
   gpuplan recommend --model llama-3-8b --family g6,g6e --max-ms-per-token 30 --explain
   gpuplan recommend --model mixtral-8x7b --format json
   gpuplan recommend --model llama-3.1-70b --tokens-per-second 2000 --purchase on-demand,spot --regions all

@@ -138,8 +138,8 @@ h.runTest('browser.product', async () => {
     done.push('typed values kept on click-away and Tab; refused text kept with its reason');
     await page.close();
 
-    // 2. Every region with the mouse, from a fresh page.
-    step = '2. Every region with the mouse, from a f';
+    // 2. Regions with the mouse, from a fresh page.
+    step = '2. Regions with the mouse, from a fresh ';
     page = await open(`${server.origin}/`);
     const controlsMarked = await page.evaluate(() => window.gpuplan.getState().widgets.length);
     await clickWidget(page, 'Region');
@@ -148,7 +148,11 @@ h.runTest('browser.product', async () => {
     if (regionNames.length < 24) throw new Error(`the region list shows ${regionNames.length} regions; expected 24`);
     await page.keyboard.press('Escape');
     await settle(page);
-    for (const region of regionNames) {
+    // The first, one from the middle and the last (the bottom of the list): the mouse's path is the
+    // same for every region, and browser.regions sets each of the catalog's regions in turn and
+    // checks the table it gets (24 mouse selections here took a minute of every CI run).
+    const mouseRegions = [...new Set([regionNames[0], regionNames[Math.floor(regionNames.length / 2)], regionNames[regionNames.length - 1]])];
+    for (const region of mouseRegions) {
       await clickWidget(page, 'Region');
       await clickWidget(page, `Region: ${region}`);
       state = await page.evaluate(() => window.gpuplan.getState());
@@ -158,7 +162,7 @@ h.runTest('browser.product', async () => {
       if (state.catalog_table && state.catalog_table.region !== region)
         throw new Error(`region ${region}: the catalog table prices ${state.catalog_table.region}`);
     }
-    done.push(`${regionNames.length} regions chosen with the mouse (${controlsMarked} controls marked)`);
+    done.push(`${regionNames.length} regions listed, ${mouseRegions.join(', ')} chosen with the mouse (${controlsMarked} controls marked)`);
 
     // 3. Compare ticks land where the boxes were.
     step = '3. Compare ticks land where the boxes we';

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/workload/memory.hpp"
@@ -20,6 +21,7 @@ using namespace gpuplan;
 
 namespace {
 using test::catalog;
+const PurchaseOption kOnDemand{PurchaseKind::on_demand}, kSpot{PurchaseKind::spot};
 }  // namespace
 
 TEST_CASE("pareto frontier of a small set", "[recommend]") {
@@ -104,7 +106,7 @@ TEST_CASE("recommender properties over full sweeps", "[recommend][property]") {
             q.weight_bytes = weight_bytes;
             q.context = 8192;
             q.tokens_per_second = 2000;
-            q.purchase = {PriceKind::on_demand, PriceKind::spot_typical};
+            q.purchase = {kOnDemand, kSpot};
             const Recommendation r = recommend_inference(catalog(), q);
             INFO(name << " weight bytes " << weight_bytes);
             CHECK(r.evaluated == r.candidates.size());
@@ -249,7 +251,7 @@ TEST_CASE("a ranking across regions is each region's own recommendation", "[reco
     InferenceRecommendRequest q = default_inference_request(*find_model(builtin_models(), "llama-3.1-70b"));
     q.context = 8192;
     q.tokens_per_second = 2000;
-    q.purchase = {PriceKind::on_demand, PriceKind::spot_typical};
+    q.purchase = {kOnDemand, kSpot};
     const std::vector<std::string>& regions = catalog().regions();
     REQUIRE(regions.size() > 10);
     const std::vector<Recommendation> all = recommend_inference_in_regions(catalog(), q, regions);
@@ -321,7 +323,7 @@ TEST_CASE("a training ranking across regions is each region's own recommendation
 TEST_CASE("regions ranked by their cheapest option, with the saving against home", "[recommend][regions]") {
     InferenceRecommendRequest q = default_inference_request(*find_model(builtin_models(), "llama-3.1-70b"));
     q.tokens_per_second = 2000;
-    q.purchase = {PriceKind::on_demand, PriceKind::spot_typical};
+    q.purchase = {kOnDemand, kSpot};
     const std::vector<std::string> regions = {"us-east-1", "eu-west-2", "ap-south-1", "ca-central-1", "us-west-2"};
     const RegionRanking ranking = rank_regions(recommend_inference_in_regions(catalog(), q, regions), regions, "eu-west-2");
     REQUIRE(ranking.ranks.size() == regions.size());
@@ -464,4 +466,59 @@ TEST_CASE("a scenario's recommend serves a request rate to latency targets, as r
     nlohmann::json bad_target = asked;
     bad_target["targets"] = nlohmann::json::array({"p95-ttft=1000"});
     CHECK_THROWS_WITH(parse(bad_target), Catch::Contains("$.recommend.targets[0]"));
+}
+
+// Issue 30: "Serve 70B at 2,000 tok/s: per month, per 1M tokens, reserved vs spot" needs the
+// serving sweep to buy any way there is. The rates below are the catalog's own listings
+// (assets/catalog/purchase-options.json: CB-PRICING as of 2026-07-22, RI-VANTAGE as of
+// 2026-01-21), not the code's; an unlisted commitment is the documented discount off on-demand.
+TEST_CASE("a serving sweep prices Capacity Blocks and commitments at their listed or assumed rates", "[recommend][purchase]") {
+    InferenceRecommendRequest q = default_inference_request(*find_model(builtin_models(), "llama-3.1-70b"));
+    q.tokens_per_second = 2000;
+    q.families = {"p4d", "p5", "g6e"};
+    q.purchase = {*purchase_option_named("reserved-1y"), *purchase_option_named("capacity-block"), *purchase_option_named("reserved-3y")};
+    const Recommendation r = recommend_inference(catalog(), q);
+    const double reserved_3y_discount = default_pricing_assumptions().reserved_discount[1].value;
+    std::set<std::string> seen;
+    for (const Candidate& c : r.candidates) {
+        if (c.layout.empty()) continue;  // dropped before any layout (does not fit)
+        const std::string option = key(c.purchase);
+        INFO(c.instance << " " << option << " " << c.layout << " " << c.dropped_because);
+        const bool listed_reserved = c.instance == "p4d.24xlarge" && option == "reserved-1y";
+        const bool listed_block = c.instance == "p5.48xlarge" && option == "capacity-block";
+        if (listed_reserved || listed_block) {
+            CHECK(c.usd_per_hour == Approx(c.instances * (listed_reserved ? 13.921094 : 41.528)).epsilon(1e-12));
+            CHECK_FALSE(c.price_assumed);
+            seen.insert(listed_reserved ? "listed reserved" : "listed block");
+        } else if (c.instance.rfind("g6e.", 0) == 0 && option == "reserved-3y") {
+            const Price* od = catalog().find_instance(c.instance)->find_price("us-east-1", PriceKind::on_demand);
+            REQUIRE(od);
+            CHECK(c.usd_per_hour == Approx(c.instances * *od->usd_per_hour * (1 - reserved_3y_discount)).epsilon(1e-12));
+            CHECK(c.price_assumed);
+            seen.insert("assumed reserved");
+        } else if (c.instance == "p5.48xlarge" && option != "capacity-block") {
+            // The RI dataset lists p5.48xlarge with no Standard Reserved Instance rate anywhere.
+            CHECK_FALSE(c.kept);
+            CHECK(c.dropped_because.rfind("not offered: ", 0) == 0);
+            CHECK(c.dropped_because.find("RI-VANTAGE") != std::string::npos);
+            seen.insert("reserved not offered");
+        } else if (c.instance.rfind("g6e.", 0) == 0 && option == "capacity-block") {
+            CHECK_FALSE(c.kept);
+            CHECK(c.dropped_because.find("CB-PRICING") != std::string::npos);
+            seen.insert("block not offered");
+        }
+        if (c.usd_per_hour > 0) CHECK(c.usd_per_month == Approx(c.usd_per_hour * 730).epsilon(1e-12));
+    }
+    CHECK(seen == std::set<std::string>{"listed reserved", "listed block", "assumed reserved", "reserved not offered", "block not offered"});
+    // Each pick says what it costs a month, from the same fleet rate as its cost per 1M tokens.
+    REQUIRE_FALSE(r.picks.empty());
+    for (std::size_t k = 0; k < r.picks.size(); ++k) {
+        const Candidate& pick = r.candidates[r.picks[k]];
+        REQUIRE(r.pick_details[k].figures);
+        const Figure& month = r.pick_details[k].figures->usd_per_month;
+        CHECK(month.value.value() == Approx(pick.usd_per_hour * 730).epsilon(1e-12));
+        CHECK(month.rests_on_assumption() == pick.price_assumed);
+        CHECK(r.pick_details[k].figures->usd_per_million_tokens.inputs.front().source.find(pick.price_assumed ? "assumed" : "listed") !=
+              std::string::npos);
+    }
 }

@@ -34,7 +34,8 @@ TEST_CASE("old purchase spellings read as today's, each with a note", "[scenario
     REQUIRE(old_scenario.train);
     CHECK(old_scenario.train->purchase == PriceKind::spot_typical);
     REQUIRE(old_scenario.recommend);
-    CHECK(old_scenario.recommend->purchase == std::vector<PriceKind>{PriceKind::on_demand, PriceKind::spot_typical});
+    CHECK(old_scenario.recommend->purchase ==
+          std::vector<PurchaseOption>{PurchaseOption{PurchaseKind::on_demand}, PurchaseOption{PurchaseKind::spot}});
     CHECK(old_scenario.notes == std::vector<std::string>{
                                     R"(old.json: $.recommend.purchase[0]: "on_demand" is now written "on-demand")",
                                     R"(old.json: $.recommend.purchase[1]: "spot_typical" is now written "spot")",

@@ -36,7 +36,7 @@ inline InferenceRecommendRequest serving_workload() {
     InferenceRecommendRequest request = default_inference_request(*find_model(builtin_models(), "llama-3.1-70b"));
     request.context = 8192;
     request.tokens_per_second = 2000;
-    request.purchase = {PriceKind::on_demand, PriceKind::spot_typical};
+    request.purchase = {PurchaseOption{PurchaseKind::on_demand}, PurchaseOption{PurchaseKind::spot}};
     return request;
 }
 

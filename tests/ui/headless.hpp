@@ -74,4 +74,30 @@ private:
     int atlas_w_ = 0, atlas_h_ = 0;
 };
 
+// Two frames of the app with ImGui's text log on in the second; returns the text drawn (table
+// cells joined by " | ", as ImGui's log writes them).
+inline std::string drawn_text(Headless& ui, AppState& state) {
+    // ImGui's log (LogToClipboard) hands what it recorded to the clipboard; this is that clipboard.
+    static std::string logged;
+    ui.frame(state);
+    ImGuiIO& io = ImGui::GetIO();
+    io.SetClipboardTextFn = [](void*, const char* text) { logged = text; };
+    logged.clear();
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    ImGui::NewFrame();
+    ImGui::LogToClipboard();
+    draw_app(state);
+    ImGui::LogFinish();
+    ImGui::Render();
+    return logged;
+}
+
+// One frame with the left button pressed at (x, y), one with it released.
+inline void click(Headless& ui, AppState& state, float x, float y) {
+    ImGui::GetIO().MouseDown[0] = true;
+    ui.frame(state, x, y);
+    ImGui::GetIO().MouseDown[0] = false;
+    ui.frame(state, x, y);
+}
+
 }  // namespace gpuplan::ui::test

@@ -5,6 +5,7 @@
 // silently vanished. On that view code the coverage check below fails.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -167,4 +168,53 @@ TEST_CASE("every drawn figure carries what the page's text mirror shows: text, s
     INFO(total << " figures, " << explained << " explained, " << with_section << " under a section title");
     CHECK(explained > total / 2);
     CHECK(with_section > total / 2);
+}
+
+// Issue 30: "Serve 70B at 2,000 tok/s: which instances, per month, per 1M tokens, reserved vs
+// spot" answered in the app alone. The empty Recommend view's start button asks it; every kept
+// option's row is read back from the drawn text with the purchase option in words and the fleet's
+// $/h, $/month and $ per 1M tokens the core's candidate carries, and each pick draws its monthly
+// cost as a figure.
+TEST_CASE("the serving question is answered in the Recommend view: per month, per 1M tokens, reserved vs spot", "[readback]") {
+    test::Headless ui;
+    AppState state;
+    state.catalog = &test::builtin_catalog();
+    state.view = View::recommend;
+    ui.frame(state);
+    ui.frame(state);
+    const std::string start = "Recommend a fleet to serve llama-3.1-70b";
+    const auto button = std::find_if(marked_widgets().begin(), marked_widgets().end(), [&](const auto& w) { return w.label == start; });
+    REQUIRE(button != marked_widgets().end());
+    test::click(ui, state, button->x + button->w / 2, button->y + button->h / 2);
+    ui.frame(state);
+    REQUIRE(state.result);
+    REQUIRE(state.result->recommend);
+    const Recommendation& r = *state.result->recommend;
+    const std::string drawn = test::drawn_text(ui, state);
+    const std::string heading = "Every kept option (";
+    REQUIRE(drawn.find(heading) != std::string::npos);
+    const std::string table = drawn.substr(drawn.find(heading));
+    std::set<std::string> options_drawn;
+    for (const Candidate& c : r.candidates) {
+        if (!c.kept) continue;
+        const std::string words = purchase_option_words(c.purchase) + (c.price_assumed ? "*" : "");
+        const std::string row = c.instance + " | " + words + " | " + c.layout + " | " + format_quantity(c.instances, "") + " | " +
+                                format_quantity(c.usd_per_hour, "USD/h") + " | " + format_quantity(c.usd_per_month, "USD/month") + " | " +
+                                format_quantity(c.usd_per_million_tokens, "USD");
+        INFO(row);
+        CHECK(table.find(row) != std::string::npos);
+        options_drawn.insert(purchase_option_words(c.purchase));
+    }
+    for (const char* option : {"on-demand", "spot", "reserved 1-year, no upfront", "reserved 3-year, no upfront"}) {
+        INFO(option);
+        CHECK(options_drawn.count(option) == 1);
+    }
+    // The picks' monthly cost, drawn as the figure the core returned.
+    std::size_t monthly = 0;
+    for (const DrawnFigure& d : drawn_figures())
+        if (d.name == "usd_per_month") {
+            ++monthly;
+            CHECK(d.text.find("/month") != std::string::npos);
+        }
+    CHECK(monthly == std::min<std::size_t>(r.picks.size(), 3));
 }

@@ -64,4 +64,20 @@ std::string purchase_option_keys() {
            "optionally -no-upfront, -partial-upfront or -all-upfront (e.g. reserved-3y, compute-savings-plan-1y-all-upfront)";
 }
 
+std::string purchase_option_words(const PurchaseOption& o) {
+    std::string words;
+    switch (o.kind) {
+    case PurchaseKind::on_demand: return "on-demand";
+    case PurchaseKind::spot: return "spot";
+    case PurchaseKind::capacity_block: return "Capacity Block";
+    case PurchaseKind::reserved: words = "reserved"; break;
+    case PurchaseKind::instance_savings_plan: words = "EC2 Instance Savings Plan"; break;
+    case PurchaseKind::compute_savings_plan: words = "Compute Savings Plan"; break;
+    }
+    if (o.term) words += *o.term == Term::one_year ? " 1-year" : " 3-year";
+    if (o.payment)
+        words += *o.payment == Payment::no_upfront ? ", no upfront" : *o.payment == Payment::partial_upfront ? ", partial upfront" : ", all upfront";
+    return words;
+}
+
 }  // namespace gpuplan

@@ -43,5 +43,8 @@ std::optional<PurchaseOption> purchase_option_named(std::string_view key);
 // The accepted keys in words, for error messages: "on-demand, spot, capacity-block, or a
 // commitment reserved|instance-savings-plan|compute-savings-plan-1y|3y[-no-upfront|...]".
 std::string purchase_option_keys();
+// The option in words, as tables and views name it: "on-demand", "spot", "Capacity Block",
+// "reserved 1-year, no upfront", "Compute Savings Plan 3-year" (a commitment of any payment).
+std::string purchase_option_words(const PurchaseOption& option);
 
 }  // namespace gpuplan

@@ -161,14 +161,78 @@ std::string layout_text(const Layout& l) {
 
 namespace {
 
+// One instance-hour of a type bought one way in the request's region, or why it has no price.
+struct HourlyRate {
+    std::optional<double> usd_per_hour;
+    std::string why_not;   // when usd_per_hour is absent
+    bool assumed = false;  // a discount off on-demand (PricingAssumptions), not a listed price
+};
+
+// On-demand and spot are the catalog's prices; the sweep reads them without building a quote.
+bool catalog_priced(const PurchaseOption& option) { return option.kind == PurchaseKind::on_demand || option.kind == PurchaseKind::spot; }
+PriceKind price_kind_of(const PurchaseOption& option) { return option.kind == PurchaseKind::spot ? PriceKind::spot_typical : PriceKind::on_demand; }
+
+// The quote that answers `option` among a type's quotes (a commitment without a payment: no upfront).
+const Quote* quote_for(const std::vector<Quote>& quotes, PurchaseOption option) {
+    if (is_commitment(option.kind) && !option.payment) option.payment = Payment::no_upfront;
+    for (const Quote& quote : quotes)
+        if (quote.option == option) return &quote;
+    return nullptr;
+}
+
+std::vector<Quote> quotes_in_region(const Catalog& catalog, const Instance& inst, const InferenceRecommendRequest& q) {
+    QuoteRequest r;
+    r.instance = inst.name;
+    r.region = q.region;
+    r.assumptions = q.pricing;
+    return quote_purchase_options(catalog, r);
+}
+
+// Each of `options`' hourly rate for one type; its purchase options are quoted once, and only
+// when an option other than on-demand and spot asks for them.
+std::vector<HourlyRate> hourly_rates(const Catalog& catalog, const Instance& inst, const InferenceRecommendRequest& q,
+                                     const std::vector<PurchaseOption>& options) {
+    std::vector<HourlyRate> rates;
+    std::optional<std::vector<Quote>> quotes;
+    for (const PurchaseOption& option : options) {
+        const bool offered = inst.offered_in(q.region);
+        if (catalog_priced(option) || !offered) {
+            const Price* price = inst.find_price(q.region, price_kind_of(option));
+            if (price && price->usd_per_hour) rates.push_back({.usd_per_hour = *price->usd_per_hour});
+            else rates.push_back({.why_not = offered ? "no " + key(option) + " price in " + q.region : "not offered in " + q.region});
+            continue;
+        }
+        if (!quotes) quotes = quotes_in_region(catalog, inst, q);
+        const Quote* quote = quote_for(*quotes, option);
+        if (!quote || !quote->available || !quote->effective_usd_per_hour.value)
+            rates.push_back({.why_not = quote ? quote->unavailable_reason : "no " + key(option) + " price in " + q.region});
+        else
+            rates.push_back({.usd_per_hour = *quote->effective_usd_per_hour.value, .assumed = quote->status == OptionStatus::assumed});
+    }
+    return rates;
+}
+
+// The fleet's hourly price and where its rate comes from, for a pick's working.
+Param fleet_usd_per_hour(const Catalog& catalog, const Instance& inst, const Candidate& pick, const InferenceRecommendRequest& q) {
+    std::string source = "price";
+    if (catalog_priced(pick.purchase)) {
+        if (const auto price = catalog_price(catalog, inst, q.region, price_kind_of(pick.purchase))) source = price->source;
+    } else if (inst.offered_in(q.region)) {
+        const std::vector<Quote> quotes = quotes_in_region(catalog, inst, q);
+        if (const Quote* quote = quote_for(quotes, pick.purchase); quote && quote->available)
+            source = quote->label + " at " + quote->effective_usd_per_hour.worked + " USD/h (" +
+                     (quote->status == OptionStatus::listed ? "listed, " + quote->status_source
+                                                            : std::string("assumed: a discount off on-demand, docs/pricing.md")) + ")";
+    }
+    return {pick.usd_per_hour, InputOrigin::derived, format_number(pick.instances) + " x " + source};
+}
+
 std::optional<PickFigures> pick_figures(const Candidate& pick, const Catalog& catalog, const InferenceRecommendRequest& q) {
     const Instance& inst = *catalog.find_instance(pick.instance);
     std::string why;
     const auto e = layout_estimate(catalog, inst, q, pick.tensor_parallel, pick.batch, why);
     if (!e) return std::nullopt;
-    const auto price = catalog_price(catalog, inst, q.region, pick.purchase);
-    const Param fleet_hourly{pick.usd_per_hour, InputOrigin::derived,
-                             format_number(pick.instances) + " x " + (price ? price->source : std::string("price"))};
+    const Param fleet_hourly = fleet_usd_per_hour(catalog, inst, pick, q);
     Figure instances{.name = "instances", .value = pick.instances, .unit = "instances", .formula = "ceil(target_tokens_per_second / tokens_per_second_per_instance)",
                      .worked = "ceil(" + format_number(q.tokens_per_second) + " / " + format_number(*e->per_instance.value) + ") = " + format_number(pick.instances),
                      .inputs = {e->per_instance.as_input()}};
@@ -183,12 +247,19 @@ std::optional<PickFigures> pick_figures(const Candidate& pick, const Catalog& ca
                   "requests_per_second x mean output tokens"};
     }
     Figure cost = usd_per_million_tokens(fleet_hourly, served);
-    if (q.traffic) cost.inputs.front().rests_on_assumption = true;
+    if (q.traffic || pick.price_assumed) cost.inputs.front().rests_on_assumption = true;
+    // People budget by the month; AWS's price pages use 730 hours for one (purchase_option.hpp).
+    Figure month{.name = "usd_per_month", .value = pick.usd_per_month, .unit = "USD/month",
+                 .formula = "fleet_usd_per_hour x 730 (hours in AWS's pricing month)",
+                 .worked = format_number(pick.usd_per_hour) + " x 730 = " + format_number(pick.usd_per_month),
+                 .inputs = {input("fleet_usd_per_hour", "USD/h", fleet_hourly)}};
+    month.inputs.front().rests_on_assumption = pick.price_assumed;
     return PickFigures{.bytes_per_step = e->roofline.bytes_per_step,
                        .decode_step_seconds = e->decode_step_seconds,
                        .tokens_per_second_per_instance = e->per_instance,
                        .instances = std::move(instances),
-                       .usd_per_million_tokens = std::move(cost)};
+                       .usd_per_million_tokens = std::move(cost),
+                       .usd_per_month = std::move(month)};
 }
 
 // The figures and memory fit a pick comes with (Recommendation::pick_details).
@@ -205,14 +276,14 @@ PickDetail pick_detail(const Candidate& pick, const Catalog& catalog, const Infe
     f.tensor_parallel = pick.tensor_parallel;
     if (q.runtime_overhead_gib.origin != InputOrigin::assumption) f.overhead_gib = q.runtime_overhead_gib.value;
     d.fit = check_inference_fit(f, d.pool);
-    d.quota = quota_line(*catalog.find_instance(pick.instance), pick.instances, pick.purchase, q.quotas);
+    d.quota = quota_line(*catalog.find_instance(pick.instance), pick.instances, price_kind_of(pick.purchase), q.quotas);
     return d;
 }
 
 }  // namespace
 
 std::vector<const Figure*> PickFigures::all() const {
-    return {&bytes_per_step, &decode_step_seconds, &tokens_per_second_per_instance, &instances, &usd_per_million_tokens};
+    return {&bytes_per_step, &decode_step_seconds, &tokens_per_second_per_instance, &instances, &usd_per_million_tokens, &usd_per_month};
 }
 
 namespace {
@@ -255,7 +326,7 @@ std::string over_a_limit(const Candidate& c, const InferenceRecommendRequest& q)
     return "";
 }
 
-Candidate dropped_candidate(const Instance& inst, PriceKind option, const std::string& why) {
+Candidate dropped_candidate(const Instance& inst, const PurchaseOption& option, const std::string& why) {
     Candidate c;
     c.instance = inst.name;
     c.purchase = option;
@@ -265,7 +336,8 @@ Candidate dropped_candidate(const Instance& inst, PriceKind option, const std::s
 }
 
 // One layout of one instance bought one way: the fleet it needs and what that costs.
-Candidate layout_candidate(const Instance& inst, PriceKind option, const Layout& layout, const InferenceRecommendRequest& q) {
+Candidate layout_candidate(const Instance& inst, const PurchaseOption& option, const HourlyRate& rate, const Layout& layout,
+                           const InferenceRecommendRequest& q) {
     Candidate c;
     c.instance = inst.name;
     c.purchase = option;
@@ -284,13 +356,14 @@ Candidate layout_candidate(const Instance& inst, PriceKind option, const Layout&
         c.achieved_seconds = layout.achieved_seconds;
         c.fleet_replicas = layout.traffic_replicas;
     }
-    const Price* price = inst.find_price(q.region, option);
-    if (!price || !price->usd_per_hour) {
+    if (!rate.usd_per_hour) {
         c.kept = false;
-        c.dropped_because = inst.offered_in(q.region) ? "no " + std::string(to_string(option)) + " price in " + q.region : "not offered in " + q.region;
+        c.dropped_because = rate.why_not;
         return c;
     }
-    c.usd_per_hour = c.instances * *price->usd_per_hour;
+    c.price_assumed = rate.assumed;
+    c.usd_per_hour = c.instances * *rate.usd_per_hour;
+    c.usd_per_month = c.usd_per_hour * kHoursPerMonth;
     // The fleet is paid for every hour; the workload uses the target throughput.
     c.usd_per_million_tokens = c.usd_per_hour / (served_tokens_per_second * 3600.0) * 1e6;
     c.dropped_because = over_a_limit(c, q);
@@ -324,13 +397,15 @@ std::vector<InstanceFit> instance_fits(const Catalog& catalog, const InferenceRe
 
 // The fits priced in q.region, each way to buy: the candidates, frontier and picks.
 Recommendation priced_in_region(const Catalog& catalog, const InferenceRecommendRequest& q, const std::vector<InstanceFit>& fits) {
-    const std::vector<PriceKind> purchase = q.purchase.empty() ? std::vector<PriceKind>{PriceKind::on_demand} : q.purchase;
+    const std::vector<PurchaseOption> purchase = q.purchase.empty() ? std::vector<PurchaseOption>{PurchaseOption{}} : q.purchase;
     Recommendation r;
-    for (const InstanceFit& f : fits)
-        for (const PriceKind option : purchase) {
-            if (!f.fit.dropped.empty()) r.candidates.push_back(dropped_candidate(*f.instance, option, f.fit.dropped));
-            for (const Layout& layout : f.fit.layouts) r.candidates.push_back(layout_candidate(*f.instance, option, layout, q));
+    for (const InstanceFit& f : fits) {
+        const std::vector<HourlyRate> rates = f.fit.dropped.empty() ? hourly_rates(catalog, *f.instance, q, purchase) : std::vector<HourlyRate>{};
+        for (std::size_t k = 0; k < purchase.size(); ++k) {
+            if (!f.fit.dropped.empty()) r.candidates.push_back(dropped_candidate(*f.instance, purchase[k], f.fit.dropped));
+            for (const Layout& layout : f.fit.layouts) r.candidates.push_back(layout_candidate(*f.instance, purchase[k], rates[k], layout, q));
         }
+    }
     r.evaluated = r.candidates.size();
     r.traffic = q.traffic;
     frontier_and_picks(r, [](const Candidate& c) { return c.usd_per_million_tokens; }, [](const Candidate& c) { return c.seconds_per_token; });
@@ -361,7 +436,7 @@ std::vector<Recommendation> recommend_inference_in_regions(const Catalog& catalo
 }
 
 std::vector<DroppedOptions> dropped_by_reason(const Recommendation& r) {
-    return detail::dropped_by_reason(r.candidates, [](const Candidate& c) { return c.instance + " (" + std::string(to_string(c.purchase)) + ")"; });
+    return detail::dropped_by_reason(r.candidates, [](const Candidate& c) { return c.instance + " (" + purchase_option_words(c.purchase) + ")"; });
 }
 std::size_t kept_count(const Recommendation& r) { return detail::kept_count(r.candidates); }
 

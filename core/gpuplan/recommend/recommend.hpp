@@ -25,6 +25,7 @@
 #include "gpuplan/workload/memory.hpp"
 #include "gpuplan/workload/model.hpp"
 #include "gpuplan/workload/serving_traffic.hpp"
+#include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/quota.hpp"
 
 namespace gpuplan {
@@ -43,7 +44,14 @@ struct InferenceRecommendRequest {
     double max_instances = 16;
     std::string region = "us-east-1";
     std::vector<std::string> families;        // empty = all GPU families
-    std::vector<PriceKind> purchase;          // empty = on-demand
+    // Every way to buy (purchase_option.hpp; empty = on-demand): on-demand and spot at the
+    // catalog's price, Capacity Blocks and commitments at their effective hourly rate as
+    // quote_purchase_options gives it (a listed price, else `pricing`'s discount off on-demand,
+    // marked assumed), a commitment without a payment as no upfront. A serving fleet runs every
+    // hour, so a commitment's term is used in full. An option a source shows is not sold for a
+    // type and region is dropped with that source.
+    std::vector<PurchaseOption> purchase;
+    PricingAssumptions pricing = default_pricing_assumptions();
     std::optional<double> max_usd_per_hour;   // budget for the whole fleet
     std::optional<double> max_seconds_per_token;  // latency ceiling per sequence
     // Requests at a rate with latency targets (serving_traffic.hpp) in place of tokens_per_second:
@@ -62,10 +70,12 @@ void set_dtypes(InferenceRecommendRequest& request, const std::string& dtype, co
 
 struct Candidate {
     std::string instance, layout;             // layout: "tp 2 x 4 replica(s), batch 37"
-    PriceKind purchase = PriceKind::on_demand;
+    PurchaseOption purchase;
+    bool price_assumed = false;               // its hourly rate is a discount off on-demand, not a listed price
     double tensor_parallel = 0, replicas = 0, batch = 0;
     double instances = 0;
     double usd_per_hour = 0;                  // the whole fleet
+    double usd_per_month = 0;                 // the same for AWS's month of 730 hours (kHoursPerMonth)
     double usd_per_million_tokens = 0;        // cost score
     double seconds_per_token = 0;             // time score (with traffic: the p95 time per output token)
     double tokens_per_second = 0;             // what the fleet delivers (with traffic: what it is asked for)
@@ -84,6 +94,7 @@ struct PickFigures {
     Figure tokens_per_second_per_instance;  // what one instance delivers
     Figure instances;                       // how many instances the throughput needs
     Figure usd_per_million_tokens;          // the fleet's hourly cost over its tokens
+    Figure usd_per_month;                   // the fleet for a month of 730 hours
     // Every figure in the order the JSON lists them (under each Figure::name).
     std::vector<const Figure*> all() const;
 };
@@ -173,7 +184,8 @@ std::vector<const Figure*> training_pick_figures(const TrainingTime& time);
 // ---- what a sweep dropped ---------------------------------------------------------------------
 // The options a sweep did not keep, grouped by the reason they were dropped (reasons in
 // alphabetical order), each named as the serialiser and the Recommend view both show it:
-// "p5.48xlarge (on-demand)" for serving, "p5.48xlarge x 2 (on-demand)" for training.
+// "p5.48xlarge (on-demand)" for serving (the option in words: "p5.48xlarge (reserved 1-year,
+// no upfront)"), "p5.48xlarge x 2 (on-demand)" for training.
 struct DroppedOptions {
     std::string reason;
     std::vector<std::string> options;

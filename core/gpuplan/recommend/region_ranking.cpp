@@ -58,6 +58,10 @@ RegionRanking rank(const std::vector<Cheapest>& cheapest, const std::vector<std:
     return r;
 }
 
+// The key a candidate was bought by: serving sweeps any purchase option, training a price kind.
+std::string purchase_key(PriceKind kind) { return std::string(to_string(kind)); }
+std::string purchase_key(const PurchaseOption& option) { return key(option); }
+
 template <class Sweep, class Cost>
 std::vector<Cheapest> cheapest_of(const std::vector<Sweep>& by_region, const std::vector<std::string>& regions, Cost cost) {
     // `cost` gives a candidate's cost score and names it as the sweep's tables do.
@@ -67,7 +71,7 @@ std::vector<Cheapest> cheapest_of(const std::vector<Sweep>& by_region, const std
         if (s.picks.empty()) out.push_back({});
         else {
             const auto& c = s.candidates[s.picks.front()];
-            const std::string purchase(to_string(c.purchase));
+            const std::string purchase = purchase_key(c.purchase);
             out.push_back({s.picks.front(), cost(c), c.instance, purchase, c.layout, c.instance + " (" + purchase + "), " + c.layout, ""});
         }
     }

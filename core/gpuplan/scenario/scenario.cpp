@@ -266,16 +266,25 @@ std::vector<std::string> family_list(ObjectReader& r, const Catalog& catalog) {
     return families;
 }
 
-// "purchase": a list of the catalog's price kinds.
-std::vector<PriceKind> purchase_list(ObjectReader& r) {
+// "purchase": a list of keys, each read by `named` (nullopt: refused, expecting `keys`).
+template <class Key, class Named>
+std::vector<Key> key_list(ObjectReader& r, Named named, const std::string& keys) {
     const std::vector<std::string> names = r.optional_string_list("purchase");
-    std::vector<PriceKind> kinds;
+    std::vector<Key> out;
     for (std::size_t k = 0; k < names.size(); ++k) {
-        const std::optional<PriceKind> kind = price_kind_named(names[k]);
-        if (!kind) throw InputError(index_path(r.child_path("purchase"), k), "\"" + names[k] + "\"", price_kind_keys());
-        kinds.push_back(*kind);
+        const std::optional<Key> key = named(names[k]);
+        if (!key) throw InputError(index_path(r.child_path("purchase"), k), "\"" + names[k] + "\"", keys);
+        out.push_back(*key);
     }
-    return kinds;
+    return out;
+}
+// The catalog's price kinds (a training run's hours).
+std::vector<PriceKind> purchase_list(ObjectReader& r) {
+    return key_list<PriceKind>(r, [](std::string_view name) { return price_kind_named(name); }, price_kind_keys());
+}
+// Any purchase option (a serving sweep prices every way to buy).
+std::vector<PurchaseOption> purchase_option_list(ObjectReader& r) {
+    return key_list<PurchaseOption>(r, [](std::string_view name) { return purchase_option_named(name); }, purchase_option_keys());
 }
 
 // A prompt or output length: a whole number of tokens, or a distribution's spelling
@@ -317,7 +326,8 @@ std::optional<TrafficRequest> parse_recommend_traffic(ObjectReader& r, Inference
     return t;
 }
 
-std::optional<InferenceRecommendRequest> parse_recommend(ObjectReader& root, const Catalog& catalog, const std::string& region) {
+std::optional<InferenceRecommendRequest> parse_recommend(ObjectReader& root, const Catalog& catalog, const std::string& region,
+                                                          const PricingAssumptions& assumptions) {
     const Json* j = root.optional_value("recommend");
     if (!j) return std::nullopt;
     ObjectReader r(*j, root.child_path("recommend"));
@@ -330,7 +340,8 @@ std::optional<InferenceRecommendRequest> parse_recommend(ObjectReader& root, con
     q.max_batch = r.optional_number("max_batch", NumberRule::positive).value_or(q.max_batch);
     q.max_instances = r.optional_number("max_instances", NumberRule::positive).value_or(q.max_instances);
     q.families = family_list(r, catalog);
-    q.purchase = purchase_list(r);
+    q.purchase = purchase_option_list(r);
+    q.pricing = assumptions;
     q.max_usd_per_hour = r.optional_number("max_usd_per_hour", NumberRule::positive);
     if (auto ms = r.optional_number("max_ms_per_token", NumberRule::positive)) q.max_seconds_per_token = *ms / 1e3;
     read_override(r, "bandwidth_efficiency", q.bandwidth_efficiency, NumberRule::fraction);
@@ -444,7 +455,7 @@ Scenario parse_scenario(std::string_view text, const std::string& origin, const 
     s.storage = parse_storage(root);
     s.token_costs = parse_token_costs(root, catalog, s.region);
     s.video = parse_video(root, catalog, s.region);
-    s.recommend = parse_recommend(root, catalog, s.region);
+    s.recommend = parse_recommend(root, catalog, s.region, assumptions);
     s.train = parse_train(root, catalog, s.region);
     s.recommend_training = parse_recommend_training(root, catalog, s.region);
     if (const Json* d = root.optional_value("decode")) s.decode = parse_decode_request(*d, root.child_path("decode"), catalog, s.region);

@@ -110,9 +110,11 @@ nlohmann::json to_json(const TrainingRecommendation& r) {
 
 nlohmann::json to_json(const Recommendation& r) {
     auto candidate = [](const Candidate& c) {
-        nlohmann::json j{{"instance", c.instance}, {"purchase", to_string(c.purchase)}, {"layout", c.layout}, {"instances", c.instances},
-                         {"usd_per_hour", c.usd_per_hour}, {"usd_per_million_tokens", c.usd_per_million_tokens},
+        nlohmann::json j{{"instance", c.instance}, {"purchase", key(c.purchase)}, {"layout", c.layout}, {"instances", c.instances},
+                         {"usd_per_hour", c.usd_per_hour}, {"usd_per_month", c.usd_per_month},
+                         {"usd_per_million_tokens", c.usd_per_million_tokens},
                          {"seconds_per_token", c.seconds_per_token}, {"tokens_per_second", c.tokens_per_second}};
+        if (c.price_assumed) j["price_assumed"] = true;  // its rate is an assumed discount off on-demand
         if (!c.achieved_seconds.empty()) {  // serving a request rate: the replicas and each target's simulated figure
             j["fleet_replicas"] = c.fleet_replicas;
             j["achieved_seconds"] = c.achieved_seconds;

@@ -108,7 +108,7 @@ std::vector<PickView> pick_views(const Recommendation& r) {
     return v;
 }
 
-std::string pick_title(const Candidate& c) { return c.instance + " (" + human_name(std::string(to_string(c.purchase))) + ")"; }
+std::string pick_title(const Candidate& c) { return c.instance + " (" + purchase_option_words(c.purchase) + ")"; }
 
 void draw_picks(AppState& state) {
     heading("Recommended fleets");
@@ -204,7 +204,8 @@ void draw_pick(AppState& state) {
                                 {"Decode step", f.decode_step_seconds},
                                 {"Tokens per second per instance", f.tokens_per_second_per_instance},
                                 {"Instances", f.instances},
-                                {"USD per 1M tokens at your rate (the fleet)", f.usd_per_million_tokens}});
+                                {"USD per 1M tokens at your rate (the fleet)", f.usd_per_million_tokens},
+                                {"USD per month (the fleet, 730 hours)", f.usd_per_month}});
     draw_quota_line(p.detail.quota);
     note("Decode is memory-bound: each step reads the weights and every sequence's KV cache once, plus the tensor-parallel "
          "all-reduces and a fixed cost per step; tokens/s per instance = batch / step time x replicas (docs/models.md). Hover a "

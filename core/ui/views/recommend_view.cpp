@@ -29,7 +29,9 @@ struct OptionRow {
     bool on_frontier = false;
 };
 OptionRow option_row(const Candidate& c) {
-    return {c.instance, human_name(std::string(to_string(c.purchase))), c.layout, c.seconds_per_token * 1e3, c.usd_per_million_tokens, &c, nullptr};
+    // "*": the rate is an assumed discount off on-demand (the table's note says so)
+    return {c.instance, purchase_option_words(c.purchase) + (c.price_assumed ? "*" : ""), c.layout, c.seconds_per_token * 1e3,
+            c.usd_per_million_tokens, &c, nullptr};
 }
 OptionRow option_row(const TrainingCandidate& c) {
     return {c.instance, human_name(std::string(to_string(c.purchase))), c.layout, c.hours, c.cost_usd, nullptr, &c};
@@ -139,11 +141,13 @@ void draw_ranked_cells(const OptionRow& o) {
         ImGui::TableSetColumnIndex(5);
         text_right(format_quantity(s->usd_per_hour, "USD/h"));
         ImGui::TableSetColumnIndex(6);
-        text_right(format_quantity(s->usd_per_million_tokens, "USD"));
+        text_right(format_quantity(s->usd_per_month, "USD/month"));
         ImGui::TableSetColumnIndex(7);
+        text_right(format_quantity(s->usd_per_million_tokens, "USD"));
+        ImGui::TableSetColumnIndex(8);
         text_right(format_quantity(s->seconds_per_token * 1e3, "ms"));
         for (std::size_t k = 0; k < s->achieved_seconds.size(); ++k) {
-            ImGui::TableSetColumnIndex(8 + static_cast<int>(k));
+            ImGui::TableSetColumnIndex(9 + static_cast<int>(k));
             text_right(format_quantity(s->achieved_seconds[k] * 1e3, "ms"));
         }
     }
@@ -153,7 +157,7 @@ void draw_ranked_cells(const OptionRow& o) {
 // the frontier's (`mark_frontier`).
 void draw_options_table(const Sweep& sweep, const std::vector<OptionRow>& rows, const char* id, bool mark_frontier) {
     const bool training = sweep.training;
-    const int columns = (training ? 7 : 8 + static_cast<int>(sweep.targets.size())) + (mark_frontier ? 1 : 0);
+    const int columns = (training ? 7 : 9 + static_cast<int>(sweep.targets.size())) + (mark_frontier ? 1 : 0);
     if (!ImGui::BeginTable(id, columns, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
                                             ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY, ImVec2(0, table_height(rows.size(), 16))))
         return;
@@ -165,7 +169,7 @@ void draw_options_table(const Sweep& sweep, const std::vector<OptionRow>& rows, 
         for (const char* h : {"hours", "cost"}) ImGui::TableSetupColumn(h);
         ImGui::TableSetupColumn("bottleneck", ImGuiTableColumnFlags_WidthStretch);
     } else {
-        for (const char* h : {"instances", "USD/h (fleet)", "USD per 1M tokens at your rate"}) ImGui::TableSetupColumn(h);
+        for (const char* h : {"instances", "USD/h (fleet)", "USD/month (fleet)", "USD per 1M tokens at your rate"}) ImGui::TableSetupColumn(h);
         ImGui::TableSetupColumn(sweep.by_requests ? "p95 ms per token" : "ms per token");
         for (const LatencyTarget& t : sweep.targets) ImGui::TableSetupColumn((latency_target_heading(t) + " (ms)").c_str());
     }
@@ -201,6 +205,9 @@ void draw_options_table(const Sweep& sweep, const std::vector<OptionRow>& rows, 
         }
     }
     ImGui::EndTable();
+    if (std::any_of(rows.begin(), rows.end(), [](const OptionRow& o) { return o.serving && o.serving->price_assumed; }))
+        note("*: priced at an assumed discount off on-demand: no listed price for the type and region (the Costs view "
+             "shows every way to buy it with its source).");
 }
 
 void draw_picks(const Sweep& sweep) {
@@ -266,7 +273,7 @@ void edit_training_request(AppState& state) {
     edit_number(state, r, "tokens", "tokens to train", 2e10, 1, 1e15, "%.3g");
     ImGui::SameLine();
     edit_number(state, r, "max_nodes", "max nodes", 8, 1, 4096);
-    edit_purchase_and_families(state, r);
+    edit_purchase_and_families(state, r, false);
     edit_optional_number(state, r, "deadline_hours", "deadline (hours)", "none", 0.01, 1e6);
     ImGui::SameLine();
     edit_optional_number(state, r, "budget_usd", "budget (USD)", "none", 1, 1e10, "%.6g");

@@ -1,5 +1,6 @@
 // view_common.cpp — scenario-editing helpers shared by the views (view_common.hpp).
 #include "ui/views/view_common.hpp"
+#include "gpuplan/pricing/purchase_option.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -352,13 +353,25 @@ std::string price_kind_in_words(const std::string& key) {
     return kind ? std::string(price_kind_words(*kind)) : key;
 }
 
-nlohmann::json example_serving_request() {
-    return {{"model", "llama-3.1-70b"}, {"dtype", "fp8"}, {"kv_dtype", "bf16"}, {"context", 8192}, {"tokens_per_second", 2000},
-            {"purchase", price_kind_options()}, {"max_instances", 8}};
+std::vector<std::string> serving_purchase_options() {
+    return {"on-demand", "spot", "capacity-block", "reserved-1y-no-upfront", "reserved-1y-all-upfront", "reserved-3y-no-upfront",
+            "reserved-3y-all-upfront", "instance-savings-plan-1y-no-upfront", "instance-savings-plan-3y-no-upfront",
+            "compute-savings-plan-1y-no-upfront", "compute-savings-plan-3y-no-upfront"};
 }
 
-void edit_purchase_and_families(AppState& state, nlohmann::json& section) {
-    edit_choice_set(state, section, "purchase", "buy as", price_kind_options(), "on-demand", price_kind_in_words);
+std::string purchase_option_in_words(const std::string& key) {
+    const auto option = purchase_option_named(key);
+    return option ? purchase_option_words(*option) : key;
+}
+
+nlohmann::json example_serving_request() {
+    return {{"model", "llama-3.1-70b"}, {"dtype", "fp8"}, {"kv_dtype", "bf16"}, {"context", 8192}, {"tokens_per_second", 2000},
+            {"purchase", {"on-demand", "spot", "reserved-1y-no-upfront", "reserved-3y-no-upfront"}}, {"max_instances", 8}};
+}
+
+void edit_purchase_and_families(AppState& state, nlohmann::json& section, bool serving) {
+    if (serving) edit_choice_set(state, section, "purchase", "buy as", serving_purchase_options(), "on-demand", purchase_option_in_words);
+    else edit_choice_set(state, section, "purchase", "buy as", price_kind_options(), "on-demand", price_kind_in_words);
     ImGui::SameLine();
     edit_choice_set(state, section, "families", "families", family_names(state), "any family");
 }
@@ -445,7 +458,7 @@ void edit_serving_request(AppState& state, bool constraints) {
     ImGui::SameLine();
     edit_number(state, r, "max_instances", "max instances", 16, 1, 4096);
     if (!constraints) return;
-    edit_purchase_and_families(state, r);
+    edit_purchase_and_families(state, r, true);
     edit_optional_number(state, r, "max_usd_per_hour", "max USD/h (fleet)", "no limit", 0.01, 1e7);
     ImGui::SameLine();
     edit_optional_number(state, r, "max_ms_per_token", "max ms per token", "no limit", 0.01, 1e6);

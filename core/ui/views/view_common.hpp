@@ -130,11 +130,17 @@ std::vector<std::string> family_names(const AppState& state);
 // words ("spot" -> "spot (typical)"), for the purchase pickers.
 std::vector<std::string> price_kind_options();
 std::string price_kind_in_words(const std::string& key);
+// The ways a serving sweep can buy (purchase_option.hpp keys; commitments with their payment
+// spelled out), and a key in words ("reserved-3y-no-upfront" -> "reserved 3-year, no upfront").
+std::vector<std::string> serving_purchase_options();
+std::string purchase_option_in_words(const std::string& key);
 // The "recommend" section the empty Inference and Recommend views offer: llama-3.1-70b at
-// 2,000 tokens/s, on-demand or spot, at most 8 instances.
+// 2,000 tokens/s, on-demand, spot or reserved for 1 or 3 years, at most 8 instances (the
+// question "serve 70B at 2,000 tok/s: per month, per 1M tokens, reserved vs spot").
 nlohmann::json example_serving_request();
-// A recommendation's "purchase" and "families" sets (empty: on-demand, any family).
-void edit_purchase_and_families(AppState& state, nlohmann::json& section);
+// A recommendation's "purchase" and "families" sets (empty: on-demand, any family); `serving`:
+// every way to buy, else the catalog's price kinds (a training run's hours).
+void edit_purchase_and_families(AppState& state, nlohmann::json& section, bool serving);
 // The inputs of a serving recommendation (scenario section "recommend"): model, weights and KV
 // cache precision, context, tokens/s; with `constraints`, also purchase options, families,
 // instance count, hourly budget and latency limit. Shared by the Inference and Recommend views.
