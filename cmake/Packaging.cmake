@@ -4,7 +4,12 @@
 #   cmake --preset bench && cmake --build --preset bench && (cd build/bench && cpack)
 # The CUDA runtime is linked statically and NCCL is opened at run time (dlopen), so the
 # package needs the NVIDIA driver but no CUDA toolkit; dpkg-shlibdeps lists the rest (fmt, MPI).
+# libcurl is opened at run time too (by `prices update`'s first download, native/net), so it is
+# named here: libcurl4, libcurl4t64 since Ubuntu 24.04.
 install(TARGETS gpuplan RUNTIME DESTINATION bin)
+if(TARGET gpuplan-gui)
+  install(TARGETS gpuplan-gui RUNTIME DESTINATION bin)  # `gpuplan gui` starts it from beside gpuplan
+endif()
 if(TARGET gpuplan-bench-mpi)
   install(TARGETS gpuplan-bench-mpi RUNTIME DESTINATION bin)
 endif()
@@ -20,6 +25,7 @@ set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "gpuplan developers")
 set(CPACK_DEBIAN_PACKAGE_SECTION "science")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # dpkg-shlibdeps: the shared libraries the binaries use
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcurl4 | libcurl4t64")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_ARCHIVE_COMPONENT_INSTALL OFF)
 include(CPack)

@@ -187,7 +187,17 @@ int run(const std::vector<std::string>& args, std::string& out, std::string& err
 
 }  // namespace
 
+namespace {
+std::vector<std::string>& arguments_now() {
+    static std::vector<std::string> args;
+    return args;
+}
+}  // namespace
+
+const std::vector<std::string>& invocation_arguments() { return arguments_now(); }
+
 int run_gpuplan(const std::vector<std::string>& args, std::string& out, std::string& err) {
+    arguments_now() = args;
     // `gpuplan --version` alone answers before the ~25 commands and their options are built:
     // building them is most of what the program did to print one line (docs/performance.md).
     // The text is the one CLI11's version flag prints (tests/cli: version).

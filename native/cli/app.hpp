@@ -16,4 +16,8 @@ namespace gpuplan::cli {
 // (`bench decode` progress lines still go straight to the process's stderr while it runs.)
 int run_gpuplan(const std::vector<std::string>& args, std::string& out, std::string& err);
 
+// The arguments of the run_gpuplan call in progress: what `gpuplan gui` hands the window
+// program whole (gui_launcher.cpp), global options such as --catalog included.
+const std::vector<std::string>& invocation_arguments();
+
 }  // namespace gpuplan::cli

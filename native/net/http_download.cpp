@@ -8,6 +8,7 @@
 #include <thread>
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 
 #include "gpuplan/text.hpp"
 
@@ -17,14 +18,51 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// curl_global_init once per process, before the first handle (libcurl, "curl_global_init":
-// not thread-safe, so done from the first download, which runs before any other thread uses curl).
-void init_curl_once() {
-    static const bool done = [] {
-        curl_global_init(CURL_GLOBAL_DEFAULT);
-        return true;
+// libcurl, opened by the first download (dlopen) rather than linked: linked, its ~30 libraries
+// (TLS, Kerberos, LDAP, ...) were loaded and initialised by every command, ~5 ms of each start
+// against ~1.5 ms for `true` (docs/performance.md, "The CLI's start"). curl.h still gives the
+// types and constants; these are the seven functions a download calls.
+struct CurlApi {
+    CURLcode (*global_init)(long flags) = nullptr;
+    CURL* (*easy_init)() = nullptr;
+    void (*easy_cleanup)(CURL* curl) = nullptr;
+    CURLcode (*easy_setopt)(CURL* curl, CURLoption option, ...) = nullptr;
+    CURLcode (*easy_perform)(CURL* curl) = nullptr;
+    CURLcode (*easy_getinfo)(CURL* curl, CURLINFO info, ...) = nullptr;
+    const char* (*easy_strerror)(CURLcode code) = nullptr;
+};
+
+template <class Function>
+void bind_symbol(void* library, const char* name, Function& function, std::string& missing) {
+    function = reinterpret_cast<Function>(dlsym(library, name));
+    if (!function) missing += (missing.empty() ? "" : ", ") + std::string(name);
+}
+
+// Opens libcurl and calls curl_global_init once per process (not thread-safe, so from the first
+// download, before any other thread uses curl). A DownloadError naming what is missing when
+// libcurl cannot be opened: Debian's and Ubuntu's libcurl4 package provides it.
+const CurlApi& curl() {
+    static const CurlApi api = [] {
+        // The soname of libcurl 7 and 8 alike (ABI 4); the unversioned name is only in -dev packages.
+        void* library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+        if (!library)
+            throw DownloadError(std::string("cannot download: libcurl could not be opened (") + dlerror() +
+                                    "); install the libcurl4 package (Debian, Ubuntu) or your system's libcurl",
+                                false);
+        CurlApi a;
+        std::string missing;
+        bind_symbol(library, "curl_global_init", a.global_init, missing);
+        bind_symbol(library, "curl_easy_init", a.easy_init, missing);
+        bind_symbol(library, "curl_easy_cleanup", a.easy_cleanup, missing);
+        bind_symbol(library, "curl_easy_setopt", a.easy_setopt, missing);
+        bind_symbol(library, "curl_easy_perform", a.easy_perform, missing);
+        bind_symbol(library, "curl_easy_getinfo", a.easy_getinfo, missing);
+        bind_symbol(library, "curl_easy_strerror", a.easy_strerror, missing);
+        if (!missing.empty()) throw DownloadError("cannot download: the libcurl found lacks " + missing, false);
+        a.global_init(CURL_GLOBAL_DEFAULT);
+        return a;
     }();
-    (void)done;
+    return api;
 }
 
 std::string with_thousands(std::uint64_t n) { return group_thousands(std::to_string(n)); }
@@ -67,9 +105,9 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
 // The first body bytes of an attempt: what the answer covers.
 bool on_first_body(Attempt& a) {
     long status = 0;
-    curl_easy_getinfo(a.curl, CURLINFO_RESPONSE_CODE, &status);
+    curl().easy_getinfo(a.curl, CURLINFO_RESPONSE_CODE, &status);
     curl_off_t length = -1;
-    curl_easy_getinfo(a.curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
+    curl().easy_getinfo(a.curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
     if (!a.first_etag->empty() && !a.etag.empty() && a.etag != *a.first_etag) {
         a.etag_changed = true;
         return false;
@@ -146,43 +184,44 @@ std::string http_reason(long status) {
 }
 
 struct CurlHandle {
-    CURL* curl = curl_easy_init();
-    ~CurlHandle() { curl_easy_cleanup(curl); }
+    CURL* handle = curl().easy_init();
+    ~CurlHandle() { curl().easy_cleanup(handle); }
 };
 
 // One attempt's transfer options: HTTP(S) only, redirects followed, HTTP errors as errors, the
 // stall limit, and from the second attempt on the rest of the file only.
 void set_options(CURL* c, const std::string& url, const DownloadPolicy& policy, Attempt& a, char* error_text, const std::string& range) {
-    curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+    const auto setopt = curl().easy_setopt;
+    setopt(c, CURLOPT_URL, url.c_str());
 #if LIBCURL_VERSION_NUM >= 0x075500  // 7.85: the string form; the bitmask is deprecated there
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 #else  // Ubuntu 22.04's 7.81 (the bench preset's oldest target)
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS, static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS, static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+    setopt(c, CURLOPT_PROTOCOLS, static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+    setopt(c, CURLOPT_REDIR_PROTOCOLS, static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
-    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
-    curl_easy_setopt(c, CURLOPT_FAILONERROR, 1L);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_USERAGENT, "gpuplan-prices-update");
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, policy.connect_timeout_s);
-    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, policy.stall_timeout_s);
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error_text);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, &a);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &a);
+    setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+    setopt(c, CURLOPT_MAXREDIRS, 5L);
+    setopt(c, CURLOPT_FAILONERROR, 1L);
+    setopt(c, CURLOPT_NOSIGNAL, 1L);
+    setopt(c, CURLOPT_USERAGENT, "gpuplan-prices-update");
+    setopt(c, CURLOPT_CONNECTTIMEOUT, policy.connect_timeout_s);
+    setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    setopt(c, CURLOPT_LOW_SPEED_TIME, policy.stall_timeout_s);
+    setopt(c, CURLOPT_ERRORBUFFER, error_text);
+    setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    setopt(c, CURLOPT_HEADERDATA, &a);
+    setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    setopt(c, CURLOPT_WRITEDATA, &a);
     // CURLOPT_RANGE, not CURLOPT_RESUME_FROM: the latter fails outright when a server answers
     // 200 with the whole file; on_first_body skips the bytes already delivered instead.
-    if (a.resume_from > 0) curl_easy_setopt(c, CURLOPT_RANGE, range.c_str());
+    if (a.resume_from > 0) setopt(c, CURLOPT_RANGE, range.c_str());
 }
 
 }  // namespace
 
 DownloadReport download(const std::string& url, const DownloadPolicy& policy, const DownloadCallbacks& callbacks) {
-    init_curl_once();
+    (void)curl();  // opened and initialised before the first handle
     DownloadReport report{url};
     std::uint64_t delivered = 0, total = 0;
     std::string first_etag, cause;
@@ -197,10 +236,10 @@ DownloadReport download(const std::string& url, const DownloadPolicy& policy, co
         }
         report.attempts = attempt;
         CurlHandle handle;
-        if (!handle.curl) throw DownloadError("cannot download " + url + ": libcurl could not start a transfer", false);
+        if (!handle.handle) throw DownloadError("cannot download " + url + ": libcurl could not start a transfer", false);
         Attempt a;
         a.callbacks = &callbacks;
-        a.curl = handle.curl;
+        a.curl = handle.handle;
         a.started_at = started_at;
         a.delivered = &delivered;
         a.total = &total;
@@ -208,11 +247,11 @@ DownloadReport download(const std::string& url, const DownloadPolicy& policy, co
         a.resume_from = delivered;
         char error_text[CURL_ERROR_SIZE] = "";
         const std::string range = std::to_string(delivered) + "-";
-        CURL* c = handle.curl;
+        CURL* c = handle.handle;
         set_options(c, url, policy, a, error_text, range);
-        const CURLcode rc = curl_easy_perform(c);
+        const CURLcode rc = curl().easy_perform(c);
         long status = 0;
-        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+        curl().easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
         ever_connected = ever_connected || status != 0 || !no_connection(rc);
         report.resumed += a.resume_from > 0 && a.answered;
         if (a.sink_stopped) {
@@ -236,7 +275,7 @@ DownloadReport download(const std::string& url, const DownloadPolicy& policy, co
         cause = rc == CURLE_HTTP_RETURNED_ERROR ? http_reason(status)
               : rc == CURLE_PARTIAL_FILE && total
                   ? "the connection closed at byte " + with_thousands(delivered) + " of " + with_thousands(total)
-                  : std::string(error_text[0] ? error_text : curl_easy_strerror(rc));
+                  : std::string(error_text[0] ? error_text : curl().easy_strerror(rc));
         if (!retryable(rc, status))
             throw DownloadError("cannot download " + url + ": " + cause, false);
     }
