@@ -281,25 +281,6 @@ bool begin_figure_table(const char* id) {
 }
 }  // namespace
 
-void figure_table(const char* id, const nlohmann::json* figures, std::initializer_list<FigureRow> rows) {
-    if (!figures || !begin_figure_table(id)) return;
-    for (const FigureRow& row : rows) {
-        const nlohmann::json* f = find_json(*figures, {row.key});
-        if (!f) continue;
-        ImGui::TableNextRow();
-        ImGui::TableSetColumnIndex(0);
-        ImGui::TextUnformatted(row.label);
-        ImGui::TableSetColumnIndex(1);
-        if (!f->is_object()) {
-            ImGui::TextDisabled("-");
-            continue;
-        }
-        const TextFit fit = draw_figure_json(*f, f, true, true);
-        drawn_list().push_back({row.key, row.label, figure_value(f), json_string(find_json(*f, {"unit"})), 0, 0, fit.text, current_section(), *f, fit.x, fit.y, fit.h});
-    }
-    ImGui::EndTable();
-}
-
 void figure_table(const char* id, std::initializer_list<TypedFigureRow> rows) {
     if (!begin_figure_table(id)) return;
     for (const TypedFigureRow& row : rows) {

@@ -57,12 +57,11 @@ struct DrawnFigure {
     std::string unit;
     // The drawn text's width and the room it had (in a table: its cell's width), in pixels:
     // text wider than its room is cut off, as in a table column not yet sized to its content.
-    // 0 and 0 where not measured (figure_table over JSON figures).
     float text_w = 0, room_w = 0;
     // For the page's text mirror of the view (screen readers, find in page): the text as
     // drawn ("$98.32/h", "unknown"), the section title drawn above it (heading(); "" before
     // the first), and the figure document its explanation is written from when asked for
-    // (figure_explanation_text).
+    // (figure_explanation_text): the one the figure was drawn from, moved here, not copied.
     std::string text;
     std::string section;
     nlohmann::json figure;
@@ -83,14 +82,8 @@ float table_height(std::size_t rows, float max_em);
 // The tooltip body for a figure: formula, worked line, inputs with their origin.
 void figure_tooltip(const nlohmann::json& figure, std::string_view title = "");
 
-struct FigureRow {
-    const char* label;  // "Total cost"
-    const char* key;    // key in the figures object, "total_cost_usd"
-};
-// A two-column table: label | value (right-aligned, hover explains). Missing keys are skipped.
-void figure_table(const char* id, const nlohmann::json* figures, std::initializer_list<FigureRow> rows);
-// The same over figures of the typed result: nothing can be skipped (an unknown figure shows
-// "unknown" with its reason).
+// A two-column table over figures of the typed result: label | value (right-aligned, hover
+// explains). Nothing can be skipped: an unknown figure shows "unknown" with its reason.
 struct TypedFigureRow {
     const char* label;     // "Tokens/s per instance"
     const Figure& figure;  // a member of the typed result
