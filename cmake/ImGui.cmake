@@ -36,6 +36,7 @@ foreach(_src IN LISTS _imgui_core_sources)
 endforeach()
 if(_imgui_core_ok AND NOT TARGET gpuplan_imgui_core)
   add_library(gpuplan_imgui_core STATIC ${_imgui_core_sources})
+  gpuplan_optimize_for_size(gpuplan_imgui_core)  # Dear ImGui draws per frame, not per sweep
   target_include_directories(gpuplan_imgui_core SYSTEM PUBLIC "${_imgui_dir}" "${_imgui_dir}/misc/cpp")
   # Keep our code off APIs that ImGui has already deprecated, so a version bump is painless.
   target_compile_definitions(gpuplan_imgui_core PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
@@ -76,6 +77,7 @@ if(EMSCRIPTEN)
   # arrays do not match the "#version 300 es" context we create.
   target_compile_definitions(gpuplan_imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)
   target_link_libraries(gpuplan_imgui PUBLIC gpuplan_sdl2)
+  gpuplan_optimize_for_size(gpuplan_imgui)
   # The WebGL link flags live on the executable that creates the context (web/CMakeLists.txt),
   # next to the other page-level flags, with a comment on each.
 else()

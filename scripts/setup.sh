@@ -25,7 +25,7 @@ packages=(
   clang libclang-rt-14-dev
   g++-11
   mkdocs mkdocs-material
-  fonts-inter fonts-dejavu-core
+  fonts-inter fonts-dejavu-core python3-fonttools
 )
 
 missing=()

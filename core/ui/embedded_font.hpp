@@ -1,8 +1,11 @@
-// embedded_font.hpp — the UI font compiled into the binary (cmake/EmbedFont.cmake writes the
-// definition from the file named by GPUPLAN_UI_FONT at build time; size 0 when none).
+// embedded_font.hpp — the UI font compiled into the binary and the characters the UI draws
+// (cmake/EmbedFont.cmake writes both from core/ui/CMakeLists.txt's GPUPLAN_UI_FONT, cut down to
+// GPUPLAN_UI_GLYPH_RANGES, at build time; size 0 when there is no font).
 #pragma once
 
 #include <cstddef>
+
+#include <imgui.h>
 
 namespace gpuplan::ui {
 
@@ -12,5 +15,9 @@ struct EmbeddedFont {
     const char* name = "";  // the file it came from, for the About line
 };
 EmbeddedFont embedded_font();
+
+// The code point ranges the UI draws, as ImGui's atlas takes them (first, last, ..., 0): the
+// same list the embedded font was cut down to.
+const ImWchar* ui_glyph_ranges();
 
 }  // namespace gpuplan::ui

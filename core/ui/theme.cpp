@@ -50,20 +50,6 @@ void set_palette(bool dark) {
     }
 }
 
-// Latin-1 plus the few typographic characters the UI writes (en/em dash, ellipsis, arrows,
-// <= >=, approximately, multiplication sign is already in Latin-1).
-const ImWchar kGlyphRanges[] = {
-    0x0020, 0x00FF,  // Basic Latin + Latin-1 Supplement (includes x and micro sign)
-    0x2013, 0x2014,  // en dash, em dash
-    0x2018, 0x201D,  // quotes
-    0x2022, 0x2022,  // bullet
-    0x2026, 0x2026,  // ellipsis
-    0x2190, 0x2193,  // arrows
-    0x2248, 0x2248,  // approximately equal
-    0x2264, 0x2265,  // <= >=
-    0,
-};
-
 }  // namespace
 
 const Palette& palette() {
@@ -189,7 +175,7 @@ bool load_fonts(float scale, const std::string& font_path, float framebuffer_sca
             // The atlas owns and frees this copy (IM_ALLOC'd, as ImGui expects).
             void* data = IM_ALLOC(bytes.size());
             std::copy(bytes.begin(), bytes.end(), static_cast<char*>(data));
-            font = io.Fonts->AddFontFromMemoryTTF(data, static_cast<int>(bytes.size()), pixels, &config, kGlyphRanges);
+            font = io.Fonts->AddFontFromMemoryTTF(data, static_cast<int>(bytes.size()), pixels, &config, ui_glyph_ranges());
             from_file = font != nullptr;
         } else {
             std::fprintf(stderr, "gpuplan: %s is not a readable TrueType/OpenType font; using the built-in font\n", font_path.c_str());
@@ -199,7 +185,7 @@ bool load_fonts(float scale, const std::string& font_path, float framebuffer_sca
     if (!font && embedded.size > 0) {
         config.FontDataOwnedByAtlas = false;  // static data in the binary
         font = io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(embedded.data), static_cast<int>(embedded.size),
-                                              pixels, &config, kGlyphRanges);
+                                              pixels, &config, ui_glyph_ranges());
     }
     const bool ok = font != nullptr && (font_path.empty() || from_file);
     if (!font) {

@@ -174,7 +174,7 @@ int run(const std::vector<std::string>& args, std::string& out, std::string& err
         if (!r->command.app->parsed()) continue;
         std::vector<std::string> files = global_files;
         files.insert(files.end(), r->files.begin(), r->files.end());
-        const Catalog catalog = load_catalog_with_files(files);
+        const Catalog catalog = r->command.needs_catalog ? load_catalog_with_files(files) : Catalog{};
         const std::string output = r->command.run(catalog);
         // A user file that replaces built-in records is worth knowing about: say so.
         for (const auto& note : catalog.overrides) err += "gpuplan: note: " + note + "\n";

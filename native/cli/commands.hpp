@@ -37,6 +37,9 @@ struct Command {
     CLI::App* app = nullptr;
     Runner run;
     Notes notes = std::make_shared<std::vector<std::string>>();
+    // False for a command that reads no catalog (`gui` hands its command line to gpuplan-gui,
+    // which loads the catalog itself): run() then does not load it (~25 ms; docs/performance.md).
+    bool needs_catalog = true;
 };
 
 // catalog_cmd.cpp

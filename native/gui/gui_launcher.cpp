@@ -48,7 +48,8 @@ Command register_gui(CLI::App& parent) {
     app->set_help_flag();
     app->allow_extras();
     app->prefix_command();
-    return {app, [](const Catalog&) -> std::string { run_window_program(); }};
+    // gpuplan-gui loads the catalog (and any --catalog file) itself.
+    return {.app = app, .run = [](const Catalog&) -> std::string { run_window_program(); }, .needs_catalog = false};
 }
 
 }  // namespace gpuplan::cli

@@ -14,6 +14,7 @@
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/scenario/scenario.hpp"
 #include "headless.hpp"
+#include "ui/embedded_font.hpp"
 #include "ui/plot.hpp"
 #include "ui/views/view_common.hpp"
 #include "ui/widgets.hpp"
@@ -262,6 +263,18 @@ TEST_CASE("fonts: the embedded UI font, a font file, a bad file and HiDPI", "[fo
         CHECK(font->FindGlyphNoFallback(0x2014) != nullptr);  // em dash
         CHECK(font->FindGlyphNoFallback(0x2264) != nullptr);  // <=
         CHECK(ui.atlas_width() > 0);
+        // The embedded font is cut down to ui_glyph_ranges() at build time (cmake/EmbedFont.cmake):
+        // every character of those ranges has its own glyph, none drawn as ImGui's fallback.
+        // (U+007F-U+009F are control characters, which no font draws.)
+        int missing = 0;
+        for (const ImWchar* range = ui_glyph_ranges(); range[0] != 0; range += 2)
+            for (unsigned c = range[0]; c <= range[1]; ++c)
+                if (!(c >= 0x7F && c <= 0x9F) && font->FindGlyphNoFallback(static_cast<ImWchar>(c)) == nullptr) {
+                    ++missing;
+                    INFO("code point U+" << std::hex << c);
+                    CHECK(font->FindGlyphNoFallback(static_cast<ImWchar>(c)) != nullptr);
+                }
+        CHECK(missing == 0);
     }
     {
         test::Headless ui(false, 2.0f);  // HiDPI by scale: twice the pixels, crisp

@@ -302,8 +302,11 @@ std::optional<PriceKind> price_kind_in_a_catalog(std::string_view option) {
     return price_kind_from_old_spelling(option);
 }
 
-Price parse_price(const Json& j, const std::string& path, std::size_t index, NullTracker& nulls) {
+// `read_by_caller`: a key of the entry the caller has read already (a price overlay's
+// "instance"), accepted rather than refused as unknown.
+Price parse_price(const Json& j, const std::string& path, std::size_t index, NullTracker& nulls, const char* read_by_caller = nullptr) {
     ObjectReader r(j, path);
+    if (read_by_caller) (void)r.value(read_by_caller);
     Price p;
     p.region = r.name("region");
     if (!looks_like_region(p.region))
@@ -450,10 +453,8 @@ void apply_price_overlay(Catalog& catalog, ObjectReader& root, const std::string
         Instance& instance = *it;
         const std::string option_key = r.string("option");
         if (price_kind_in_a_catalog(option_key)) {
-            Json without_instance = entry;
-            without_instance.erase("instance");
             NullTracker nulls(path);
-            Price p = parse_price(without_instance, path, 0, nulls);
+            Price p = parse_price(entry, path, 0, nulls, "instance");
             if (!p.usd_per_hour) throw InputError(r.child_path("usd_per_hour"), "null", "a price in USD per hour (an overlay sets known prices only)");
             auto old = std::find_if(instance.prices.begin(), instance.prices.end(),
                                     [&](const Price& q) { return q.region == p.region && q.option == p.option; });

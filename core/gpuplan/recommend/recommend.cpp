@@ -194,8 +194,8 @@ std::vector<HourlyRate> hourly_rates(const Catalog& catalog, const Instance& ins
                                      const std::vector<PurchaseOption>& options) {
     std::vector<HourlyRate> rates;
     std::optional<std::vector<Quote>> quotes;
+    const bool offered = inst.offered_in(q.region);
     for (const PurchaseOption& option : options) {
-        const bool offered = inst.offered_in(q.region);
         if (catalog_priced(option) || !offered) {
             const Price* price = inst.find_price(q.region, price_kind_of(option));
             if (price && price->usd_per_hour) rates.push_back({.usd_per_hour = *price->usd_per_hour});
