@@ -7,8 +7,10 @@
 # compiled for size: the views, Dear ImGui, the command-line parser, readers and writers of
 # files and documents; the models, sweeps, prices and the catalog's load stay at -O3.
 # Native builds are unchanged (the binary's size is not downloaded per visit).
+# -DGPUPLAN_WASM_SIZE_OPTIMISED=OFF builds everything at -O3, to compare the two.
+option(GPUPLAN_WASM_SIZE_OPTIMISED "wasm: compile per-click code (views, ImGui, readers) for size" ON)
 function(gpuplan_optimize_for_size target)
-  if(NOT EMSCRIPTEN OR NOT CMAKE_BUILD_TYPE MATCHES "^(Release|MinSizeRel)$")
+  if(NOT EMSCRIPTEN OR NOT GPUPLAN_WASM_SIZE_OPTIMISED OR NOT CMAKE_BUILD_TYPE MATCHES "^(Release|MinSizeRel)$")
     return()
   endif()
   if(ARGN)
