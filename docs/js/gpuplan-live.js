@@ -49,7 +49,12 @@
                                           : reject(new Error('gpuplan-api.js loaded but defined no GpuplanApi')));
       s.onerror = () => reject(new Error('could not load ' + s.src));
       document.head.appendChild(s);
-    }).then((G) => G.load({ base: apiBase }));
+    }).then((G) => G.load({ base: apiBase })).then((api) => {
+      // User Timing marks, so a page (or tests/docs/live_pages.test.js) can tell how long the
+      // numbers took once the API was ready.
+      performance.mark('gpuplan-api-ready');
+      return api;
+    });
     return apiPromise;
   }
 
@@ -210,7 +215,10 @@
     const done = Promise.all([...numbers.map(fillNumber), ...embeds.map(fillEmbed)]);
     // For tests and page scripts: resolves when every element on the page is filled or failed.
     window.gpuplanLive = { done, format, encodeScenario, embedUrl, evaluate };
-    done.then(() => document.documentElement.setAttribute('data-gpuplan-live', 'done'));
+    done.then(() => {
+      performance.mark('gpuplan-live-done');
+      document.documentElement.setAttribute('data-gpuplan-live', 'done');
+    });
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
   else start();

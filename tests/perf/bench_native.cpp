@@ -53,6 +53,18 @@ void recommend_training_sweep_all_regions(benchmark::State& state) {
 }
 BENCHMARK(recommend_training_sweep_all_regions)->Unit(benchmark::kMicrosecond);
 
+// The serving ranking's flat-arithmetic limit (workloads.hpp): the yardstick for the one above.
+void flat_serving_ranking(benchmark::State& state) {
+    const gpuplan::perf::FlatServingGrid grid = gpuplan::perf::flat_serving_grid(gpuplan::load_builtin_catalog());
+    std::size_t options = 0;
+    double cheapest = 0;
+    for (auto _ : state) {
+        options += gpuplan::perf::flat_serving_ranking(grid, cheapest);
+        benchmark::DoNotOptimize(cheapest);
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(options));
+}
+BENCHMARK(flat_serving_ranking)->Unit(benchmark::kMicrosecond);
 void validation_corpus(benchmark::State& state) {
     const gpuplan::Catalog catalog = gpuplan::load_builtin_catalog();
     std::size_t cases = 0;

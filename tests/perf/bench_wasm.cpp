@@ -41,9 +41,17 @@ int main() {
     const double regions_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::recommend_sweep_all_regions(catalog); });
     const std::size_t training_region_options = gpuplan::perf::recommend_training_sweep_all_regions(catalog);
     const double training_regions_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::recommend_training_sweep_all_regions(catalog); });
+    const gpuplan::perf::FlatServingGrid grid = gpuplan::perf::flat_serving_grid(catalog);
+    double cheapest = 0;
+    const std::size_t flat_options = gpuplan::perf::flat_serving_ranking(grid, cheapest);
+    // A few microseconds a call: timed 100 calls at a time, above the clock's resolution.
+    const double flat_s = median_seconds_per_call([&] {
+        for (int k = 0; k < 100; ++k) sink = sink + gpuplan::perf::flat_serving_ranking(grid, cheapest);
+    }) / 100;
     std::printf("{\"recommend_sweep_all_regions_us\": %.3f, \"recommend_all_regions_options\": %zu, "
-                "\"recommend_training_sweep_all_regions_us\": %.3f, \"recommend_training_all_regions_options\": %zu, ",
-                regions_s * 1e6, region_options, training_regions_s * 1e6, training_region_options);
+                "\"recommend_training_sweep_all_regions_us\": %.3f, \"recommend_training_all_regions_options\": %zu, "
+                "\"flat_serving_ranking_us\": %.3f, \"flat_serving_ranking_options\": %zu, ",
+                regions_s * 1e6, region_options, training_regions_s * 1e6, training_region_options, flat_s * 1e6, flat_options);
     const std::size_t cases = gpuplan::perf::validation_corpus(catalog);
     const double validation_s = median_seconds_per_call([&] { sink = sink + gpuplan::perf::validation_corpus(catalog); });
     const gpuplan::UsageSection usage = gpuplan::perf::usage_year_section();

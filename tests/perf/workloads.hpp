@@ -2,13 +2,18 @@
 // Benchmark) and wasm (timing loop) harnesses so both measure exactly the same work.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <string>
+#include <vector>
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/scenario/usage_sections.hpp"
 #include "gpuplan/validation/validation.hpp"
+#include "gpuplan/workload/model.hpp"
 #include "gpuplan/workload/serving_traffic.hpp"
 
 namespace gpuplan::perf {
@@ -70,6 +75,82 @@ inline std::size_t recommend_training_sweep_all_regions(const Catalog& catalog) 
 
 // `gpuplan validate`'s work: load the built-in validation corpus (every record's scenario
 // checked) and run each through evaluate_scenario. Returns the cases run.
+// The flat-arithmetic limit of the serving ranking (issue 32 asks for each sweep's ratio to
+// it). The grid of recommend_sweep_all_regions (every region x GPU type x tensor-parallel
+// layout that fits x {on-demand, spot}, the layouts chosen by the sweep's own rule) as bare
+// arithmetic over arrays prepared once: a roofline decode step (the weights and every
+// sequence's KV cache read once at the GPUs' memory bandwidth), the instances for the target
+// rate, their price, the cheapest kept. No strings, no explanations, no look-ups, no step
+// overhead or communication: a yardstick, not a model. A sweep's time over this one's says
+// how much of the sweep is something other than its arithmetic.
+struct FlatServingGrid {
+    struct Type {
+        double gpus = 0, memory_bytes_each = 0, bandwidth_bytes_per_s_each = 0;
+        std::vector<double> usd_per_hour;  // [region x 2 + price kind]; NaN when not priced
+    };
+    std::vector<Type> types;
+    std::size_t regions = 0;
+    double weight_bytes = 0, overhead_bytes = 0, kv_bytes_per_sequence = 0, tokens_per_second = 0, max_batch = 0;
+};
+
+inline FlatServingGrid flat_serving_grid(const Catalog& catalog) {
+    const InferenceRecommendRequest request = serving_workload();
+    FlatServingGrid grid;
+    grid.regions = catalog.regions().size();
+    grid.weight_bytes = count_parameters(*request.model).total * request.weight_bytes;
+    grid.overhead_bytes = request.runtime_overhead_gib.value * 1073741824.0;
+    grid.kv_bytes_per_sequence = kv_cache_bytes_per_token(*request.model, request.kv_bytes).value.value_or(0) *
+                                 kv_cached_tokens(*request.model, request.context);
+    grid.tokens_per_second = request.tokens_per_second;
+    grid.max_batch = request.max_batch;
+    for (const Instance& instance : catalog.instances) {
+        const Accelerator* gpu = instance.accelerator ? catalog.find_accelerator(*instance.accelerator) : nullptr;
+        FlatServingGrid::Type type;  // no GPUs: a type the sweep lists as unable to serve
+        if (gpu && gpu->kind == AcceleratorKind::gpu && instance.accelerator_count && instance.accelerator_memory_gib_each &&
+            gpu->memory_bandwidth_gb_per_s) {
+            type.gpus = std::max(1.0, *instance.accelerator_count);
+            type.memory_bytes_each = *instance.accelerator_memory_gib_each * 1073741824.0;
+            type.bandwidth_bytes_per_s_each = *gpu->memory_bandwidth_gb_per_s * 1e9;
+        }
+        for (const std::string& region : catalog.regions())
+            for (PriceKind kind : kPriceKinds) {
+                const Price* price = instance.find_price(region, kind);
+                type.usd_per_hour.push_back(price && price->usd_per_hour ? *price->usd_per_hour : NAN);
+            }
+        grid.types.push_back(std::move(type));
+    }
+    return grid;
+}
+
+// Returns the options counted as the sweep counts them (each layout that fits, or the type
+// once when none does, for each way to buy, priced there or not); `cheapest_usd_per_hour` the
+// cheapest fleet of all regions.
+inline std::size_t flat_serving_ranking(const FlatServingGrid& grid, double& cheapest_usd_per_hour) {
+    std::size_t options = 0;
+    cheapest_usd_per_hour = INFINITY;
+    for (std::size_t region = 0; region < grid.regions; ++region)
+        for (const FlatServingGrid::Type& type : grid.types) {
+            const std::size_t options_before = options;
+            for (double tp = 1; tp <= type.gpus; ++tp) {
+                if (std::fmod(type.gpus, tp) != 0) continue;
+                const double room = type.memory_bytes_each - grid.weight_bytes / tp - grid.overhead_bytes;
+                const double per_sequence = grid.kv_bytes_per_sequence / tp;
+                if (room < per_sequence) continue;
+                const double batch = std::min(grid.max_batch, std::floor(room / per_sequence));
+                const double step_s = (grid.weight_bytes / tp + batch * per_sequence) / type.bandwidth_bytes_per_s_each;
+                const double instances = std::ceil(grid.tokens_per_second / (batch / step_s * (type.gpus / tp)));
+                for (std::size_t kind = 0; kind < 2; ++kind) {
+                    ++options;
+                    const double usd_per_hour = type.usd_per_hour[region * 2 + kind];
+                    if (std::isnan(usd_per_hour)) continue;
+                    cheapest_usd_per_hour = std::min(cheapest_usd_per_hour, instances * usd_per_hour);
+                }
+            }
+            if (options == options_before) options += 2;
+        }
+    return options;
+}
+
 inline std::size_t validation_corpus(const Catalog& catalog) {
     return run_validation(load_validation_records(builtin_validation_documents(), catalog), catalog).size();
 }
