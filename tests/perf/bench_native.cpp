@@ -65,6 +65,7 @@ void flat_serving_ranking(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<int64_t>(options));
 }
 BENCHMARK(flat_serving_ranking)->Unit(benchmark::kMicrosecond);
+
 void validation_corpus(benchmark::State& state) {
     const gpuplan::Catalog catalog = gpuplan::load_builtin_catalog();
     std::size_t cases = 0;

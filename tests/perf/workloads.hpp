@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/scenario/usage_sections.hpp"
+#include "gpuplan/units.hpp"
 #include "gpuplan/validation/validation.hpp"
 #include "gpuplan/workload/model.hpp"
 #include "gpuplan/workload/serving_traffic.hpp"
@@ -73,8 +75,6 @@ inline std::size_t recommend_training_sweep_all_regions(const Catalog& catalog) 
     return options;
 }
 
-// `gpuplan validate`'s work: load the built-in validation corpus (every record's scenario
-// checked) and run each through evaluate_scenario. Returns the cases run.
 // The flat-arithmetic limit of the serving ranking (issue 32 asks for each sweep's ratio to
 // it). The grid of recommend_sweep_all_regions (every region x GPU type x tensor-parallel
 // layout that fits x {on-demand, spot}, the layouts chosen by the sweep's own rule) as bare
@@ -84,9 +84,10 @@ inline std::size_t recommend_training_sweep_all_regions(const Catalog& catalog) 
 // overhead or communication: a yardstick, not a model. A sweep's time over this one's says
 // how much of the sweep is something other than its arithmetic.
 struct FlatServingGrid {
+    static constexpr std::size_t kKinds = std::size(kPriceKinds);  // on-demand, spot
     struct Type {
         double gpus = 0, memory_bytes_each = 0, bandwidth_bytes_per_s_each = 0;
-        std::vector<double> usd_per_hour;  // [region x 2 + price kind]; NaN when not priced
+        std::vector<double> usd_per_hour;  // [region x kKinds + price kind]; NaN when not priced
     };
     std::vector<Type> types;
     std::size_t regions = 0;
@@ -98,7 +99,7 @@ inline FlatServingGrid flat_serving_grid(const Catalog& catalog) {
     FlatServingGrid grid;
     grid.regions = catalog.regions().size();
     grid.weight_bytes = count_parameters(*request.model).total * request.weight_bytes;
-    grid.overhead_bytes = request.runtime_overhead_gib.value * 1073741824.0;
+    grid.overhead_bytes = request.runtime_overhead_gib.value * kBytesPerGiB;
     grid.kv_bytes_per_sequence = kv_cache_bytes_per_token(*request.model, request.kv_bytes).value.value_or(0) *
                                  kv_cached_tokens(*request.model, request.context);
     grid.tokens_per_second = request.tokens_per_second;
@@ -109,7 +110,7 @@ inline FlatServingGrid flat_serving_grid(const Catalog& catalog) {
         if (gpu && gpu->kind == AcceleratorKind::gpu && instance.accelerator_count && instance.accelerator_memory_gib_each &&
             gpu->memory_bandwidth_gb_per_s) {
             type.gpus = std::max(1.0, *instance.accelerator_count);
-            type.memory_bytes_each = *instance.accelerator_memory_gib_each * 1073741824.0;
+            type.memory_bytes_each = *instance.accelerator_memory_gib_each * kBytesPerGiB;
             type.bandwidth_bytes_per_s_each = *gpu->memory_bandwidth_gb_per_s * 1e9;
         }
         for (const std::string& region : catalog.regions())
@@ -139,18 +140,20 @@ inline std::size_t flat_serving_ranking(const FlatServingGrid& grid, double& che
                 const double batch = std::min(grid.max_batch, std::floor(room / per_sequence));
                 const double step_s = (grid.weight_bytes / tp + batch * per_sequence) / type.bandwidth_bytes_per_s_each;
                 const double instances = std::ceil(grid.tokens_per_second / (batch / step_s * (type.gpus / tp)));
-                for (std::size_t kind = 0; kind < 2; ++kind) {
+                for (std::size_t kind = 0; kind < FlatServingGrid::kKinds; ++kind) {
                     ++options;
-                    const double usd_per_hour = type.usd_per_hour[region * 2 + kind];
+                    const double usd_per_hour = type.usd_per_hour[region * FlatServingGrid::kKinds + kind];
                     if (std::isnan(usd_per_hour)) continue;
                     cheapest_usd_per_hour = std::min(cheapest_usd_per_hour, instances * usd_per_hour);
                 }
             }
-            if (options == options_before) options += 2;
+            if (options == options_before) options += FlatServingGrid::kKinds;
         }
     return options;
 }
 
+// `gpuplan validate`'s work: load the built-in validation corpus (every record's scenario
+// checked) and run each through evaluate_scenario. Returns the cases run.
 inline std::size_t validation_corpus(const Catalog& catalog) {
     return run_validation(load_validation_records(builtin_validation_documents(), catalog), catalog).size();
 }
