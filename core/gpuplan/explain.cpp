@@ -28,6 +28,14 @@ void require_finite_value(const Figure& f) {
 
 }  // namespace
 
+namespace {
+thread_local bool explaining_now = true;
+}  // namespace
+
+bool explaining() { return explaining_now; }
+FiguresOnly::FiguresOnly() : was_explaining_(explaining_now) { explaining_now = false; }
+FiguresOnly::~FiguresOnly() { explaining_now = was_explaining_; }
+
 bool Figure::rests_on_assumption() const {
     for (const auto& in : inputs)
         if (in.origin == InputOrigin::assumption || in.rests_on_assumption) return true;

@@ -67,6 +67,50 @@ struct Figure {
     FigureInput as_input(std::string source_note = "") const;
 };
 
+// Figures first, explanations on demand (issue 32). A sweep that reads only figures' values
+// (the recommender's layouts, of which it shows a few) computes them inside a FiguresOnly
+// scope: figures then carry their name, value, unit and unknown reason, and refusals their
+// reasons, but no formula, worked line or inputs, whose text was most of a sweep's time
+// (docs/performance.md). What is shown is computed again outside the scope by the same
+// functions, so an explanation never disagrees with its value; tests/core/figures_only_test.cpp
+// checks that values are the same either way. Inside the scope rests_on_assumption() is false
+// (a figure has no inputs): read values only.
+bool explaining();  // false inside a FiguresOnly scope on this thread
+class FiguresOnly {
+public:
+    FiguresOnly();
+    ~FiguresOnly();
+    FiguresOnly(const FiguresOnly&) = delete;
+    FiguresOnly& operator=(const FiguresOnly&) = delete;
+
+private:
+    bool was_explaining_;
+};
+
+// What explains a figure: its formula, the formula with the numbers put in, and its inputs.
+struct Explanation {
+    std::string formula;
+    std::string worked;
+    std::vector<FigureInput> inputs;
+};
+
+// A known figure whose explanation `explain()` (returning an Explanation) is built only when
+// explaining(): for figures that sweeps compute by the thousand.
+template <class Explain>
+Figure explained_figure(std::string name, double value, std::string unit, Explain&& explain) {
+    Figure f;
+    f.name = std::move(name);
+    f.value = value;
+    f.unit = std::move(unit);
+    if (explaining()) {
+        Explanation e = explain();
+        f.formula = std::move(e.formula);
+        f.worked = std::move(e.worked);
+        f.inputs = std::move(e.inputs);
+    }
+    return f;
+}
+
 // A known figure with its explanation, in one call.
 Figure make_figure(std::string name, double value, std::string unit, std::string formula, std::string worked,
                    std::vector<FigureInput> inputs);

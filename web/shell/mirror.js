@@ -8,7 +8,8 @@
 // their sources); on the Catalog view, the instance table as it is on screen. It is built from
 // the planner's own account of the last frame (gpuplan_page_mirror, web/page_bridge.cpp), so it
 // says only what the canvas says. It is rebuilt once drawing stops (the page draws only after
-// input), so typing or scrolling costs nothing extra.
+// input), and only when the account changed, so typing or scrolling costs nothing extra and a
+// selection in it survives frames that change nothing.
 // Out of sight it is still read by screen readers; the toolbar's "Text version" shows it under
 // the canvas, where it can be selected and found.
 (() => {
@@ -64,13 +65,20 @@
   // the planner's account of the last frame (JSON text); framesDrawn(): frames drawn so far.
   window.gpuplanWireMirror = function wireMirror(element, toggle, readView, framesDrawn) {
     let seen = -1;   // frames drawn at the last check
-    let built = -1;  // frames drawn when the mirror was last built
+    let built = -1;  // frames drawn when the mirror was last checked against the view
+    let shownText = '';  // the account the mirror shows now
     setInterval(() => {
       const frames = framesDrawn();
       if (frames !== seen) { seen = frames; return; }  // still drawing: wait until it stops
       if (frames === built) return;
       built = frames;
-      render(element, JSON.parse(readView()));
+      // Rebuilt only when what the canvas shows changed: replacing the tables would drop the
+      // text a reader has selected in them, and a mouse over the canvas draws frames that
+      // change nothing.
+      const text = readView();
+      if (text === shownText) return;
+      shownText = text;
+      render(element, JSON.parse(text));
       element.dispatchEvent(new Event('gpuplan-mirror'));
     }, POLL_MS);
     if (!toggle) return;

@@ -26,6 +26,10 @@ namespace gpuplan {
 inline constexpr double kSameTimeTolerance = 0.02;  // within 2% of the quickest time: as fast
 inline constexpr double kSameCostTolerance = 0.10;  // within 10% of that price: the same price
 
+// Whether a recommendation comes with its picks' working (their figures, explained): a
+// ranking across regions reads values only, so it leaves the working out.
+enum class PickWorking { built, left_out };
+
 struct FrontierPoint {
     double cost = 0;  // lower is better (USD, or USD per 1M tokens)
     double time = 0;  // lower is better (hours, or seconds per token)

@@ -121,6 +121,9 @@ std::optional<InferenceEstimate> layout_estimate(const Catalog& catalog, const I
 std::vector<Layout> feasible_layouts(const Catalog& catalog, const Instance& inst, const Hardware& hw, const InferenceRecommendRequest& q,
                                      double weight_total, double kv_per_token, std::string& why) {
     std::vector<Layout> out;
+    // Only the layouts' values and refusals are read here; the picks are estimated again, with
+    // their explanations, by pick_figures (explain.hpp: figures first, explanations on demand).
+    const FiguresOnly values_only;
     const double overhead = q.runtime_overhead_gib.value * kBytesPerGiB;
     for (double tp = 1; tp <= hw.gpus; ++tp) {
         if (std::fmod(hw.gpus, tp) != 0) continue;
@@ -396,7 +399,8 @@ std::vector<InstanceFit> instance_fits(const Catalog& catalog, const InferenceRe
 }
 
 // The fits priced in q.region, each way to buy: the candidates, frontier and picks.
-Recommendation priced_in_region(const Catalog& catalog, const InferenceRecommendRequest& q, const std::vector<InstanceFit>& fits) {
+Recommendation priced_in_region(const Catalog& catalog, const InferenceRecommendRequest& q, const std::vector<InstanceFit>& fits,
+                                PickWorking working) {
     const std::vector<PurchaseOption> purchase = q.purchase.empty() ? std::vector<PurchaseOption>{PurchaseOption{}} : q.purchase;
     Recommendation r;
     for (const InstanceFit& f : fits) {
@@ -409,14 +413,15 @@ Recommendation priced_in_region(const Catalog& catalog, const InferenceRecommend
     r.evaluated = r.candidates.size();
     r.traffic = q.traffic;
     frontier_and_picks(r, [](const Candidate& c) { return c.usd_per_million_tokens; }, [](const Candidate& c) { return c.seconds_per_token; });
-    for (std::size_t i : r.picks) r.pick_details.push_back(pick_detail(r.candidates[i], catalog, q));
+    if (working == PickWorking::built)
+        for (std::size_t i : r.picks) r.pick_details.push_back(pick_detail(r.candidates[i], catalog, q));
     return r;
 }
 
 }  // namespace
 
 Recommendation recommend_inference(const Catalog& catalog, const InferenceRecommendRequest& q) {
-    return priced_in_region(catalog, q, instance_fits(catalog, q));
+    return priced_in_region(catalog, q, instance_fits(catalog, q), PickWorking::built);
 }
 
 std::vector<Recommendation> recommend_inference_in_regions(const Catalog& catalog, const InferenceRecommendRequest& request,
@@ -430,7 +435,7 @@ std::vector<Recommendation> recommend_inference_in_regions(const Catalog& catalo
     const std::vector<InstanceFit> fits = instance_fits(catalog, q);
     for (const std::string& region : regions) {
         q.region = region;
-        out.push_back(priced_in_region(catalog, q, fits));
+        out.push_back(priced_in_region(catalog, q, fits, PickWorking::left_out));
     }
     return out;
 }

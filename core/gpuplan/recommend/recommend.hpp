@@ -125,6 +125,8 @@ Recommendation recommend_inference(const Catalog& catalog, const InferenceRecomm
 // that order: what each instance type can run is estimated once, since the model does not
 // depend on the region, and priced in every region. A cross-region ranking in the time of about
 // one region's sweep (docs/performance.md). InputError for a region the catalog has no price in.
+// A ranking reads values, so these come without pick_details (explanations on demand: the
+// working of a region's picks is recommend_inference's for that region).
 std::vector<Recommendation> recommend_inference_in_regions(const Catalog& catalog, const InferenceRecommendRequest& request,
                                                            const std::vector<std::string>& regions);
 
@@ -173,7 +175,8 @@ struct TrainingRecommendation {
 
 TrainingRecommendation recommend_training(const Catalog& catalog, const TrainingRecommendRequest& request);
 // The same in each of `regions` (request.region is not used), in that order: every step is
-// timed once and priced in every region, as recommend_inference_in_regions does.
+// timed once and priced in every region, as recommend_inference_in_regions does, and without
+// the picks' working (pick_times, pick_quotas), as there.
 std::vector<TrainingRecommendation> recommend_training_in_regions(const Catalog& catalog, const TrainingRecommendRequest& request,
                                                                   const std::vector<std::string>& regions);
 

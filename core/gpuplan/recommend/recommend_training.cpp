@@ -80,6 +80,9 @@ struct TimedOption {
 
 // Every instance type (of the families asked) x node count (1, 2, 4, ... max_nodes), timed.
 std::vector<TimedOption> timed_options(const Catalog& catalog, const TrainingRecommendRequest& q) {
+    // Only values, bottlenecks and refusals are read from the timings; each pick is timed again,
+    // with its working, by priced_in_region (explain.hpp: figures first, explanations on demand).
+    const FiguresOnly values_only;
     std::vector<TimedOption> out;
     for (const auto& inst : catalog.instances) {
         if (!q.families.empty() && std::find(q.families.begin(), q.families.end(), inst.family) == q.families.end()) continue;
@@ -144,7 +147,8 @@ void check_request(const TrainingRecommendRequest& q) {
 }
 
 // The timed options priced in q.region at every way to buy: candidates, frontier and picks.
-TrainingRecommendation priced_in_region(const Catalog& catalog, const TrainingRecommendRequest& q, const std::vector<TimedOption>& timed) {
+TrainingRecommendation priced_in_region(const Catalog& catalog, const TrainingRecommendRequest& q, const std::vector<TimedOption>& timed,
+                                        PickWorking working) {
     const std::vector<PriceKind> purchase = q.purchase.empty() ? std::vector<PriceKind>{PriceKind::on_demand} : q.purchase;
     TrainingRecommendation r;
     for (const TimedOption& o : timed)
@@ -152,6 +156,7 @@ TrainingRecommendation priced_in_region(const Catalog& catalog, const TrainingRe
     r.evaluated = r.candidates.size();
     frontier_and_picks(r, [](const TrainingCandidate& c) { return c.cost_usd; }, [](const TrainingCandidate& c) { return c.hours; });
     // Each pick's working: its step at its catalog price (the sweep above timed it without one).
+    if (working == PickWorking::left_out) return r;
     for (std::size_t i : r.picks) {
         const TrainingCandidate& c = r.candidates[i];
         TrainingTimeRequest t;
@@ -171,7 +176,7 @@ TrainingRecommendation priced_in_region(const Catalog& catalog, const TrainingRe
 
 TrainingRecommendation recommend_training(const Catalog& catalog, const TrainingRecommendRequest& q) {
     check_request(q);
-    return priced_in_region(catalog, q, timed_options(catalog, q));
+    return priced_in_region(catalog, q, timed_options(catalog, q), PickWorking::built);
 }
 
 std::vector<TrainingRecommendation> recommend_training_in_regions(const Catalog& catalog, const TrainingRecommendRequest& request,
@@ -184,7 +189,7 @@ std::vector<TrainingRecommendation> recommend_training_in_regions(const Catalog&
     TrainingRecommendRequest q = request;
     for (const std::string& region : regions) {
         q.region = region;
-        out.push_back(priced_in_region(catalog, q, timed));
+        out.push_back(priced_in_region(catalog, q, timed, PickWorking::left_out));
     }
     return out;
 }

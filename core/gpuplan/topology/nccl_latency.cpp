@@ -59,15 +59,15 @@ Figure ring_latency(NcclProtocol p, const NcclCall& call) {
     const Param inter = nodes > 1 ? inter_step(p, call) : Param{0, InputOrigin::derived, "one node"};
     const double plateau = nodes > 1 && all_reduce && p == NcclProtocol::simple ? kRingPlateau : 1.0;
     const double us = (base.value + (steps - inter_steps) * intra.value + inter_steps * inter.value) * plateau;
-    Figure f = make_figure("nccl_latency_seconds", us * 1e-6, "s",
-                           "(base + (steps - network steps) x step latency + network steps x network step latency)" +
+    return explained_figure("nccl_latency_seconds", us * 1e-6, "s", [&] {
+        return Explanation{"(base + (steps - network steps) x step latency + network steps x network step latency)" +
                                std::string(plateau > 1 ? " x 1.4 (ring plateau across nodes)" : "") + ", ring/" + std::string(to_string(p)) + ", " + kSource,
                            "(" + n(base.value) + " + " + n(steps - inter_steps) + " x " + n(intra.value) + " + " + n(inter_steps) + " x " + n(inter.value) + ")" +
                                (plateau > 1 ? " x 1.4" : "") + " us = " + n(us * 1e-6),
                            {input("base_latency_us", "us", base), input("steps", "", derived_param(steps, all_reduce ? "2 (ranks - 1)" : "ranks - 1")),
                             input("step_latency_us", "us", intra), input("network_steps", "", derived_param(inter_steps, all_reduce ? "2 (nodes - 1)" : "nodes - 1")),
-                            input("network_step_latency_us", "us", inter)});
-    return f;
+                            input("network_step_latency_us", "us", inter)}};
+    });
 }
 
 Figure nvls_latency(const NcclCall& call) {

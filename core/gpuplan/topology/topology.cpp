@@ -375,6 +375,11 @@ Figure phases_sum(std::string name, const std::vector<Figure>& phases, const std
     f.name = std::move(name);
     f.unit = "s";
     double v = 0;
+    if (!explaining()) {
+        for (const Figure& phase : phases) v += *phase.value;
+        f.value = v;
+        return f;
+    }
     std::string formula, worked;
     for (std::size_t i = 0; i < phases.size(); ++i) {
         v += *phases[i].value;
@@ -410,10 +415,12 @@ namespace {
 Figure nvls_phase(double bytes, const NodeTopology& t, double g, const Param& alpha) {
     const Param& eff = *t.nvls_efficiency;
     const double v = (1 + 1 / g) * bytes / (t.intra.gb_per_s.value * eff.value * 1e9) + 2 * alpha.value * 1e-6;
-    return Figure{.name = "nvls_all_reduce_seconds", .value = v, .unit = "s", .formula = "(1 + 1/g) x S / (B x nvls_efficiency) + 2 alpha (NVLink SHARP: the switch reduces)",
-                  .worked = "(1 + 1/" + n(g) + ") x " + n(bytes) + " / (" + n(t.intra.gb_per_s.value) + "e9 x " + n(eff.value) + ") + 2 x " + n(alpha.value) + "e-6 = " + n(v),
-                  .inputs = {input("bytes", "bytes", {bytes, InputOrigin::user, ""}), input("bandwidth_gb_per_s", "GB/s", t.intra.gb_per_s),
-                             input("nvls_efficiency", "fraction", eff), input("latency_us", "us", alpha)}};
+    return explained_figure("nvls_all_reduce_seconds", v, "s", [&] {
+        return Explanation{"(1 + 1/g) x S / (B x nvls_efficiency) + 2 alpha (NVLink SHARP: the switch reduces)",
+                           "(1 + 1/" + n(g) + ") x " + n(bytes) + " / (" + n(t.intra.gb_per_s.value) + "e9 x " + n(eff.value) + ") + 2 x " + n(alpha.value) + "e-6 = " + n(v),
+                           {input("bytes", "bytes", {bytes, InputOrigin::user, ""}), input("bandwidth_gb_per_s", "GB/s", t.intra.gb_per_s),
+                            input("nvls_efficiency", "fraction", eff), input("latency_us", "us", alpha)}};
+    });
 }
 
 // One algorithm's phases inside and across nodes, summed (each a Figure; unknown links give
@@ -433,8 +440,9 @@ struct PhaseBuilder {
 
     Phases build(bool nvls) const {
         const std::string kname(to_string(kind));
-        const std::string in_where = " inside the node over " + std::string(link_words(t.intra.cls)) + " (" + n(g) + " ranks)";
-        const std::string out_where = " across " + n(nodes) + " nodes over " + std::string(link_words(t.inter.cls));
+        // The phases' labels are their explanation's words (phases_sum).
+        const std::string in_where = explaining() ? " inside the node over " + std::string(link_words(t.intra.cls)) + " (" + n(g) + " ranks)" : "";
+        const std::string out_where = explaining() ? " across " + n(nodes) + " nodes over " + std::string(link_words(t.inter.cls)) : "";
         std::vector<Figure> in, out;
         std::vector<std::string> in_labels, out_labels;
         Phases p;
@@ -530,6 +538,12 @@ CollectiveCost hierarchical_collective(Collective kind, double bytes, const Node
     } else {
         c.bottleneck_text = "no traffic (one rank)";
     }
+    const std::string run = choice ? std::string(to_string(choice->algorithm)) + "/" + std::string(to_string(choice->protocol)) : "";
+    if (choice && pace > 0) c.bottleneck_text += "; NCCL's " + run;
+    if (!explaining()) {
+        c.seconds = Figure{.name = total_name, .value = choice ? choice->seconds : pace, .unit = "s"};
+        return c;
+    }
     const std::string shape = "S = " + n(bytes) + " bytes, g = " + n(g) + ", N = " + n(nodes);
     if (!choice) {
         c.seconds = {total_name, pace, "s", "max(inside the node, across nodes): pipelined hierarchical " + kname + ", alpha-beta ring phases; " + shape,
@@ -538,8 +552,6 @@ CollectiveCost hierarchical_collective(Collective kind, double bytes, const Node
         return c;
     }
     const double share = protocol_bandwidth_share(choice->protocol), lat = *choice->latency.value;
-    const std::string run = std::string(to_string(choice->algorithm)) + "/" + std::string(to_string(choice->protocol));
-    if (pace > 0) c.bottleneck_text += "; NCCL's " + run;
     c.seconds = {total_name, choice->seconds, "s",
                  "max(inside the node, across nodes) / protocol bandwidth share + NCCL latency: pipelined hierarchical " + kname + " as " + run +
                      ", the fastest algorithm and protocol by NCCL's tuning model; " + shape,

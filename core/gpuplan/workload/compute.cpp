@@ -21,16 +21,20 @@ TrainingFlops training_step_flops(const ModelSpec& m, double tokens, double sequ
     const double model = 3 * (dense_fwd + attn_fwd);
     const double extra = recompute == RecomputeFlops::full ? dense_fwd + attn_fwd : recompute == RecomputeFlops::selective ? attn_fwd : 0;
     const double extra_dense = recompute == RecomputeFlops::full ? dense_fwd : 0;
-    const std::vector<FigureInput> ins = {c.active_figure.as_input(), input("tokens", "tokens", user_given(tokens)), input("sequence", "tokens", user_given(sequence))};
     TrainingFlops f;
-    f.model = {.name = "model_flops", .value = model * tokens, .unit = "FLOP",
-               .formula = "3 x (2 x active_parameters + 2 x layers x sequence x heads x head_dim) x tokens (forward + 2 x backward; causal attention)",
-               .worked = "3 x (" + n(dense_fwd) + " + " + n(attn_fwd) + ") x " + n(tokens) + " = " + n(model * tokens), .inputs = ins};
-    const std::string what = recompute == RecomputeFlops::full ? " + recomputed forward (2N + attention, full recompute)"
-                             : recompute == RecomputeFlops::selective ? " + recomputed attention core (selective recompute)" : "";
-    f.hardware = {.name = "training_flops", .value = (model + extra) * tokens, .unit = "FLOP", .formula = "model FLOPs" + what + " (Korthikanti et al. 2022)",
-                  .worked = "(" + n(model) + (extra > 0 ? " + " + n(extra) : std::string()) + ") x " + n(tokens) + " = " + n((model + extra) * tokens),
-                  .inputs = {f.model.as_input()}};
+    f.model = explained_figure("model_flops", model * tokens, "FLOP", [&] {
+        return Explanation{"3 x (2 x active_parameters + 2 x layers x sequence x heads x head_dim) x tokens (forward + 2 x backward; causal attention)",
+                           "3 x (" + n(dense_fwd) + " + " + n(attn_fwd) + ") x " + n(tokens) + " = " + n(model * tokens),
+                           {c.active_figure.as_input(), input("tokens", "tokens", user_given(tokens)), input("sequence", "tokens", user_given(sequence))}};
+    });
+    f.hardware = explained_figure("training_flops", (model + extra) * tokens, "FLOP", [&] {
+        const char* what = recompute == RecomputeFlops::full        ? " + recomputed forward (2N + attention, full recompute)"
+                           : recompute == RecomputeFlops::selective ? " + recomputed attention core (selective recompute)"
+                                                                    : "";
+        return Explanation{"model FLOPs" + std::string(what) + " (Korthikanti et al. 2022)",
+                           "(" + n(model) + (extra > 0 ? " + " + n(extra) : std::string()) + ") x " + n(tokens) + " = " + n((model + extra) * tokens),
+                           {f.model.as_input()}};
+    });
     f.hardware_dense = (3 * dense_fwd + extra_dense) * tokens;
     f.hardware_attention = (model + extra) * tokens - f.hardware_dense;
     return f;
@@ -38,10 +42,12 @@ TrainingFlops training_step_flops(const ModelSpec& m, double tokens, double sequ
 
 Figure compute_seconds(const Figure& flops, double accelerators, const Param& peak_tflops, const Param& efficiency) {
     const double v = *flops.value / (accelerators * peak_tflops.value * 1e12 * efficiency.value);
-    return {.name = "compute_seconds", .value = v, .unit = "s", .formula = "flops / (accelerators x dense_peak_tflops x 1e12 x efficiency)",
-            .worked = n(*flops.value) + " / (" + n(accelerators) + " x " + n(peak_tflops.value) + "e12 x " + n(efficiency.value) + ") = " + n(v),
-            .inputs = {flops.as_input(), input("accelerators", "", user_given(accelerators)), input("dense_peak_tflops", "TFLOPS", peak_tflops),
-             input("compute_efficiency", "fraction", efficiency)}};
+    return explained_figure("compute_seconds", v, "s", [&] {
+        return Explanation{"flops / (accelerators x dense_peak_tflops x 1e12 x efficiency)",
+                           n(*flops.value) + " / (" + n(accelerators) + " x " + n(peak_tflops.value) + "e12 x " + n(efficiency.value) + ") = " + n(v),
+                           {flops.as_input(), input("accelerators", "", user_given(accelerators)), input("dense_peak_tflops", "TFLOPS", peak_tflops),
+                            input("compute_efficiency", "fraction", efficiency)}};
+    });
 }
 
 double decode_read_parameters(const ModelSpec& m, const ParameterCount& c, double batch) {
@@ -63,8 +69,8 @@ DecodeRoofline decode_roofline(const ModelSpec& m, double weight_bytes, double k
     // E x (1 - (1 - k/E)^batch) experts on average if routing spreads evenly (the active set at
     // batch 1, every expert once the batch is large; Fedus et al. 2022 train the router to balance).
     const double read_params = decode_read_parameters(m, c, batch);
-    std::string read_formula = "active_parameters", read_worked = n(c.active);
-    if (m.moe && batch > 1) {
+    std::string read_formula = "active_parameters", read_worked = explaining() ? n(c.active) : std::string();
+    if (m.moe && batch > 1 && explaining()) {
         const MoeSpec& e = *m.moe;
         const double moe_layers = m.layers - e.dense_layers, per_expert = 3 * m.hidden * e.expert_ffn;
         const double touched = e.routed_experts * (1 - std::pow(1 - e.active_experts / e.routed_experts, batch));
@@ -74,19 +80,24 @@ DecodeRoofline decode_roofline(const ModelSpec& m, double weight_bytes, double k
     const double weights = read_params * weight_bytes;
     const double kv = *kv_token.value * batch * kv_cached_tokens(m, context);  // local-attention layers read their window only
     DecodeRoofline r;
-    r.bytes_per_step = {.name = "bytes_per_step", .value = weights + kv, .unit = "bytes", .formula = read_formula + " x bytes_per_weight + kv_bytes_per_token x batch x context",
-                        .worked = "(" + read_worked + ") x " + n(weight_bytes) + " + " + n(*kv_token.value) + " x " + n(batch) + " x " + n(context) + " = " + n(weights + kv),
-                        .inputs = {c.active_figure.as_input(), kv_token.as_input(kv_token.worked)}};
+    r.bytes_per_step = explained_figure("bytes_per_step", weights + kv, "bytes", [&] {
+        return Explanation{read_formula + " x bytes_per_weight + kv_bytes_per_token x batch x context",
+                           "(" + read_worked + ") x " + n(weight_bytes) + " + " + n(*kv_token.value) + " x " + n(batch) + " x " + n(context) + " = " + n(weights + kv),
+                           {c.active_figure.as_input(), kv_token.as_input(kv_token.worked)}};
+    });
     const double bw = bandwidth.value * 1e9 * gpus;
     const double steps = bw / (weights + kv);
-    r.steps_per_second = {.name = "steps_per_second", .value = steps, .unit = "steps/s", .formula = "gpus x bandwidth / bytes_per_step (memory-bound roofline)",
-                          .worked = n(gpus) + " x " + n(bandwidth.value) + "e9 / " + n(weights + kv) + " = " + n(steps),
-                          .inputs = {input("memory_bandwidth_gb_per_s", "GB/s", bandwidth), r.bytes_per_step.as_input()}};
-    r.tokens_per_second = {.name = "tokens_per_second_upper_bound", .value = steps * batch, .unit = "tokens/s", .formula = "steps_per_second x batch",
-                           .worked = n(steps) + " x " + n(batch) + " = " + n(steps * batch), .inputs = {r.steps_per_second.as_input()}};
-    r.tokens_per_second_expected = {.name = "tokens_per_second", .value = steps * batch * efficiency.value, .unit = "tokens/s", .formula = "tokens_per_second_upper_bound x bandwidth_efficiency",
-                                    .worked = n(steps * batch) + " x " + n(efficiency.value) + " = " + n(steps * batch * efficiency.value),
-                                    .inputs = {r.tokens_per_second.as_input(), input("bandwidth_efficiency", "fraction", efficiency)}};
+    r.steps_per_second = explained_figure("steps_per_second", steps, "steps/s", [&] {
+        return Explanation{"gpus x bandwidth / bytes_per_step (memory-bound roofline)", n(gpus) + " x " + n(bandwidth.value) + "e9 / " + n(weights + kv) + " = " + n(steps),
+                           {input("memory_bandwidth_gb_per_s", "GB/s", bandwidth), r.bytes_per_step.as_input()}};
+    });
+    r.tokens_per_second = explained_figure("tokens_per_second_upper_bound", steps * batch, "tokens/s", [&] {
+        return Explanation{"steps_per_second x batch", n(steps) + " x " + n(batch) + " = " + n(steps * batch), {r.steps_per_second.as_input()}};
+    });
+    r.tokens_per_second_expected = explained_figure("tokens_per_second", steps * batch * efficiency.value, "tokens/s", [&] {
+        return Explanation{"tokens_per_second_upper_bound x bandwidth_efficiency", n(steps * batch) + " x " + n(efficiency.value) + " = " + n(steps * batch * efficiency.value),
+                           {r.tokens_per_second.as_input(), input("bandwidth_efficiency", "fraction", efficiency)}};
+    });
     return r;
 }
 
@@ -96,10 +107,12 @@ Figure prefill_seconds(const ModelSpec& m, double prompt_tokens, double batch, d
     // Causal attention over the prompt: on average half the prompt is attended to.
     const double flops = (2 * c.active + 2 * m.layers * prompt_tokens * attn_dim) * prompt_tokens * batch;
     const double v = flops / (gpus * peak.value * 1e12 * efficiency.value);
-    return {.name = "prefill_seconds", .value = v, .unit = "s", .formula = "(2 x active_parameters + 2 x layers x prompt x heads x head_dim) x prompt x batch / (gpus x peak x efficiency)",
-            .worked = n(flops) + " / (" + n(gpus) + " x " + n(peak.value) + "e12 x " + n(efficiency.value) + ") = " + n(v),
-            .inputs = {c.active_figure.as_input(), input("prompt_tokens", "tokens", user_given(prompt_tokens)), input("batch", "", user_given(batch)),
-             input("gpus", "", user_given(gpus)), input("dense_peak_tflops", "TFLOPS", peak), input("compute_efficiency", "fraction", efficiency)}};
+    return explained_figure("prefill_seconds", v, "s", [&] {
+        return Explanation{"(2 x active_parameters + 2 x layers x prompt x heads x head_dim) x prompt x batch / (gpus x peak x efficiency)",
+                           n(flops) + " / (" + n(gpus) + " x " + n(peak.value) + "e12 x " + n(efficiency.value) + ") = " + n(v),
+                           {c.active_figure.as_input(), input("prompt_tokens", "tokens", user_given(prompt_tokens)), input("batch", "", user_given(batch)),
+                            input("gpus", "", user_given(gpus)), input("dense_peak_tflops", "TFLOPS", peak), input("compute_efficiency", "fraction", efficiency)}};
+    });
 }
 
 std::string_view to_string(Collective c) {
@@ -116,14 +129,14 @@ Figure collective_seconds(Collective kind, double bytes, double ranks, const Par
     const double steps = kind == Collective::all_reduce ? 2 * (ranks - 1) : ranks - 1;
     const double volume = kind == Collective::all_reduce ? 2 * (ranks - 1) / ranks : (ranks - 1) / ranks;
     const double v = ranks <= 1 ? 0 : volume * bytes / (bandwidth.value * 1e9) + steps * latency_us.value * 1e-6;
-    const std::string f_volume = kind == Collective::all_reduce ? "2 (n-1)/n" : "(n-1)/n";
-    const std::string f_steps = kind == Collective::all_reduce ? "2 (n-1)" : "(n-1)";
-    return {std::string(to_string(kind)) + "_seconds", v, "s",
-            "ring " + std::string(to_string(kind)) + ": " + f_volume + " x S / B + " + f_steps + " x alpha (alpha-beta model)",
-            n(volume) + " x " + n(bytes) + " / " + n(bandwidth.value) + "e9 + " + n(steps) + " x " + n(latency_us.value) + "e-6 = " + n(v),
-            {input("bytes", "bytes", user_given(bytes)), input("ranks", "", user_given(ranks)), input("bandwidth_gb_per_s", "GB/s", bandwidth),
-             input("latency_us", "us", latency_us)},
-            ""};
+    return explained_figure(std::string(to_string(kind)) + "_seconds", v, "s", [&] {
+        const std::string f_volume = kind == Collective::all_reduce ? "2 (n-1)/n" : "(n-1)/n";
+        const std::string f_steps = kind == Collective::all_reduce ? "2 (n-1)" : "(n-1)";
+        return Explanation{"ring " + std::string(to_string(kind)) + ": " + f_volume + " x S / B + " + f_steps + " x alpha (alpha-beta model)",
+                           n(volume) + " x " + n(bytes) + " / " + n(bandwidth.value) + "e9 + " + n(steps) + " x " + n(latency_us.value) + "e-6 = " + n(v),
+                           {input("bytes", "bytes", user_given(bytes)), input("ranks", "", user_given(ranks)), input("bandwidth_gb_per_s", "GB/s", bandwidth),
+                            input("latency_us", "us", latency_us)}};
+    });
 }
 
 }  // namespace gpuplan

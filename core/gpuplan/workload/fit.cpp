@@ -184,14 +184,17 @@ void inference_fit_figures(InferenceFit& r, const InferenceFitRequest& request, 
     const InferenceMemory& m = r.memory;
     const double tp = q.tensor_parallel;
     const double cap = tp * pool.gb_each();
-    r.capacity_gb = {.name = "capacity_gb", .value = cap, .unit = "GB", .formula = "tensor_parallel x accelerator_memory_gib_each x 2^30 / 10^9",
-                     .worked = n(tp) + " x " + n(pool.gib_each) + " GiB x 2^30 / 10^9 = " + n(cap) + " GB (" + n(tp * pool.gib_each) + " GiB)",
-                     .inputs = {input("tensor_parallel", "GPUs", user_or_default(request.tensor_parallel, tp, kDefaultTensorParallel)), pool.gib_each_input}};
+    r.capacity_gb = explained_figure("capacity_gb", cap, "GB", [&] {
+        return Explanation{"tensor_parallel x accelerator_memory_gib_each x 2^30 / 10^9",
+                           n(tp) + " x " + n(pool.gib_each) + " GiB x 2^30 / 10^9 = " + n(cap) + " GB (" + n(tp * pool.gib_each) + " GiB)",
+                           {input("tensor_parallel", "GPUs", user_or_default(request.tensor_parallel, tp, kDefaultTensorParallel)), pool.gib_each_input}};
+    });
     const double total = val(m.total_gb), weights = val(m.weights_gb), over = val(m.overhead_gb);
     const double margin = cap - total;
-    r.margin_gb = {.name = "margin_gb", .value = margin, .unit = "GB", .formula = "capacity - total (negative: short by that much)",
-                   .worked = n(cap) + " - " + n(total) + " = " + n(margin) + " GB (" + n(gb_to_gib(margin)) + " GiB)",
-                   .inputs = {r.capacity_gb.as_input(), m.total_gb.as_input()}};
+    r.margin_gb = explained_figure("margin_gb", margin, "GB", [&] {
+        return Explanation{"capacity - total (negative: short by that much)", n(cap) + " - " + n(total) + " = " + n(margin) + " GB (" + n(gb_to_gib(margin)) + " GiB)",
+                           {r.capacity_gb.as_input(), m.total_gb.as_input()}};
+    });
     r.fits = total <= cap;
     r.weights_alone_too_big = weights > cap;
 
@@ -199,18 +202,20 @@ void inference_fit_figures(InferenceFit& r, const InferenceFitRequest& request, 
     const Figure& kv_token = r.kv_bytes_per_token;
     const double per_token = val(kv_token);
     const double mb = max_batch_that_fits(q, cap);
-    r.max_batch = {.name = "max_batch", .value = mb, .unit = "sequences",
-                   .formula = "floor((capacity - weights - overhead) / (kv_cache_bytes_per_token x context)); 0 when weights + overhead do not fit",
-                   .worked = "floor((" + n(cap) + " - " + n(weights) + " - " + n(over) + ") GB / (" + n(per_token) + " x " + n(q.context) + " bytes)) = " + n(mb),
-                   .inputs = {r.capacity_gb.as_input(), m.weights_gb.as_input(), m.overhead_gb.as_input(), kv_token.as_input(kv_token.worked),
-                    input("context", "tokens", user_given(q.context))}};
+    r.max_batch = explained_figure("max_batch", mb, "sequences", [&] {
+        return Explanation{"floor((capacity - weights - overhead) / (kv_cache_bytes_per_token x context)); 0 when weights + overhead do not fit",
+                           "floor((" + n(cap) + " - " + n(weights) + " - " + n(over) + ") GB / (" + n(per_token) + " x " + n(q.context) + " bytes)) = " + n(mb),
+                           {r.capacity_gb.as_input(), m.weights_gb.as_input(), m.overhead_gb.as_input(), kv_token.as_input(kv_token.worked),
+                            input("context", "tokens", user_given(q.context))}};
+    });
     const double fixed = weights + over;
     const double mc = fixed >= cap ? 0 : std::floor((cap - fixed) * kBytesPerGB / (per_token * q.batch));
-    r.max_context = {.name = "max_context", .value = mc, .unit = "tokens",
-                     .formula = "floor((capacity - weights - overhead) / (kv_cache_bytes_per_token x batch)); 0 when weights + overhead do not fit",
-                     .worked = "floor((" + n(cap) + " - " + n(weights) + " - " + n(over) + ") GB / (" + n(per_token) + " x " + n(q.batch) + " bytes)) = " + n(mc),
-                     .inputs = {r.capacity_gb.as_input(), m.weights_gb.as_input(), m.overhead_gb.as_input(), kv_token.as_input(kv_token.worked),
-                      input("batch", "sequences", user_given(q.batch))}};
+    r.max_context = explained_figure("max_context", mc, "tokens", [&] {
+        return Explanation{"floor((capacity - weights - overhead) / (kv_cache_bytes_per_token x batch)); 0 when weights + overhead do not fit",
+                           "floor((" + n(cap) + " - " + n(weights) + " - " + n(over) + ") GB / (" + n(per_token) + " x " + n(q.batch) + " bytes)) = " + n(mc),
+                           {r.capacity_gb.as_input(), m.weights_gb.as_input(), m.overhead_gb.as_input(), kv_token.as_input(kv_token.worked),
+                            input("batch", "sequences", user_given(q.batch))}};
+    });
 }
 
 // The first lines of the verdict: fits or not, and by how much, in words.
@@ -294,8 +299,10 @@ InferenceFit check_inference_fit(const InferenceFitRequest& request, const GpuPo
     inference_fit_figures(r, request, pool);
     if (!r.fits)
         r.alternatives = inference_alternatives(r.request, pool, request.dtype, request.kv_dtype, r.weights_alone_too_big, val(r.capacity_gb));
-    r.verdict = inference_fit_headline(r, pool) + inference_fit_advice(r);
-    r.refusal = inference_fit_refusal(r, pool);
+    // The verdict is prose that explains the figures; a refusal is a reason, kept whenever a
+    // caller may read it (figures_only: only a layout that does not fit has one).
+    if (explaining()) r.verdict = inference_fit_headline(r, pool) + inference_fit_advice(r);
+    if (explaining() || !r.fits) r.refusal = inference_fit_refusal(r, pool);
     return r;
 }
 
@@ -457,22 +464,26 @@ TrainingFit check_training_fit(const TrainingMemoryRequest& q, const GpuPool& po
     r.memory = training_memory(q);
     const TrainingMemory& m = r.memory;
     const double each_gb = pool.gb_each();
-    r.capacity_gb = {.name = "capacity_per_gpu_gb", .value = each_gb, .unit = "GB", .formula = "accelerator_memory_gib_each x 2^30 / 10^9",
-                     .worked = n(pool.gib_each) + " GiB x 2^30 / 10^9 = " + n(each_gb) + " GB", .inputs = {pool.gib_each_input}};
+    r.capacity_gb = explained_figure("capacity_per_gpu_gb", each_gb, "GB", [&] {
+        return Explanation{"accelerator_memory_gib_each x 2^30 / 10^9", n(pool.gib_each) + " GiB x 2^30 / 10^9 = " + n(each_gb) + " GB", {pool.gib_each_input}};
+    });
     const double total = val(m.total_per_gpu_gb), margin = each_gb - total;
-    r.margin_gb = {.name = "margin_per_gpu_gb", .value = margin, .unit = "GB", .formula = "capacity_per_gpu - total_per_gpu (negative: short by that much)",
-                   .worked = n(each_gb) + " - " + n(total) + " = " + n(margin) + " GB (" + n(gb_to_gib(margin)) + " GiB)",
-                   .inputs = {r.capacity_gb.as_input(), m.total_per_gpu_gb.as_input()}};
+    r.margin_gb = explained_figure("margin_per_gpu_gb", margin, "GB", [&] {
+        return Explanation{"capacity_per_gpu - total_per_gpu (negative: short by that much)",
+                           n(each_gb) + " - " + n(total) + " = " + n(margin) + " GB (" + n(gb_to_gib(margin)) + " GiB)",
+                           {r.capacity_gb.as_input(), m.total_per_gpu_gb.as_input()}};
+    });
     r.fits = total <= each_gb;
 
     // Host memory for offloaded states: per GPU rank x GPUs per node, against the node's RAM.
     const double host_gpu = val(m.host_per_gpu_gb);
-    r.host_per_node_gb = {.name = "host_per_node_gb", .value = host_gpu * pool.gpus_per_node, .unit = "GB", .formula = "host_per_gpu x GPUs per node",
-                          .worked = n(host_gpu) + " x " + n(pool.gpus_per_node) + " = " + n(host_gpu * pool.gpus_per_node) + " GB",
-                          .inputs = {m.host_per_gpu_gb.as_input(),
-                           input("gpus_per_node", "GPUs",
-                                 {pool.gpus_per_node, pool.instance ? InputOrigin::catalog : InputOrigin::user,
-                                  pool.instance ? "catalog " + pool.instance->name + " accelerator_count" : ""})}};
+    r.host_per_node_gb = explained_figure("host_per_node_gb", host_gpu * pool.gpus_per_node, "GB", [&] {
+        return Explanation{"host_per_gpu x GPUs per node", n(host_gpu) + " x " + n(pool.gpus_per_node) + " = " + n(host_gpu * pool.gpus_per_node) + " GB",
+                           {m.host_per_gpu_gb.as_input(),
+                            input("gpus_per_node", "GPUs",
+                                  {pool.gpus_per_node, pool.instance ? InputOrigin::catalog : InputOrigin::user,
+                                   pool.instance ? "catalog " + pool.instance->name + " accelerator_count" : ""})}};
+    });
     r.host_ram_gb = {.name = "host_ram_gb", .value = std::nullopt, .unit = "GB", .formula = "instance memory_gib x 2^30 / 10^9", .worked = "", .inputs = {}, .unknown_reason = "no instance given (--gpus): host RAM unknown"};
     if (pool.instance && pool.instance->memory_gib) {
         const double ram = gib_to_gb(*pool.instance->memory_gib);
@@ -486,14 +497,17 @@ TrainingFit check_training_fit(const TrainingMemoryRequest& q, const GpuPool& po
     const bool offload = q.offload_optimizer || q.offload_parameters;
     if (offload && r.host_ram_gb.value) r.host_fits = val(r.host_per_node_gb) <= *r.host_ram_gb.value;
 
+    // The verdict is prose about the figures: built when explaining (a refusal, below, always).
     if (r.fits) {
+        if (!explaining()) return r;
         r.verdict = "fits: yes — " + gb_gib_text(total) + star(m.total_per_gpu_gb) + " per GPU of the " + gb_gib_text(each_gb) + " each " +
                     pool.accelerator_name + " holds; " + gb_gib_text(margin) + star(r.margin_gb) + " to spare.";
         return r;
     }
-    r.verdict = "fits: no — " + gb_gib_text(total) + star(m.total_per_gpu_gb) + " per GPU, more than the " + gb_gib_text(each_gb) + " each " +
-                pool.accelerator_name + " holds: " + gb_gib_text(-margin) + star(r.margin_gb) + " short" +
-                (val(m.model_states_gb) > each_gb ? " (model states alone are " + gb_text(val(m.model_states_gb)) + ")" : std::string()) + ".";
+    if (explaining())
+        r.verdict = "fits: no — " + gb_gib_text(total) + star(m.total_per_gpu_gb) + " per GPU, more than the " + gb_gib_text(each_gb) + " each " +
+                    pool.accelerator_name + " holds: " + gb_gib_text(-margin) + star(r.margin_gb) + " short" +
+                    (val(m.model_states_gb) > each_gb ? " (model states alone are " + gb_text(val(m.model_states_gb)) + ")" : std::string()) + ".";
     if (search == FitSearch::verdict_only) return r;
     r.alternatives = training_alternatives(q, pool, each_gb, r.alternatives_combined);
     r.refusal = "--zero / --tp / --pp / --recompute / --micro-batch / --nodes: " + q.model->name + " does not fit in GPU memory: " + gb_text(total) +

@@ -24,23 +24,26 @@ namespace {
 // 2 all-reduces per layer of `tokens` x hidden x 2 bytes over `tp` GPUs of `topo` (none: no
 // tensor parallel).
 Figure tensor_parallel_allreduce(const std::optional<NodeTopology>& topo, const ModelSpec& m, double tp, double tokens, std::string name) {
-    if (!topo) return {std::move(name), 0.0, "s", "0 (no tensor parallel)", "0", {}, ""};
+    if (!topo) return explained_figure(std::move(name), 0.0, "s", [] { return Explanation{"0 (no tensor parallel)", "0", {}}; });
     const double bytes = tokens * m.hidden * 2;
     const CollectiveCost c = hierarchical_collective(Collective::all_reduce, bytes, *topo, tp, 1, CollectiveLatency::per_step_alpha);
     if (!c.seconds.value)
         return unknown_figure(std::move(name), "s", "2 x layers x all-reduce(tokens x hidden x 2 bytes)", c.seconds.unknown_reason);
     const double v = 2 * m.layers * *c.seconds.value;
-    return {std::move(name), v, "s", "2 x layers x all-reduce of tokens x hidden x 2 bytes over tensor_parallel GPUs (Shoeybi et al. 2019)",
-            "2 x " + n(m.layers) + " x " + n(*c.seconds.value) + " = " + n(v), {c.seconds.as_input(c.seconds.worked)}, ""};
+    return explained_figure(std::move(name), v, "s", [&] {
+        return Explanation{"2 x layers x all-reduce of tokens x hidden x 2 bytes over tensor_parallel GPUs (Shoeybi et al. 2019)",
+                           "2 x " + n(m.layers) + " x " + n(*c.seconds.value) + " = " + n(v), {c.seconds.as_input(c.seconds.worked)}};
+    });
 }
 
 // A figure carried over under another name, formula and inputs (the decode-only latency and
 // throughput are the step's own figures, said in serving words).
-Figure same_as(const Figure& source, std::string name, std::string formula, std::string worked) {
+Figure same_as(const Figure& source, std::string name, const char* formula) {
     Figure f = source;
     f.name = std::move(name);
-    f.formula = std::move(formula);
-    f.worked = std::move(worked);
+    if (!explaining()) return f;
+    f.formula = formula;
+    f.worked = n(val(source));
     f.inputs = {source.as_input()};
     return f;
 }
@@ -53,11 +56,12 @@ Figure default_decode_step_overhead() {
     const std::string why = refit_in_force(CalibratedDefault::decode_step_overhead)
                                 ? "refitted by cross-validation without one source (gpuplan validate --cross-validate)"
                                 : "fitted on the calibration case V-I1 (docs/accuracy.md)";
-    return {.name = "step_overhead_seconds", .value = v, .unit = "s",
-            .formula = "default fixed cost per decode step: scheduling, sampling and kernel-launch gaps outside the roofline",
-            .worked = n(v) + (refit_in_force(CalibratedDefault::decode_step_overhead) ? " (" + why + ")"
-                                                                                       : " (fitted on the calibration case V-I1: NIM Llama-3.1-70B fp8 TP2, concurrency 1; docs/accuracy.md)"),
-            .inputs = {input("step_overhead_seconds", "s", {v, InputOrigin::assumption, why})}};
+    return explained_figure("step_overhead_seconds", v, "s", [&] {
+        return Explanation{"default fixed cost per decode step: scheduling, sampling and kernel-launch gaps outside the roofline",
+                           n(v) + (refit_in_force(CalibratedDefault::decode_step_overhead) ? " (" + why + ")"
+                                                                                           : " (fitted on the calibration case V-I1: NIM Llama-3.1-70B fp8 TP2, concurrency 1; docs/accuracy.md)"),
+                           {input("step_overhead_seconds", "s", {v, InputOrigin::assumption, why})}};
+    });
 }
 
 DensePeak dense_peak_for(const Accelerator* acc, const std::string& dtype) {
@@ -173,35 +177,44 @@ void decode_step(const InferenceEstimateRequest& q, double batch, const std::opt
     e.tensor_parallel_seconds_per_step = tensor_parallel_allreduce(tp_topology, *q.serving.model, tp, batch, "tensor_parallel_seconds_per_step");
     // Every step also pays a fixed cost outside the roofline: scheduling the batch, sampling,
     // and the gaps between kernel launches (fitted on a calibration case).
-    e.step_overhead_seconds = q.step_overhead_seconds ? Figure{.name = "step_overhead_seconds", .value = *q.step_overhead_seconds, .unit = "s", .formula = "given (step_overhead_seconds)", .worked = n(*q.step_overhead_seconds), .inputs = {}}
+    e.step_overhead_seconds = q.step_overhead_seconds ? explained_figure("step_overhead_seconds", *q.step_overhead_seconds, "s", [&] {
+        return Explanation{"given (step_overhead_seconds)", n(*q.step_overhead_seconds), {}};
+    })
                                                       : default_decode_step_overhead();
     const double step = roofline_step + val(e.tensor_parallel_seconds_per_step) + val(e.step_overhead_seconds);
     const double replica_rate = batch / step;
-    e.decode_step_seconds = {.name = "decode_step_seconds", .value = step, .unit = "s",
-                             .formula = "batch / min(tokens_per_second_memory_expected, tokens_per_second_compute_ceiling) + tensor-parallel all-reduces + step overhead",
-                             .worked = n(batch) + " / " + n(roofline_rate) + (e.compute_bound ? " (compute-bound)" : " (memory-bound)") + " + " +
-                                 n(val(e.tensor_parallel_seconds_per_step)) + " + " + n(val(e.step_overhead_seconds)) + " = " + n(step),
-                             .inputs = {input("batch", "sequences", user_given(batch)), e.compute_bound ? e.compute_ceiling.as_input() : memory_expected.as_input(),
-                              e.tensor_parallel_seconds_per_step.as_input(), e.step_overhead_seconds.as_input()}};
-    e.per_replica = {.name = "tokens_per_second_per_replica", .value = replica_rate, .unit = "tokens/s", .formula = "batch / decode_step_seconds",
-                     .worked = n(batch) + " / " + n(step) + " = " + n(replica_rate), .inputs = {input("batch", "sequences", user_given(batch)), e.decode_step_seconds.as_input()}};
-    e.per_gpu = {.name = "tokens_per_second_per_gpu", .value = replica_rate / tp, .unit = "tokens/s", .formula = "tokens_per_second_per_replica / tensor_parallel",
-                 .worked = n(replica_rate) + " / " + n(tp) + " = " + n(replica_rate / tp), .inputs = {e.per_replica.as_input(), input("tensor_parallel", "GPUs", user_or_default(e.fit.serving.tensor_parallel, tp, kDefaultTensorParallel))}};
-    e.per_instance = {.name = "tokens_per_second_per_instance", .value = replica_rate * e.replicas, .unit = "tokens/s",
-                      .formula = "tokens_per_second_per_replica x replicas (GPUs / tensor_parallel)", .worked = n(replica_rate) + " x " + n(e.replicas) + " = " +
-                          n(replica_rate * e.replicas),
-                      .inputs = {e.per_replica.as_input(), input("replicas", "", derived_param(e.replicas, "floor(GPUs / tensor_parallel)"))}};
-    e.inter_token_latency_seconds = same_as(e.decode_step_seconds, "inter_token_latency_seconds", "decode_step_seconds (no request arrives during decode)", n(step));
-    e.output_tokens_per_second = same_as(e.per_instance, "output_tokens_per_second", "tokens_per_second_per_instance (every replica decoding)", n(val(e.per_instance)));
-    e.output_tokens_per_second_per_replica = same_as(e.per_replica, "output_tokens_per_second_per_replica", "tokens_per_second_per_replica (decoding)", n(replica_rate));
+    e.decode_step_seconds = explained_figure("decode_step_seconds", step, "s", [&] {
+        return Explanation{"batch / min(tokens_per_second_memory_expected, tokens_per_second_compute_ceiling) + tensor-parallel all-reduces + step overhead",
+                           n(batch) + " / " + n(roofline_rate) + (e.compute_bound ? " (compute-bound)" : " (memory-bound)") + " + " +
+                               n(val(e.tensor_parallel_seconds_per_step)) + " + " + n(val(e.step_overhead_seconds)) + " = " + n(step),
+                           {input("batch", "sequences", user_given(batch)), e.compute_bound ? e.compute_ceiling.as_input() : memory_expected.as_input(),
+                            e.tensor_parallel_seconds_per_step.as_input(), e.step_overhead_seconds.as_input()}};
+    });
+    e.per_replica = explained_figure("tokens_per_second_per_replica", replica_rate, "tokens/s", [&] {
+        return Explanation{"batch / decode_step_seconds", n(batch) + " / " + n(step) + " = " + n(replica_rate),
+                           {input("batch", "sequences", user_given(batch)), e.decode_step_seconds.as_input()}};
+    });
+    e.per_gpu = explained_figure("tokens_per_second_per_gpu", replica_rate / tp, "tokens/s", [&] {
+        return Explanation{"tokens_per_second_per_replica / tensor_parallel", n(replica_rate) + " / " + n(tp) + " = " + n(replica_rate / tp),
+                           {e.per_replica.as_input(), input("tensor_parallel", "GPUs", user_or_default(e.fit.serving.tensor_parallel, tp, kDefaultTensorParallel))}};
+    });
+    e.per_instance = explained_figure("tokens_per_second_per_instance", replica_rate * e.replicas, "tokens/s", [&] {
+        return Explanation{"tokens_per_second_per_replica x replicas (GPUs / tensor_parallel)", n(replica_rate) + " x " + n(e.replicas) + " = " + n(replica_rate * e.replicas),
+                           {e.per_replica.as_input(), input("replicas", "", derived_param(e.replicas, "floor(GPUs / tensor_parallel)"))}};
+    });
+    e.inter_token_latency_seconds = same_as(e.decode_step_seconds, "inter_token_latency_seconds", "decode_step_seconds (no request arrives during decode)");
+    e.output_tokens_per_second = same_as(e.per_instance, "output_tokens_per_second", "tokens_per_second_per_instance (every replica decoding)");
+    e.output_tokens_per_second_per_replica = same_as(e.per_replica, "output_tokens_per_second_per_replica", "tokens_per_second_per_replica (decoding)");
 }
 
 Figure weight_read_seconds(const ParameterCount& c, double weight_bytes, double devices, const Param& bandwidth, const Param& efficiency) {
     const double bw = bandwidth.value, bw_eff = efficiency.value;
     const double v = c.active * weight_bytes / (devices * bw * 1e9 * bw_eff);
-    return {.name = "weight_read_seconds", .value = v, .unit = "s", .formula = "active_parameters x bytes_per_weight / (devices x bandwidth x bandwidth_efficiency)",
-            .worked = n(c.active) + " x " + n(weight_bytes) + " / (" + n(devices) + " x " + n(bw) + "e9 x " + n(bw_eff) + ") = " + n(v),
-            .inputs = {c.active_figure.as_input(), input("memory_bandwidth_gb_per_s", "GB/s", bandwidth), input("bandwidth_efficiency", "fraction", efficiency)}};
+    return explained_figure("weight_read_seconds", v, "s", [&] {
+        return Explanation{"active_parameters x bytes_per_weight / (devices x bandwidth x bandwidth_efficiency)",
+                           n(c.active) + " x " + n(weight_bytes) + " / (" + n(devices) + " x " + n(bw) + "e9 x " + n(bw_eff) + ") = " + n(v),
+                           {c.active_figure.as_input(), input("memory_bandwidth_gb_per_s", "GB/s", bandwidth), input("bandwidth_efficiency", "fraction", efficiency)}};
+    });
 }
 
 void time_to_first_token_step(const ModelSpec& model, double batch, double devices, const std::optional<NodeTopology>& tp_topology, InferenceEstimate& e) {
@@ -210,14 +223,17 @@ void time_to_first_token_step(const ModelSpec& model, double batch, double devic
     if (!e.peak.tflops) return;
     const double weight_read = val(e.weight_read_seconds);
     e.prefill_seconds = prefill_seconds(model, e.prompt_tokens, batch, devices, *e.peak.tflops, e.compute_efficiency);
-    e.prefill_seconds.inputs.push_back(input("prompt_tokens", "tokens", user_given(e.prompt_tokens)));
-    e.prefill_seconds.inputs.push_back(input("batch", "sequences", user_given(batch)));
+    if (explaining()) {
+        e.prefill_seconds.inputs.push_back(input("prompt_tokens", "tokens", user_given(e.prompt_tokens)));
+        e.prefill_seconds.inputs.push_back(input("batch", "sequences", user_given(batch)));
+    }
     const Figure tp_prefill = tensor_parallel_allreduce(tp_topology, model, e.tensor_parallel, batch * e.prompt_tokens, "tensor_parallel_prefill_seconds");
     const double v = std::max(val(e.prefill_seconds), weight_read) + val(tp_prefill);
-    e.time_to_first_token_seconds = {.name = "time_to_first_token_seconds", .value = v, .unit = "s",
-                                     .formula = "max(prefill_seconds, weight_read_seconds) + tensor-parallel all-reduces of the prompts: all prompts of the batch prefilled together",
-                                     .worked = "max(" + n(val(e.prefill_seconds)) + ", " + n(weight_read) + ") + " + n(val(tp_prefill)) + " = " + n(v),
-                                     .inputs = {e.prefill_seconds.as_input(), e.weight_read_seconds.as_input(), tp_prefill.as_input(tp_prefill.worked)}};
+    e.time_to_first_token_seconds = explained_figure("time_to_first_token_seconds", v, "s", [&] {
+        return Explanation{"max(prefill_seconds, weight_read_seconds) + tensor-parallel all-reduces of the prompts: all prompts of the batch prefilled together",
+                           "max(" + n(val(e.prefill_seconds)) + ", " + n(weight_read) + ") + " + n(val(tp_prefill)) + " = " + n(v),
+                           {e.prefill_seconds.as_input(), e.weight_read_seconds.as_input(), tp_prefill.as_input(tp_prefill.worked)}};
+    });
 }
 
 void under_load_step(const ModelSpec& model, double devices, const std::optional<NodeTopology>& tp_topology, InferenceEstimate& e) {
@@ -250,13 +266,13 @@ void under_load_step(const ModelSpec& model, double devices, const std::optional
         }
     e.output_tokens_per_second_per_replica = loop.output_tokens_per_second;
     e.output_tokens_per_second_per_replica.name = "output_tokens_per_second_per_replica";
-    e.output_tokens_per_second_per_replica.inputs.back().rests_on_assumption = true;
+    if (!e.output_tokens_per_second_per_replica.inputs.empty()) e.output_tokens_per_second_per_replica.inputs.back().rests_on_assumption = true;
     const double per_instance = val(loop.output_tokens_per_second) * e.replicas;
     e.output_tokens_per_second = {.name = "output_tokens_per_second", .value = per_instance, .unit = "tokens/s",
                                   .formula = "concurrency x output_tokens / request_seconds x replicas (prefills included)",
                                   .worked = n(val(loop.output_tokens_per_second)) + " x " + n(e.replicas) + " = " + n(per_instance),
                                   .inputs = {loop.output_tokens_per_second.as_input(), input("replicas", "", derived_param(e.replicas, "floor(GPUs / tensor_parallel)"))}};
-    e.output_tokens_per_second.inputs.front().rests_on_assumption = true;
+    if (!e.output_tokens_per_second.inputs.empty()) e.output_tokens_per_second.inputs.front().rests_on_assumption = true;
 }
 
 void cost_step(const Catalog& catalog, const std::string& region, InferenceEstimate& e) {

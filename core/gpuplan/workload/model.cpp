@@ -26,14 +26,15 @@ ParameterCount count_parameters(const ModelSpec& m) {
                           a.kv_lora_rank * m.heads * (a.qk_nope_head_dim + a.v_head_dim);
         const double o = m.heads * a.v_head_dim * h;
         c.attention_per_layer = q + kv + o;
-        attention_formula = "MLA: q " + n(q) + " + kv " + n(kv) + " + o " + n(o);
+        if (explaining()) attention_formula = "MLA: q " + n(q) + " + kv " + n(kv) + " + o " + n(o);
     } else {
         const double q = h * m.heads * m.head_dim, kv = 2 * h * m.kv_heads * m.head_dim, o = m.heads * m.head_dim * h;
         const double bias = (m.qkv_bias ? (m.heads + 2 * m.kv_heads) * m.head_dim : 0) + (m.attention_output_bias ? h : 0);
         const double sinks = m.attention_sinks ? m.heads : 0;
         c.attention_per_layer = q + kv + o + bias + sinks;
-        attention_formula = "hidden x head_dim x (2 heads + 2 kv_heads)" + std::string(m.qkv_bias ? " + qkv bias" : "") +
-                            (m.attention_output_bias ? " + output bias" : "") + (m.attention_sinks ? " + one sink per head" : "");
+        if (explaining())
+            attention_formula = "hidden x head_dim x (2 heads + 2 kv_heads)" + std::string(m.qkv_bias ? " + qkv bias" : "") +
+                                (m.attention_output_bias ? " + output bias" : "") + (m.attention_sinks ? " + one sink per head" : "");
     }
     c.dense_mlp_per_layer = (m.mlp == MlpKind::swiglu ? 3 : 2) * h * m.ffn;  // SwiGLU: gate, up, down; GELU: up, down
     double dense_layers = m.layers, moe_layers = 0;
@@ -53,51 +54,52 @@ ParameterCount count_parameters(const ModelSpec& m) {
     c.total = shared + moe_layers * c.moe_mlp_per_layer_total;
     c.active = shared + moe_layers * c.moe_mlp_per_layer_active;
 
-    const std::vector<FigureInput> inputs = {
-        {"layers", m.layers, "", InputOrigin::catalog, m.source},     {"hidden", h, "", InputOrigin::catalog, m.source},
-        {"heads", m.heads, "", InputOrigin::catalog, m.source},       {"kv_heads", m.kv_heads, "", InputOrigin::catalog, m.source},
-        {"head_dim", m.head_dim, "", InputOrigin::catalog, m.source}, {"ffn", m.ffn, "", InputOrigin::catalog, m.source},
-        {"vocab", m.vocab, "", InputOrigin::catalog, m.source}};
-    const std::string worked = "embedding " + n(c.embedding) + " + lm_head " + n(c.lm_head) + " + " + n(m.layers) + " x attention " +
-                               n(c.attention_per_layer) + " + " + n(dense_layers) + " x dense MLP " + n(c.dense_mlp_per_layer) +
-                               (moe_layers > 0 ? " + " + n(moe_layers) + " x MoE MLP " + n(c.moe_mlp_per_layer_total) : "") +
-                               " + norms " + n(c.norms);
-    c.total_figure = {.name = "parameters_total", .value = c.total, .unit = "parameters",
-                      .formula = "vocab x hidden (embedding) + LM head (0 if tied) + layers x attention (" + attention_formula +
-                          ") + MLP layers x " + std::string(m.mlp == MlpKind::swiglu ? "3 x hidden x ffn (SwiGLU" : "2 x hidden x ffn (GELU") +
-                          "; MoE: experts + router) + norm vectors",
-                      .worked = worked + " = " + n(c.total), .inputs = inputs};
-    c.active_figure = c.total_figure;
-    c.active_figure.name = "parameters_active";
-    c.active_figure.value = c.active;
-    c.active_figure.formula = m.moe ? "as total, with only the active + shared experts of each MoE layer" : "= total (dense model)";
-    c.active_figure.worked = n(c.active);
+    c.total_figure = explained_figure("parameters_total", c.total, "parameters", [&] {
+        const std::string worked = "embedding " + n(c.embedding) + " + lm_head " + n(c.lm_head) + " + " + n(m.layers) + " x attention " +
+                                   n(c.attention_per_layer) + " + " + n(dense_layers) + " x dense MLP " + n(c.dense_mlp_per_layer) +
+                                   (moe_layers > 0 ? " + " + n(moe_layers) + " x MoE MLP " + n(c.moe_mlp_per_layer_total) : "") +
+                                   " + norms " + n(c.norms);
+        return Explanation{"vocab x hidden (embedding) + LM head (0 if tied) + layers x attention (" + attention_formula + ") + MLP layers x " +
+                               std::string(m.mlp == MlpKind::swiglu ? "3 x hidden x ffn (SwiGLU" : "2 x hidden x ffn (GELU") +
+                               "; MoE: experts + router) + norm vectors",
+                           worked + " = " + n(c.total),
+                           {{"layers", m.layers, "", InputOrigin::catalog, m.source},
+                            {"hidden", h, "", InputOrigin::catalog, m.source},
+                            {"heads", m.heads, "", InputOrigin::catalog, m.source},
+                            {"kv_heads", m.kv_heads, "", InputOrigin::catalog, m.source},
+                            {"head_dim", m.head_dim, "", InputOrigin::catalog, m.source},
+                            {"ffn", m.ffn, "", InputOrigin::catalog, m.source},
+                            {"vocab", m.vocab, "", InputOrigin::catalog, m.source}}};
+    });
+    c.active_figure = explained_figure("parameters_active", c.active, "parameters", [&] {
+        return Explanation{m.moe ? "as total, with only the active + shared experts of each MoE layer" : "= total (dense model)", n(c.active),
+                           c.total_figure.inputs};
+    });
     return c;
 }
 
 Figure kv_cache_bytes_per_token(const ModelSpec& m, double bytes) {
-    Figure f;
-    f.name = "kv_cache_bytes_per_token";
-    f.unit = "bytes";
     if (m.mla) {
-        const double per_layer = m.mla->kv_lora_rank + m.mla->qk_rope_head_dim;
-        f.value = m.layers * per_layer * bytes;
-        f.formula = "layers x (kv_lora_rank + qk_rope_head_dim) x bytes (MLA caches the compressed latent)";
-        f.worked = n(m.layers) + " x (" + n(m.mla->kv_lora_rank) + " + " + n(m.mla->qk_rope_head_dim) + ") x " + n(bytes) + " = " + n(*f.value);
-    } else {
-        f.value = 2 * m.layers * m.kv_heads * m.head_dim * bytes;
-        f.formula = "2 (K and V) x layers x kv_heads x head_dim x bytes";
-        f.worked = "2 x " + n(m.layers) + " x " + n(m.kv_heads) + " x " + n(m.head_dim) + " x " + n(bytes) + " = " + n(*f.value);
+        const double kv_lora_rank = m.mla->kv_lora_rank, rope_dim = m.mla->qk_rope_head_dim;
+        const double value = m.layers * (kv_lora_rank + rope_dim) * bytes;
+        return explained_figure("kv_cache_bytes_per_token", value, "bytes", [&] {
+            return Explanation{"layers x (kv_lora_rank + qk_rope_head_dim) x bytes (MLA caches the compressed latent)",
+                               n(m.layers) + " x (" + n(kv_lora_rank) + " + " + n(rope_dim) + ") x " + n(bytes) + " = " + n(value),
+                               {{"layers", m.layers, "", InputOrigin::catalog, m.source},
+                                {"kv_bytes_per_value", bytes, "bytes", InputOrigin::user, ""},
+                                {"kv_lora_rank", kv_lora_rank, "", InputOrigin::catalog, m.source},
+                                {"qk_rope_head_dim", rope_dim, "", InputOrigin::catalog, m.source}}};
+        });
     }
-    f.inputs = {{"layers", m.layers, "", InputOrigin::catalog, m.source}, {"kv_bytes_per_value", bytes, "bytes", InputOrigin::user, ""}};
-    if (m.mla) {
-        f.inputs.push_back({.name = "kv_lora_rank", .value = m.mla->kv_lora_rank, .unit = "", .origin = InputOrigin::catalog, .source = m.source});
-        f.inputs.push_back({.name = "qk_rope_head_dim", .value = m.mla->qk_rope_head_dim, .unit = "", .origin = InputOrigin::catalog, .source = m.source});
-    } else {
-        f.inputs.push_back({.name = "kv_heads", .value = m.kv_heads, .unit = "", .origin = InputOrigin::catalog, .source = m.source});
-        f.inputs.push_back({.name = "head_dim", .value = m.head_dim, .unit = "", .origin = InputOrigin::catalog, .source = m.source});
-    }
-    return f;
+    const double value = 2 * m.layers * m.kv_heads * m.head_dim * bytes;
+    return explained_figure("kv_cache_bytes_per_token", value, "bytes", [&] {
+        return Explanation{"2 (K and V) x layers x kv_heads x head_dim x bytes",
+                           "2 x " + n(m.layers) + " x " + n(m.kv_heads) + " x " + n(m.head_dim) + " x " + n(bytes) + " = " + n(value),
+                           {{"layers", m.layers, "", InputOrigin::catalog, m.source},
+                            {"kv_bytes_per_value", bytes, "bytes", InputOrigin::user, ""},
+                            {"kv_heads", m.kv_heads, "", InputOrigin::catalog, m.source},
+                            {"head_dim", m.head_dim, "", InputOrigin::catalog, m.source}}};
+    });
 }
 
 double kv_cached_tokens(const ModelSpec& m, double context) {

@@ -14,9 +14,9 @@ namespace {
 // layout uses (and those it does not, said so), GPU memory and the price.
 std::vector<PlanSource> plan_sources(const TrainingPlan& p, const TrainingTimeRequest& q) {
     std::vector<PlanSource> sources;
-    for (const auto& in : p.time.compute_seconds.inputs)
-        if (in.name == "dense_peak_tflops")
-            sources.push_back({"dense_peak_tflops", "dense peak per GPU", n(in.value) + " TFLOPS", {in.value, in.origin, in.source}, false, "", ""});
+    // Only when the step time used it: an FP8 step without a BF16 peak is unknown, and names none.
+    if (const std::optional<Param>& peak = p.time.dense_peak_tflops; peak && p.time.compute_seconds.value)
+        sources.push_back({"dense_peak_tflops", "dense peak per GPU", n(peak->value) + " TFLOPS", *peak, false, "", ""});
     sources.push_back({"compute_efficiency", "compute efficiency (share of dense peak)", percent(p.time.compute_efficiency.value), p.time.compute_efficiency, false, "", ""});
     const auto link_source = [&](const char* key, const char* what, const Link& l, const std::string& note) {
         if (l.cls == LinkClass::none) return;

@@ -156,6 +156,7 @@ ComputeStep compute_step(const Accelerator& acc, const ModelSpec& m, const Train
         peak = Param{*acc.dense_tflops.fp16, InputOrigin::catalog, "catalog " + acc.name + " dense FP16 TFLOPS (no BF16: fp16 mixed precision)"};
         r.notes.push_back(acc.name + " has no BF16: compute uses its FP16 peak (fp16 mixed precision)");
     }
+    r.dense_peak_tflops = peak;
     r.compute_efficiency = q.compute_efficiency.value_or(default_training_efficiency(&acc, q.precision));
     out.flops = training_step_flops(m, shape.global_batch_tokens, shape.sequence,
                                     shape.full_recompute ? RecomputeFlops::full : L.recompute == Recompute::selective ? RecomputeFlops::selective : RecomputeFlops::none);
@@ -210,15 +211,18 @@ void data_parallel_step(const TrainingShape& shape, double params_rank, const No
             return;
         }
         in += op.times * *c.intra_seconds.value, out += op.times * *c.inter_seconds.value, total += op.times * *c.seconds.value;
-        worked += (worked.empty() ? "" : " + ") + (op.times != 1 ? n(op.times) + " x " : std::string()) + n(*c.seconds.value);
-        ins.push_back(c.seconds.as_input(c.seconds.worked));
+        if (explaining()) {
+            worked += (worked.empty() ? "" : " + ") + (op.times != 1 ? n(op.times) + " x " : std::string()) + n(*c.seconds.value);
+            ins.push_back(c.seconds.as_input(c.seconds.worked));
+        }
         sum.intra_class = c.intra_class, sum.inter_class = c.inter_class;
     }
     const Param& ov = shape.zero_stage == 0 ? overlap.ddp : shape.zero_stage < 3 ? overlap.zero12 : overlap.zero3;
-    r.data_parallel_comm_seconds = make_figure("data_parallel_comm_seconds", total, "s",
-                                               what + " of 2 bytes x " + n(params_rank) + " parameters per rank over " + n(g_dp) + " ranks per node x " + n(n_dp) +
-                                                   " nodes (ZeRO stage " + std::to_string(shape.zero_stage) + "; Rajbhandari et al. 2020)",
-                                               worked + " = " + n(total), ins);
+    r.data_parallel_comm_seconds = explained_figure("data_parallel_comm_seconds", total, "s", [&] {
+        return Explanation{what + " of 2 bytes x " + n(params_rank) + " parameters per rank over " + n(g_dp) + " ranks per node x " + n(n_dp) +
+                               " nodes (ZeRO stage " + std::to_string(shape.zero_stage) + "; Rajbhandari et al. 2020)",
+                           worked + " = " + n(total), std::move(ins)};
+    });
     if (!parts.need(r.compute_seconds)) {
         r.data_parallel_exposed_seconds = unknown_figure("data_parallel_exposed_seconds", "s", "", parts.unknown_reason);
         return;
@@ -226,11 +230,11 @@ void data_parallel_step(const TrainingShape& shape, double params_rank, const No
     const double share = shape.zero_stage == 3 ? 1.0 : (shape.full_recompute ? 6.0 / 8 : 4.0 / 6);
     const double window = *r.compute_seconds.value * share;
     const double exposed = total - std::min(ov.value * total, window);
-    r.data_parallel_exposed_seconds = make_figure("data_parallel_exposed_seconds", exposed, "s",
-                                                  "comm - min(overlap x comm, compute window); window = compute x " + n(share) +
-                                                      (shape.zero_stage == 3 ? " (all of it)" : " (backward share)"),
-                                                  n(total) + " - min(" + n(ov.value) + " x " + n(total) + ", " + n(window) + ") = " + n(exposed),
-                                                  {r.data_parallel_comm_seconds.as_input(), input("overlap", "fraction", ov), r.compute_seconds.as_input()});
+    r.data_parallel_exposed_seconds = explained_figure("data_parallel_exposed_seconds", exposed, "s", [&] {
+        return Explanation{"comm - min(overlap x comm, compute window); window = compute x " + n(share) + (shape.zero_stage == 3 ? " (all of it)" : " (backward share)"),
+                           n(total) + " - min(" + n(ov.value) + " x " + n(total) + ", " + n(window) + ") = " + n(exposed),
+                           {r.data_parallel_comm_seconds.as_input(), input("overlap", "fraction", ov), r.compute_seconds.as_input()}};
+    });
     sum.seconds.value = total, sum.intra_seconds.value = in, sum.inter_seconds.value = out;
     parts.add_collective("exposed data-parallel " + what, sum, exposed, r.data_parallel_exposed_seconds);
 }
@@ -253,11 +257,12 @@ void tensor_parallel_step(const TrainingShape& shape, double layers, const NodeT
     const CollectiveCost c = hierarchical_collective(Collective::all_reduce, bytes, tp_topo, rpn, tn);
     if (parts.need(c.seconds)) {
         const double v = count * *c.seconds.value * (1 - overlap.value);
-        r.tensor_parallel_seconds = make_figure("tensor_parallel_seconds", v, "s",
-                                                n(per_layer) + " all-reduces of b x s x h x 2 bytes per layer x layers / pp x micro-batches x (1 - overlap) (Shoeybi et al. 2019)",
-                                                n(per_layer) + " x " + n(layers_here) + " x " + n(mb) + " x " + n(*c.seconds.value) + " x (1 - " + n(overlap.value) +
-                                                    ") = " + n(v) + " (" + c.bottleneck_text + ")",
-                                                {c.seconds.as_input(c.seconds.worked), input("tensor_overlap", "fraction", overlap)});
+        r.tensor_parallel_seconds = explained_figure("tensor_parallel_seconds", v, "s", [&] {
+            return Explanation{n(per_layer) + " all-reduces of b x s x h x 2 bytes per layer x layers / pp x micro-batches x (1 - overlap) (Shoeybi et al. 2019)",
+                               n(per_layer) + " x " + n(layers_here) + " x " + n(mb) + " x " + n(*c.seconds.value) + " x (1 - " + n(overlap.value) + ") = " + n(v) +
+                                   " (" + c.bottleneck_text + ")",
+                               {c.seconds.as_input(c.seconds.worked), input("tensor_overlap", "fraction", overlap)}};
+        });
         parts.add_collective("tensor-parallel all-reduces", c, v, r.tensor_parallel_seconds);
     } else {
         r.tensor_parallel_seconds = renamed(c.seconds, "tensor_parallel_seconds");
@@ -356,35 +361,47 @@ void totals_step(const TrainingShape& shape, const TrainingTimeRequest& q, const
     for (const Figure* f : {&r.compute_seconds, &r.bubble_seconds, &r.data_parallel_exposed_seconds, &r.tensor_parallel_seconds, &r.pipeline_p2p_seconds,
                             &r.expert_parallel_seconds, &r.offload_seconds}) {
         step += *f->value;
+        if (!explaining()) continue;
         worked += (worked.empty() ? "" : " + ") + n(*f->value);
         ins.push_back(f->as_input());
     }
-    r.step_seconds = make_figure("step_seconds", step, "s",
-                                 "compute + bubble + exposed data-parallel + tensor-parallel + pipeline p2p + expert-parallel + offload (" + layout_text + ")",
-                                 worked + " = " + n(step), ins);
+    r.step_seconds = explained_figure("step_seconds", step, "s", [&] {
+        return Explanation{"compute + bubble + exposed data-parallel + tensor-parallel + pipeline p2p + expert-parallel + offload (" + layout_text + ")",
+                           worked + " = " + n(step), std::move(ins)};
+    });
     const double tps = T / step;
-    r.tokens_per_second = make_figure("tokens_per_second", tps, "tokens/s", "global_batch_tokens / step_seconds", n(T) + " / " + n(step) + " = " + n(tps),
-                                      {r.step_seconds.as_input()});
+    r.tokens_per_second = explained_figure("tokens_per_second", tps, "tokens/s", [&] {
+        return Explanation{"global_batch_tokens / step_seconds", n(T) + " / " + n(step) + " = " + n(tps), {r.step_seconds.as_input()}};
+    });
     // Per GPU: how published training benchmarks report throughput (torchtitan, llm-foundry, NeMo).
-    r.tokens_per_second_per_gpu = make_figure("tokens_per_second_per_gpu", tps / G, "tokens/s", "tokens_per_second / GPUs", n(tps) + " / " + n(G) + " = " + n(tps / G),
-                                              {r.tokens_per_second.as_input(), input("gpus", "GPUs", derived_param(G, "nodes x GPUs per node"))});
+    r.tokens_per_second_per_gpu = explained_figure("tokens_per_second_per_gpu", tps / G, "tokens/s", [&] {
+        return Explanation{"tokens_per_second / GPUs", n(tps) + " / " + n(G) + " = " + n(tps / G),
+                           {r.tokens_per_second.as_input(), input("gpus", "GPUs", derived_param(G, "nodes x GPUs per node"))}};
+    });
     // MFU on model FLOPs (no recompute), against the BF16 peak, as published benchmarks state
     // it for both precisions.
     if (const std::optional<Param>& peak = compute.bf16_peak) {
         const double model_flops = *compute.flops.model.value, v = model_flops / (step * G * peak->value * 1e12);
-        r.mfu = make_figure("mfu", v, "fraction", "model_flops / (step_seconds x GPUs x dense BF16 peak): model FLOPs utilisation (recompute not counted)",
-                            n(model_flops) + " / (" + n(step) + " x " + n(G) + " x " + n(peak->value) + "e12) = " + n(v),
-                            {compute.flops.model.as_input(), r.step_seconds.as_input(), input("dense_peak_tflops", "TFLOPS", *peak)});
+        r.mfu = explained_figure("mfu", v, "fraction", [&] {
+            return Explanation{"model_flops / (step_seconds x GPUs x dense BF16 peak): model FLOPs utilisation (recompute not counted)",
+                               n(model_flops) + " / (" + n(step) + " x " + n(G) + " x " + n(peak->value) + "e12) = " + n(v),
+                               {compute.flops.model.as_input(), r.step_seconds.as_input(), input("dense_peak_tflops", "TFLOPS", *peak)}};
+        });
     }
     const Param budget = user_or_default(q.token_budget, kDefaultTokenBudget, "default token budget 1e9 tokens (give train.tokens or --tokens)");
     const double total = budget.value / tps;
-    r.total_seconds = make_figure("total_seconds", total, "s", "token_budget / tokens_per_second", n(budget.value) + " / " + n(tps) + " = " + n(total),
-                                  {input("token_budget", "tokens", budget), r.tokens_per_second.as_input()});
-    r.total_hours = make_figure("total_hours", total / 3600, "h", "total_seconds / 3600", n(total) + " / 3600 = " + n(total / 3600), {r.total_seconds.as_input()});
+    r.total_seconds = explained_figure("total_seconds", total, "s", [&] {
+        return Explanation{"token_budget / tokens_per_second", n(budget.value) + " / " + n(tps) + " = " + n(total),
+                           {input("token_budget", "tokens", budget), r.tokens_per_second.as_input()}};
+    });
+    r.total_hours = explained_figure("total_hours", total / 3600, "h", [&] {
+        return Explanation{"total_seconds / 3600", n(total) + " / 3600 = " + n(total / 3600), {r.total_seconds.as_input()}};
+    });
     const double cost = total / 3600 * q.usd_per_hour.value * q.nodes;
-    r.cost_usd = make_figure("cost_usd", cost, "USD", "total_hours x usd_per_hour x nodes",
-                             n(total / 3600) + " x " + n(q.usd_per_hour.value) + " x " + n(q.nodes) + " = " + n(cost),
-                             {r.total_hours.as_input(), input("usd_per_hour", "USD/h", q.usd_per_hour), input("nodes", "", user_given(q.nodes))});
+    r.cost_usd = explained_figure("cost_usd", cost, "USD", [&] {
+        return Explanation{"total_hours x usd_per_hour x nodes", n(total / 3600) + " x " + n(q.usd_per_hour.value) + " x " + n(q.nodes) + " = " + n(cost),
+                           {r.total_hours.as_input(), input("usd_per_hour", "USD/h", q.usd_per_hour), input("nodes", "", user_given(q.nodes))}};
+    });
 }
 
 std::string bottleneck_words(const TrainingTime& r, const std::vector<ExposedPart>& parts) {

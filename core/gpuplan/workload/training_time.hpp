@@ -79,6 +79,7 @@ struct TrainingTime {
     double gpus_per_node = 0;               // as used (K, or every accelerator)
     Figure micro_batches;                   // m per step per data-parallel replica
     Figure compute_seconds;
+    std::optional<Param> dense_peak_tflops;  // the BF16 (or FP16) peak compute_seconds uses, when known
     Figure data_parallel_comm_seconds;      // before overlap
     Figure data_parallel_exposed_seconds;   // after overlap
     Figure tensor_parallel_seconds, pipeline_p2p_seconds, expert_parallel_seconds;
