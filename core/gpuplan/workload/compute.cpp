@@ -69,18 +69,18 @@ DecodeRoofline decode_roofline(const ModelSpec& m, double weight_bytes, double k
     // E x (1 - (1 - k/E)^batch) experts on average if routing spreads evenly (the active set at
     // batch 1, every expert once the batch is large; Fedus et al. 2022 train the router to balance).
     const double read_params = decode_read_parameters(m, c, batch);
-    std::string read_formula = "active_parameters", read_worked = explaining() ? n(c.active) : std::string();
-    if (m.moe && batch > 1 && explaining()) {
-        const MoeSpec& e = *m.moe;
-        const double moe_layers = m.layers - e.dense_layers, per_expert = 3 * m.hidden * e.expert_ffn;
-        const double touched = e.routed_experts * (1 - std::pow(1 - e.active_experts / e.routed_experts, batch));
-        read_formula = "active_parameters + MoE layers x (E (1 - (1 - k/E)^batch) - k) x expert_parameters (experts the batch touches)";
-        read_worked = n(c.active) + " + " + n(moe_layers) + " x (" + n(touched) + " - " + n(e.active_experts) + ") x " + n(per_expert) + " = " + n(read_params);
-    }
     const double weights = read_params * weight_bytes;
     const double kv = *kv_token.value * batch * kv_cached_tokens(m, context);  // local-attention layers read their window only
     DecodeRoofline r;
     r.bytes_per_step = explained_figure("bytes_per_step", weights + kv, "bytes", [&] {
+        std::string read_formula = "active_parameters", read_worked = n(c.active);
+        if (m.moe && batch > 1) {
+            const MoeSpec& e = *m.moe;
+            const double moe_layers = m.layers - e.dense_layers, per_expert = 3 * m.hidden * e.expert_ffn;
+            const double touched = e.routed_experts * (1 - std::pow(1 - e.active_experts / e.routed_experts, batch));
+            read_formula = "active_parameters + MoE layers x (E (1 - (1 - k/E)^batch) - k) x expert_parameters (experts the batch touches)";
+            read_worked = n(c.active) + " + " + n(moe_layers) + " x (" + n(touched) + " - " + n(e.active_experts) + ") x " + n(per_expert) + " = " + n(read_params);
+        }
         return Explanation{read_formula + " x bytes_per_weight + kv_bytes_per_token x batch x context",
                            "(" + read_worked + ") x " + n(weight_bytes) + " + " + n(*kv_token.value) + " x " + n(batch) + " x " + n(context) + " = " + n(weights + kv),
                            {c.active_figure.as_input(), kv_token.as_input(kv_token.worked)}};
