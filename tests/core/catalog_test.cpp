@@ -11,6 +11,7 @@
 #include "gpuplan/catalog/catalog_metrics.hpp"
 #include "gpuplan/catalog/region_names.hpp"
 #include "gpuplan/input_error.hpp"
+#include "gpuplan/json_reader.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 
 using namespace gpuplan;
@@ -136,6 +137,26 @@ TEST_CASE("derived metrics per instance", "[catalog][metrics]") {
     // $1.006/h / 0.070 PFLOPS = $14.3714 per PFLOP/s-hour.
     const InstanceMetrics g5 = instance_metrics(c, *c.find_instance("g5.xlarge"), "us-east-1");
     CHECK(*g5.usd_per_dense_bf16_pflop_hour.value == Approx(1.006 / 0.070).epsilon(1e-12));
+}
+
+// The built-in catalog is read without the user-file checks at each start (CatalogDocument::
+// built_in): they are applied here instead, to every built-in document, so a key given twice
+// or an oversized value in assets/catalog/ fails this test rather than loading silently.
+TEST_CASE("every built-in catalog document passes the checks a user's file gets", "[catalog][limits]") {
+    const std::vector<CatalogDocument>& docs = builtin_catalog_documents();
+    REQUIRE(docs.size() >= 3);
+    for (const CatalogDocument& doc : docs) {
+        INFO(doc.origin);
+        CHECK(doc.built_in);
+        CHECK_NOTHROW(parse_json_document(doc.text, doc.origin));
+    }
+    // The same text given as a user's file is checked: a key given twice is refused.
+    CatalogDocument user = docs.front();
+    user.built_in = false;
+    const std::size_t schema = user.text.find("\"schema\"");
+    REQUIRE(schema != std::string::npos);
+    user.text.insert(schema, "\"schema\": \"gpuplan.catalog/1\", ");
+    CHECK_THROWS_WITH(load_catalog({user}), Catch::Contains("given twice"));
 }
 
 TEST_CASE("a user's catalog file extends and overrides the built-in one", "[catalog]") {

@@ -108,7 +108,10 @@ TEST_CASE("every layout the serving sweep estimates has the same figures with ex
                         explained = {std::string("error: ") + err.what()};
                     }
                     {
+                        // As the sweep does: figures-only, on the type's links built once for all its layouts.
                         const FiguresOnly values_only;
+                        const NodeTopology node = node_topology(catalog(), inst);
+                        r.node = &node;
                         try {
                             const InferenceEstimate e = estimate_inference(catalog(), r);
                             bare = estimate_values(e);
@@ -197,7 +200,10 @@ TEST_CASE("every layout the training sweep times has the same figures with expla
                         }
                     };
                     const std::vector<std::string> explained = timed();
+                    // As the sweep does: figures-only, on the type's links built once for all its node counts.
                     const FiguresOnly values_only;
+                    const NodeTopology node = node_topology(catalog(), inst);
+                    t.node = &node;
                     CHECK(explained == timed());
                     ++timings;
                 }
@@ -222,6 +228,21 @@ TEST_CASE("the serving sweep explains the picks it shows", "[figures_only]") {
             CHECK_FALSE(f->worked.empty());
         }
         CHECK_FALSE(d.fit.verdict.empty());
+    }
+    // Each pick's memory fit is the one its layout gets on its own (`gpuplan fit`).
+    for (std::size_t k = 0; k < r.picks.size(); ++k) {
+        const Candidate& c = r.candidates[r.picks[k]];
+        InferenceFitRequest f;
+        f.model = q.model;
+        f.dtype = q.dtype;
+        f.kv_dtype = q.kv_dtype;
+        f.batch = c.batch;
+        f.context = q.context;
+        f.tensor_parallel = c.tensor_parallel;
+        const InferenceFit alone = check_inference_fit(f, instance_pool(catalog(), c.instance, 1, "instance"));
+        CHECK(r.pick_details[k].fit.verdict == alone.verdict);
+        CHECK(r.pick_details[k].fit.max_batch.worked == alone.max_batch.worked);
+        CHECK(r.pick_details[k].pool.instance->name == c.instance);
     }
     CHECK(explaining());
 }

@@ -53,7 +53,7 @@ TEST_CASE("decode step: batch over the slower roofline, plus the fixed step cost
     e.tensor_parallel = 1, e.replicas = 4;
     e.roofline.tokens_per_second_expected = known("tokens_per_second", 100, "tokens/s");
     e.compute_ceiling = known("tokens_per_second_compute_ceiling", 1000, "tokens/s");
-    decode_step(request_with_overhead(0.01), 8, std::nullopt, e);
+    decode_step(request_with_overhead(0.01), 8, nullptr, e);
     CHECK_FALSE(e.compute_bound);
     CHECK(*e.decode_step_seconds.value == Approx(8.0 / 100 + 0.01));
     CHECK(*e.per_replica.value == Approx(8 / 0.09));
@@ -63,7 +63,7 @@ TEST_CASE("decode step: batch over the slower roofline, plus the fixed step cost
     CHECK(*e.output_tokens_per_second.value == *e.per_instance.value);
 
     e.compute_ceiling = known("tokens_per_second_compute_ceiling", 50, "tokens/s");  // now the FLOPs are slower
-    decode_step(request_with_overhead(0.01), 8, std::nullopt, e);
+    decode_step(request_with_overhead(0.01), 8, nullptr, e);
     CHECK(e.compute_bound);
     CHECK(*e.decode_step_seconds.value == Approx(8.0 / 50 + 0.01));
 }
@@ -75,14 +75,14 @@ TEST_CASE("time to first token is never faster than one read of the weights", "[
     e.peak.tflops = p(989);
     e.compute_efficiency = p(0.4);
     e.weight_read_seconds = known("weight_read_seconds", 1.0, "s");  // far longer than 16 tokens' prefill
-    time_to_first_token_step(m, 1, 1, std::nullopt, e);
+    time_to_first_token_step(m, 1, 1, nullptr, e);
     CHECK(*e.prefill_seconds.value < 1.0);
     CHECK(*e.time_to_first_token_seconds.value == 1.0);
     e.weight_read_seconds = known("weight_read_seconds", 1e-9, "s");
-    time_to_first_token_step(m, 1, 1, std::nullopt, e);
+    time_to_first_token_step(m, 1, 1, nullptr, e);
     CHECK(*e.time_to_first_token_seconds.value == *e.prefill_seconds.value);
     e.peak = DensePeak{std::nullopt, "", "peak unknown"};
-    time_to_first_token_step(m, 1, 1, std::nullopt, e);
+    time_to_first_token_step(m, 1, 1, nullptr, e);
     CHECK_FALSE(e.time_to_first_token_seconds.value);
 }
 

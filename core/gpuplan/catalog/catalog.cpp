@@ -554,7 +554,7 @@ void check_consistency(Catalog& catalog) {
 Catalog load_catalog(const std::vector<CatalogDocument>& documents) {
     Catalog catalog;
     for (const auto& doc : documents) {
-        const Json j = parse_json_document(doc.text, doc.origin);
+        const Json j = doc.built_in ? Json::parse(doc.text) : parse_json_document(doc.text, doc.origin);
         ObjectReader root(j, doc.origin + ": $");
         const std::string schema = root.string("schema");
         if (schema != kSchema)

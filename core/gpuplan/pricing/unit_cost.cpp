@@ -4,9 +4,11 @@ namespace gpuplan {
 
 Figure usd_per_million_tokens(const Param& usd_per_hour, const Param& tokens_per_second) {
     const double v = usd_per_hour.value / (tokens_per_second.value * 3600.0) * 1e6;
-    return {.name = "usd_per_million_tokens", .value = v, .unit = "USD/1M tokens", .formula = "usd_per_hour / (tokens_per_second x 3600) x 1e6",
-            .worked = format_number(usd_per_hour.value) + " / (" + format_number(tokens_per_second.value) + " x 3600) x 1e6 = " + format_number(v),
-            .inputs = {input("usd_per_hour", "USD/h", usd_per_hour), input("tokens_per_second", "tokens/s", tokens_per_second)}};
+    return explained_figure("usd_per_million_tokens", v, "USD/1M tokens", [&] {
+        return Explanation{"usd_per_hour / (tokens_per_second x 3600) x 1e6",
+                           format_number(usd_per_hour.value) + " / (" + format_number(tokens_per_second.value) + " x 3600) x 1e6 = " + format_number(v),
+                           {input("usd_per_hour", "USD/h", usd_per_hour), input("tokens_per_second", "tokens/s", tokens_per_second)}};
+    });
 }
 
 Figure usd_per_video_hour(const Param& usd_per_hour, const Param& real_time_factor) {

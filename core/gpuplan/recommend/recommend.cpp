@@ -8,6 +8,7 @@
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/pricing/purchase_options.hpp"
 #include "gpuplan/pricing/unit_cost.hpp"
+#include "gpuplan/topology/topology.hpp"
 #include "gpuplan/workload/compute.hpp"
 #include "gpuplan/workload/inference.hpp"
 #include "gpuplan/workload/memory.hpp"
@@ -60,6 +61,7 @@ struct Layout {
     double traffic_replicas = 0;
     std::vector<double> achieved_seconds;
     std::string traffic_why;
+    std::string text;  // layout_text(): "tp 2 x 4 replica(s), batch 64", worded once for every region and way to buy
 };
 
 // With traffic: the replicas this layout needs, from its own step costs (serving_traffic.hpp).
@@ -84,8 +86,9 @@ void size_for_traffic(const InferenceEstimate& e, const InferenceRecommendReques
 // all-reduces, step overhead, compute ceiling; inference.hpp), so the recommender and the
 // Inference view never disagree. nullopt (with `why`) when the estimate refuses it.
 std::optional<InferenceEstimate> layout_estimate(const Catalog& catalog, const Instance& inst, const InferenceRecommendRequest& q, double tp,
-                                                 double batch, std::string& why) {
+                                                 double batch, std::string& why, const NodeTopology* node = nullptr) {
     InferenceEstimateRequest r;
+    r.node = node;
     r.serving.model = q.model;
     r.serving.dtype = q.dtype;
     r.serving.kv_dtype = q.kv_dtype;
@@ -115,6 +118,10 @@ std::optional<InferenceEstimate> layout_estimate(const Catalog& catalog, const I
     }
 }
 
+std::string layout_text(const Layout& l) {
+    return "tp " + format_number(l.tp) + " x " + format_number(l.replicas) + " replica(s), batch " + format_number(l.batch);
+}
+
 // Every tensor-parallel degree (a divisor of the GPU count) that leaves room for at least one
 // sequence, each at the largest batch that fits (capped), with its throughput and latency as
 // estimate_inference gives them.
@@ -122,9 +129,10 @@ std::vector<Layout> feasible_layouts(const Catalog& catalog, const Instance& ins
                                      double weight_total, double kv_per_token, std::string& why) {
     std::vector<Layout> out;
     // Only the layouts' values and refusals are read here; the picks are estimated again, with
-    // their explanations, by pick_figures (explain.hpp: figures first, explanations on demand).
+    // their explanations, by pick_detail (explain.hpp: figures first, explanations on demand).
     const FiguresOnly values_only;
     const double overhead = q.runtime_overhead_gib.value * kBytesPerGiB;
+    std::optional<NodeTopology> node;  // the type's links, built once for its tensor-parallel layouts
     for (double tp = 1; tp <= hw.gpus; ++tp) {
         if (std::fmod(hw.gpus, tp) != 0) continue;
         const double room = hw.memory_bytes - weight_total / tp - overhead;
@@ -134,12 +142,14 @@ std::vector<Layout> feasible_layouts(const Catalog& catalog, const Instance& ins
         l.tp = tp;
         l.replicas = hw.gpus / tp;
         l.batch = std::min(q.max_batch, std::floor(room / per_sequence));
-        const auto e = layout_estimate(catalog, inst, q, tp, l.batch, why);
+        if (tp > 1 && !node) node = node_topology(catalog, inst);
+        const auto e = layout_estimate(catalog, inst, q, tp, l.batch, why, node ? &*node : nullptr);
         if (!e) continue;
         l.tokens_per_second_per_instance = *e->per_instance.value;
         l.seconds_per_token = *e->inter_token_latency_seconds.value;
         if (q.traffic) size_for_traffic(*e, q, l);
-        out.push_back(l);
+        l.text = layout_text(l);
+        out.push_back(std::move(l));
     }
     return out;
 }
@@ -154,10 +164,6 @@ std::string unsupported_dtype(const Accelerator& a, double weight_bytes) {
     if (weight_bytes == 2 && na("dense_tflops.bf16")) return a.name + " has no BF16 (catalog: dense_tflops.bf16 n/a); use fp16";
     if (weight_bytes == 1 && na("dense_tflops.fp8")) return a.name + " has no FP8 (catalog: dense_tflops.fp8 n/a)";
     return "";
-}
-
-std::string layout_text(const Layout& l) {
-    return "tp " + format_number(l.tp) + " x " + format_number(l.replicas) + " replica(s), batch " + format_number(l.batch);
 }
 
 }  // namespace
@@ -230,15 +236,13 @@ Param fleet_usd_per_hour(const Catalog& catalog, const Instance& inst, const Can
     return {pick.usd_per_hour, InputOrigin::derived, format_number(pick.instances) + " x " + source};
 }
 
-std::optional<PickFigures> pick_figures(const Candidate& pick, const Catalog& catalog, const InferenceRecommendRequest& q) {
-    const Instance& inst = *catalog.find_instance(pick.instance);
-    std::string why;
-    const auto e = layout_estimate(catalog, inst, q, pick.tensor_parallel, pick.batch, why);
-    if (!e) return std::nullopt;
+// A pick's figures from its layout's explained estimate `e`: the estimate's own, and the fleet's.
+PickFigures pick_figures(const Candidate& pick, const Instance& inst, const InferenceEstimate& e, const Catalog& catalog,
+                         const InferenceRecommendRequest& q) {
     const Param fleet_hourly = fleet_usd_per_hour(catalog, inst, pick, q);
     Figure instances{.name = "instances", .value = pick.instances, .unit = "instances", .formula = "ceil(target_tokens_per_second / tokens_per_second_per_instance)",
-                     .worked = "ceil(" + format_number(q.tokens_per_second) + " / " + format_number(*e->per_instance.value) + ") = " + format_number(pick.instances),
-                     .inputs = {e->per_instance.as_input()}};
+                     .worked = "ceil(" + format_number(q.tokens_per_second) + " / " + format_number(*e.per_instance.value) + ") = " + format_number(pick.instances),
+                     .inputs = {e.per_instance.as_input()}};
     Param served{q.tokens_per_second, InputOrigin::user, ""};
     if (q.traffic) {
         instances = {.name = "instances", .value = pick.instances, .unit = "instances",
@@ -250,25 +254,36 @@ std::optional<PickFigures> pick_figures(const Candidate& pick, const Catalog& ca
                   "requests_per_second x mean output tokens"};
     }
     Figure cost = usd_per_million_tokens(fleet_hourly, served);
-    if (q.traffic || pick.price_assumed) cost.inputs.front().rests_on_assumption = true;
+    if ((q.traffic || pick.price_assumed) && !cost.inputs.empty()) cost.inputs.front().rests_on_assumption = true;
     // People budget by the month; AWS's price pages use 730 hours for one (purchase_option.hpp).
     Figure month{.name = "usd_per_month", .value = pick.usd_per_month, .unit = "USD/month",
                  .formula = "fleet_usd_per_hour x 730 (hours in AWS's pricing month)",
                  .worked = format_number(pick.usd_per_hour) + " x 730 = " + format_number(pick.usd_per_month),
                  .inputs = {input("fleet_usd_per_hour", "USD/h", fleet_hourly)}};
     month.inputs.front().rests_on_assumption = pick.price_assumed;
-    return PickFigures{.bytes_per_step = e->roofline.bytes_per_step,
-                       .decode_step_seconds = e->decode_step_seconds,
-                       .tokens_per_second_per_instance = e->per_instance,
+    return PickFigures{.bytes_per_step = e.roofline.bytes_per_step,
+                       .decode_step_seconds = e.decode_step_seconds,
+                       .tokens_per_second_per_instance = e.per_instance,
                        .instances = std::move(instances),
                        .usd_per_million_tokens = std::move(cost),
                        .usd_per_month = std::move(month)};
 }
 
-// The figures and memory fit a pick comes with (Recommendation::pick_details).
+// The figures and memory fit a pick comes with (Recommendation::pick_details): its layout
+// estimated again, with its working.
 PickDetail pick_detail(const Candidate& pick, const Catalog& catalog, const InferenceRecommendRequest& q) {
     PickDetail d;
-    d.figures = pick_figures(pick, catalog, q);
+    const Instance& inst = *catalog.find_instance(pick.instance);
+    d.quota = quota_line(inst, pick.instances, price_kind_of(pick.purchase), q.quotas);
+    std::string why;
+    if (const auto e = layout_estimate(catalog, inst, q, pick.tensor_parallel, pick.batch, why)) {
+        // The estimate's own pool and fit are the ones asked below (the same model, dtypes,
+        // batch, context, tensor-parallel degree and overhead on one instance).
+        d.figures = pick_figures(pick, inst, *e, catalog, q);
+        d.pool = e->pool;
+        d.fit = e->fit;
+        return d;
+    }
     d.pool = instance_pool(catalog, pick.instance, 1, "instance");
     InferenceFitRequest f;
     f.model = q.model;
@@ -279,7 +294,6 @@ PickDetail pick_detail(const Candidate& pick, const Catalog& catalog, const Infe
     f.tensor_parallel = pick.tensor_parallel;
     if (q.runtime_overhead_gib.origin != InputOrigin::assumption) f.overhead_gib = q.runtime_overhead_gib.value;
     d.fit = check_inference_fit(f, d.pool);
-    d.quota = quota_line(*catalog.find_instance(pick.instance), pick.instances, price_kind_of(pick.purchase), q.quotas);
     return d;
 }
 
@@ -344,7 +358,7 @@ Candidate layout_candidate(const Instance& inst, const PurchaseOption& option, c
     Candidate c;
     c.instance = inst.name;
     c.purchase = option;
-    c.layout = layout_text(layout);
+    c.layout = layout.text;
     c.tensor_parallel = layout.tp;
     c.replicas = layout.replicas;
     c.batch = layout.batch;
@@ -414,7 +428,12 @@ Recommendation priced_in_region(const Catalog& catalog, const InferenceRecommend
     r.traffic = q.traffic;
     frontier_and_picks(r, [](const Candidate& c) { return c.usd_per_million_tokens; }, [](const Candidate& c) { return c.seconds_per_token; });
     if (working == PickWorking::built)
-        for (std::size_t i : r.picks) r.pick_details.push_back(pick_detail(r.candidates[i], catalog, q));
+        for (std::size_t k = 0; k < r.picks.size(); ++k) {
+            // The same candidate can be more than one pick (cheapest and balanced): worked once.
+            const auto earlier = std::find(r.picks.begin(), r.picks.begin() + k, r.picks[k]);
+            PickDetail d = earlier != r.picks.begin() + k ? r.pick_details[earlier - r.picks.begin()] : pick_detail(r.candidates[r.picks[k]], catalog, q);
+            r.pick_details.push_back(std::move(d));
+        }
     return r;
 }
 

@@ -76,6 +76,7 @@ struct TimedOption {
     std::optional<LayoutChoice> choice = {};
     std::optional<TrainingTime> time = {};     // none: the step model refused the layout (time_error)
     std::string time_error = {};
+    std::string layout_text = {};              // "2 node(s): dp 16, tp 1, ZeRO 1", worded once for every region
 };
 
 // Every instance type (of the families asked) x node count (1, 2, 4, ... max_nodes), timed.
@@ -91,13 +92,19 @@ std::vector<TimedOption> timed_options(const Catalog& catalog, const TrainingRec
             out.push_back({.instance = &inst, .nodes = 1, .dropped_because = why});
             continue;
         }
+        std::optional<NodeTopology> node;  // the type's links, built once for its node counts
         for (double nodes = 1; nodes <= q.max_nodes; nodes *= 2) {
             TimedOption o{.instance = &inst, .nodes = nodes, .choice = first_fitting_layout(q, inst, *inst.accelerator_count, nodes)};
             if (!o.choice) {
                 o.dropped_because = "does not fit: model states + activations exceed GPU memory with every layout tried";
             } else {
                 try {
-                    o.time = training_time(catalog, timing_request(q, inst, nodes, *o.choice));
+                    if (!node) node = node_topology(catalog, inst);
+                    TrainingTimeRequest t = timing_request(q, inst, nodes, *o.choice);
+                    t.node = &*node;
+                    o.time = training_time(catalog, t);
+                    o.layout_text = format_number(nodes) + " node(s): dp " + format_number(t.layout.data) + ", tp " + format_number(o.choice->tensor) +
+                                    ", ZeRO " + std::to_string(o.choice->zero_stage);
                 } catch (const InputError& e) {
                     o.time_error = e.what();
                 }
@@ -125,8 +132,7 @@ TrainingCandidate priced_candidate(const TrainingRecommendRequest& q, const Time
     const TrainingTimeRequest t = timing_request(q, inst, o.nodes, *o.choice);
     c.kept = true;
     c.parallel = t.layout;
-    c.layout = format_number(o.nodes) + " node(s): dp " + format_number(t.layout.data) + ", tp " + format_number(o.choice->tensor) + ", ZeRO " +
-               std::to_string(o.choice->zero_stage);
+    c.layout = o.layout_text;
     c.hours = *o.time->total_hours.value;
     c.cost_usd = c.hours * o.nodes * *price->usd_per_hour;
     c.bottleneck = o.time->bottleneck;

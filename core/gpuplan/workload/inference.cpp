@@ -23,7 +23,7 @@ namespace {
 
 // 2 all-reduces per layer of `tokens` x hidden x 2 bytes over `tp` GPUs of `topo` (none: no
 // tensor parallel).
-Figure tensor_parallel_allreduce(const std::optional<NodeTopology>& topo, const ModelSpec& m, double tp, double tokens, std::string name) {
+Figure tensor_parallel_allreduce(const NodeTopology* topo, const ModelSpec& m, double tp, double tokens, std::string name) {
     if (!topo) return explained_figure(std::move(name), 0.0, "s", [] { return Explanation{"0 (no tensor parallel)", "0", {}}; });
     const double bytes = tokens * m.hidden * 2;
     const CollectiveCost c = hierarchical_collective(Collective::all_reduce, bytes, *topo, tp, 1, CollectiveLatency::per_step_alpha);
@@ -164,7 +164,7 @@ Figure compute_ceiling(const ModelSpec& model, const ParameterCount& c, double d
     return f;
 }
 
-void decode_step(const InferenceEstimateRequest& q, double batch, const std::optional<NodeTopology>& tp_topology, InferenceEstimate& e) {
+void decode_step(const InferenceEstimateRequest& q, double batch, const NodeTopology* tp_topology, InferenceEstimate& e) {
     const double tp = e.tensor_parallel;
     const Figure& memory_expected = e.roofline.tokens_per_second_expected;
     const double memory_rate = val(memory_expected);
@@ -217,7 +217,7 @@ Figure weight_read_seconds(const ParameterCount& c, double weight_bytes, double 
     });
 }
 
-void time_to_first_token_step(const ModelSpec& model, double batch, double devices, const std::optional<NodeTopology>& tp_topology, InferenceEstimate& e) {
+void time_to_first_token_step(const ModelSpec& model, double batch, double devices, const NodeTopology* tp_topology, InferenceEstimate& e) {
     e.prefill_seconds = unknown_figure("prefill_seconds", "s", "prefill FLOPs / (devices x dense peak x efficiency)", e.peak.why);
     e.time_to_first_token_seconds = unknown_figure("time_to_first_token_seconds", "s", "max(prefill_seconds, weight_read_seconds)", e.peak.why);
     if (!e.peak.tflops) return;
@@ -236,7 +236,7 @@ void time_to_first_token_step(const ModelSpec& model, double batch, double devic
     });
 }
 
-void under_load_step(const ModelSpec& model, double devices, const std::optional<NodeTopology>& tp_topology, InferenceEstimate& e) {
+void under_load_step(const ModelSpec& model, double devices, const NodeTopology* tp_topology, InferenceEstimate& e) {
     if (!e.peak.tflops) {
         // Unknown, not "n/a": serving under load applies; its prefill time cannot be computed.
         const std::string_view peak_why = std::string_view(e.peak.why).substr(e.peak.why.rfind("n/a: ", 0) == 0 ? 5 : 0);
@@ -287,7 +287,7 @@ void cost_step(const Catalog& catalog, const std::string& region, InferenceEstim
             return unknown_figure(name, "USD/1M tokens", formula, "tokens per second unknown: " + e.output_tokens_per_second.unknown_reason);
         Figure f = usd_per_million_tokens(*price, {val(e.output_tokens_per_second), InputOrigin::derived, ""});
         f.name = name;
-        f.inputs[1] = e.output_tokens_per_second.as_input();  // carries the assumption flag of the efficiencies
+        if (explaining()) f.inputs[1] = e.output_tokens_per_second.as_input();  // carries the assumption flag of the efficiencies
         return f;
     };
     e.usd_per_million_tokens_on_demand = cost(PriceKind::on_demand, "usd_per_million_tokens_on_demand");
@@ -316,7 +316,9 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
     e.roofline = decode_roofline(model, mq.weight_bytes, mq.kv_bytes, batch, e.decode_context, devices, e.bandwidth, e.bandwidth_efficiency);
     e.compute_ceiling = compute_ceiling(model, c, devices, e.decode_context, e.peak, e.compute_efficiency);
     // The node's links, built once for the decode step and the prefills.
-    const std::optional<NodeTopology> tp_topology = tp > 1 ? std::optional<NodeTopology>(node_topology(catalog, *e.pool.instance)) : std::nullopt;
+    std::optional<NodeTopology> built_node;
+    if (tp > 1 && !q.node) built_node = node_topology(catalog, *e.pool.instance);
+    const NodeTopology* tp_topology = tp <= 1 ? nullptr : q.node ? q.node : &*built_node;
     decode_step(q, batch, tp_topology, e);
     e.weight_read_seconds = weight_read_seconds(c, mq.weight_bytes, devices, e.bandwidth, e.bandwidth_efficiency);
     time_to_first_token_step(model, batch, devices, tp_topology, e);

@@ -24,6 +24,8 @@
 
 namespace gpuplan {
 
+struct NodeTopology;  // topology/topology.hpp
+
 struct InferenceEstimateRequest {
     InferenceFitRequest serving;                  // model, dtypes, batch, context, tensor parallel
     std::string instance;
@@ -40,6 +42,9 @@ struct InferenceEstimateRequest {
     std::optional<double> measured_bandwidth_gb_per_s;  // replaces the datasheet bandwidth
     std::optional<double> step_overhead_seconds;        // replaces the fitted per-step fixed cost
     AccountQuotas quotas;                               // the account's vCPU quotas (pricing/quota.hpp)
+    // The instance's node as topology.hpp's node_topology(catalog, instance) builds it, when the
+    // caller has it already (a sweep estimating several layouts of one type); else built here.
+    const NodeTopology* node = nullptr;
 };
 
 // The fixed cost of one decode step outside the roofline (scheduling, sampling, launch gaps),

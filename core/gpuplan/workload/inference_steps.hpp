@@ -28,16 +28,16 @@ Figure compute_ceiling(const ModelSpec& model, const ParameterCount& params, dou
 // The decode step (the slower of the memory roofline and the compute ceiling, plus tensor-
 // parallel all-reduces and the fixed step cost) and the rates per replica, GPU and instance.
 // Needs e.roofline, e.compute_ceiling and e.replicas.
-void decode_step(const InferenceEstimateRequest& request, double batch, const std::optional<NodeTopology>& tp_topology, InferenceEstimate& e);
+void decode_step(const InferenceEstimateRequest& request, double batch, const NodeTopology* tp_topology, InferenceEstimate& e);
 
 // One read of the active weights at the achieved bandwidth: the floor of a prefill.
 Figure weight_read_seconds(const ParameterCount& params, double weight_bytes, double devices, const Param& bandwidth, const Param& efficiency);
 
 // Time to first token: the batch's prompts prefilled together, never faster than a weight read.
-void time_to_first_token_step(const ModelSpec& model, double batch, double devices, const std::optional<NodeTopology>& tp_topology, InferenceEstimate& e);
+void time_to_first_token_step(const ModelSpec& model, double batch, double devices, const NodeTopology* tp_topology, InferenceEstimate& e);
 
 // Serving under load: prefills of arriving requests interleave with decode (serving.hpp).
-void under_load_step(const ModelSpec& model, double devices, const std::optional<NodeTopology>& tp_topology, InferenceEstimate& e);
+void under_load_step(const ModelSpec& model, double devices, const NodeTopology* tp_topology, InferenceEstimate& e);
 
 // $ per 1M output tokens at the catalog's on-demand and typical spot prices.
 void cost_step(const Catalog& catalog, const std::string& region, InferenceEstimate& e);

@@ -291,7 +291,7 @@ void price_fleet(const Catalog& catalog, const std::string& region, const Traffi
         {hourly, InputOrigin::derived, "the fleet: " + format_number(instances) + " x " + price->source},
         {tokens_per_second, InputOrigin::user, "requests_per_second x mean output tokens (" + format_number(q.requests_per_second) + " x " + format_number(q.output.mean()) + ")"});
     out.usd_per_million_tokens_on_demand.name = "usd_per_million_tokens_on_demand";
-    out.usd_per_million_tokens_on_demand.inputs.front().rests_on_assumption = out.usd_per_hour_on_demand.rests_on_assumption();
+    if (explaining()) out.usd_per_million_tokens_on_demand.inputs.front().rests_on_assumption = out.usd_per_hour_on_demand.rests_on_assumption();
 }
 
 }  // namespace

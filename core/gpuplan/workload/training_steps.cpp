@@ -12,7 +12,9 @@
 namespace gpuplan::training_steps {
 
 namespace {
-Figure zero_seconds(std::string name, std::string why) { return make_figure(std::move(name), 0, "s", why, "0", {}); }
+Figure zero_seconds(std::string name, const char* why) {
+    return explained_figure(std::move(name), 0.0, "s", [&] { return Explanation{why, "0", {}}; });
+}
 
 // A collective's time taken over as a step's figure under the step's own name (it is unknown).
 Figure renamed(Figure f, std::string name) {
@@ -279,10 +281,12 @@ Figure pipeline_p2p_seconds(const TrainingShape& shape, const Link& l, const Par
     const double mb = shape.micro_batches;
     const double bytes = shape.micro_batch * shape.sequence * shape.hidden * 2, one = bytes / (l.gb_per_s.value * 1e9) + l.latency_us.value * 1e-6;
     const double v = 2 * mb * one * (1 - overlap.value);
-    return make_figure("pipeline_p2p_seconds", v, "s", "2 x micro-batches x (b x s x h x 2 / B + alpha) x (1 - overlap)",
-                       "2 x " + n(mb) + " x (" + n(bytes) + " / " + n(l.gb_per_s.value) + "e9 + " + n(l.latency_us.value) + "e-6) x (1 - " + n(overlap.value) +
-                           ") = " + n(v),
-                       {input("link_gb_per_s", "GB/s", l.gb_per_s), input("latency_us", "us", l.latency_us), input("pipeline_overlap", "fraction", overlap)});
+    return explained_figure("pipeline_p2p_seconds", v, "s", [&] {
+        return Explanation{"2 x micro-batches x (b x s x h x 2 / B + alpha) x (1 - overlap)",
+                           "2 x " + n(mb) + " x (" + n(bytes) + " / " + n(l.gb_per_s.value) + "e9 + " + n(l.latency_us.value) + "e-6) x (1 - " +
+                               n(overlap.value) + ") = " + n(v),
+                           {input("link_gb_per_s", "GB/s", l.gb_per_s), input("latency_us", "us", l.latency_us), input("pipeline_overlap", "fraction", overlap)}};
+    });
 }
 
 Figure expert_parallel_seconds(const TrainingShape& shape, const ModelSpec& m, const NodeTopology& topo, const Param& overlap, StepParts& parts) {
@@ -294,11 +298,13 @@ Figure expert_parallel_seconds(const TrainingShape& shape, const ModelSpec& m, c
     const CollectiveCost c = hierarchical_collective(Collective::all_to_all, bytes, topo, rpn, en);
     if (!parts.need(c.seconds)) return renamed(c.seconds, "expert_parallel_seconds");
     const double v = count * *c.seconds.value * (1 - overlap.value);
-    Figure f = make_figure("expert_parallel_seconds", v, "s",
-                           n(per_layer) + " all-to-alls of b x s x h x 2 x top_k bytes per MoE layer x MoE layers / pp x micro-batches x (1 - overlap) (Lepikhin et al. 2020)",
-                           n(per_layer) + " x " + n(moe_layers_here) + " x " + n(mb) + " x " + n(*c.seconds.value) + " x (1 - " + n(overlap.value) + ") = " + n(v) +
-                               " (" + c.bottleneck_text + ")",
-                           {c.seconds.as_input(c.seconds.worked), input("expert_overlap", "fraction", overlap)});
+    Figure f = explained_figure("expert_parallel_seconds", v, "s", [&] {
+        return Explanation{
+            n(per_layer) + " all-to-alls of b x s x h x 2 x top_k bytes per MoE layer x MoE layers / pp x micro-batches x (1 - overlap) (Lepikhin et al. 2020)",
+            n(per_layer) + " x " + n(moe_layers_here) + " x " + n(mb) + " x " + n(*c.seconds.value) + " x (1 - " + n(overlap.value) + ") = " + n(v) + " (" +
+                c.bottleneck_text + ")",
+            {c.seconds.as_input(c.seconds.worked), input("expert_overlap", "fraction", overlap)}};
+    });
     parts.add_collective("expert-parallel all-to-alls", c, v, f);
     return f;
 }
@@ -308,12 +314,13 @@ Figure bubble_seconds(const TrainingShape& shape, const TrainingTime& r) {
     if (pp <= 1) return zero_seconds("bubble_seconds", "pipeline parallel 1: no bubble");
     const double work = *r.compute_seconds.value + *r.tensor_parallel_seconds.value + *r.expert_parallel_seconds.value + *r.pipeline_p2p_seconds.value;
     const double v = work * (pp - 1) / mb;
-    return make_figure("bubble_seconds", v, "s",
-                       "pipelined work x (p - 1) / m, i.e. a fraction (p-1)/(m+p-1) = " + n((pp - 1) / (mb + pp - 1)) +
-                           " of the pipeline time (Huang et al. 2019; Narayanan et al. 2021)",
-                       n(work) + " x (" + n(pp) + " - 1) / " + n(mb) + " = " + n(v),
-                       {r.compute_seconds.as_input(), r.tensor_parallel_seconds.as_input(), r.expert_parallel_seconds.as_input(), r.pipeline_p2p_seconds.as_input(),
-                        r.micro_batches.as_input()});
+    return explained_figure("bubble_seconds", v, "s", [&] {
+        return Explanation{"pipelined work x (p - 1) / m, i.e. a fraction (p-1)/(m+p-1) = " + n((pp - 1) / (mb + pp - 1)) +
+                               " of the pipeline time (Huang et al. 2019; Narayanan et al. 2021)",
+                           n(work) + " x (" + n(pp) + " - 1) / " + n(mb) + " = " + n(v),
+                           {r.compute_seconds.as_input(), r.tensor_parallel_seconds.as_input(), r.expert_parallel_seconds.as_input(),
+                            r.pipeline_p2p_seconds.as_input(), r.micro_batches.as_input()}};
+    });
 }
 
 Figure offload_seconds(const TrainingShape& shape, double params_rank, const ParallelLayout& layout, const Link& host, const Param& cpu_adam,
@@ -324,30 +331,33 @@ Figure offload_seconds(const TrainingShape& shape, double params_rank, const Par
     const double transfer = bytes / (host.gb_per_s.value * 1e9);
     const double adam = shard * shape.gpus_per_node / cpu_adam.value;
     const double v = (transfer + adam) * (1 - overlap.value);
-    return make_figure("offload_seconds", v, "s",
-                       "(parameters per GPU x " + n(bytes_per) + " bytes / PCIe GB/s + parameters per GPU x GPUs per node / CPU Adam rate) x (1 - overlap) (Ren et al. 2021)",
-                       "(" + n(shard) + " x " + n(bytes_per) + " / " + n(host.gb_per_s.value) + "e9 + " + n(shard) + " x " + n(shape.gpus_per_node) + " / " +
-                           n(cpu_adam.value) + ") x (1 - " + n(overlap.value) + ") = " + n(v),
-                       {input("host_pcie_gb_per_s", "GB/s", host.gb_per_s), input("cpu_adam_params_per_s", "params/s", cpu_adam),
-                        input("offload_overlap", "fraction", overlap)});
+    return explained_figure("offload_seconds", v, "s", [&] {
+        return Explanation{
+            "(parameters per GPU x " + n(bytes_per) + " bytes / PCIe GB/s + parameters per GPU x GPUs per node / CPU Adam rate) x (1 - overlap) (Ren et al. 2021)",
+            "(" + n(shard) + " x " + n(bytes_per) + " / " + n(host.gb_per_s.value) + "e9 + " + n(shard) + " x " + n(shape.gpus_per_node) + " / " +
+                n(cpu_adam.value) + ") x (1 - " + n(overlap.value) + ") = " + n(v),
+            {input("host_pcie_gb_per_s", "GB/s", host.gb_per_s), input("cpu_adam_params_per_s", "params/s", cpu_adam),
+             input("offload_overlap", "fraction", overlap)}};
+    });
 }
 
 std::vector<Figure> exposed_by_link(const std::vector<ExposedPart>& parts) {
+    const bool explain = explaining();
     std::map<LinkClass, Figure> by_link;
     for (const ExposedPart& p : parts) {
         if (p.cls == LinkClass::none) continue;
-        auto [it, fresh] = by_link.try_emplace(p.cls, make_figure("exposed_" + std::string(to_string(p.cls)) + "_seconds", 0, "s",
-                                                                  "sum of exposed communication over " + std::string(link_words(p.cls)) +
-                                                                      " (data, tensor, pipeline, expert parallel)",
-                                                                  "", {}));
+        auto [it, fresh] = by_link.try_emplace(p.cls, explained_figure("exposed_" + std::string(to_string(p.cls)) + "_seconds", 0.0, "s", [&] {
+            return Explanation{"sum of exposed communication over " + std::string(link_words(p.cls)) + " (data, tensor, pipeline, expert parallel)", "", {}};
+        }));
         Figure& f = it->second;
         *f.value += p.seconds;
+        if (!explain) continue;
         f.worked += (fresh ? "" : " + ") + n(p.seconds);
         f.inputs.push_back({p.label, p.seconds, "s", InputOrigin::derived, p.label, p.assumed});
     }
     std::vector<Figure> out;
     for (auto& [cls, f] : by_link) {
-        f.worked += " = " + n(*f.value);
+        if (explain) f.worked += " = " + n(*f.value);
         out.push_back(std::move(f));
     }
     return out;

@@ -94,15 +94,17 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     const double gpn = shape.gpus_per_node, dp = shape.data, tp = shape.tensor, pp = shape.pipeline, ep = shape.expert;
 
     TrainingTime r;
-    r.topology = node_topology(catalog, inst, q.topology);
+    r.topology = q.node ? *q.node : node_topology(catalog, inst, q.topology);
     use_gpus_of_node(r.topology, gpn);
     r.gpus_per_node = gpn;
     const NodeTopology& topo = r.topology;
     r.notes = topo.notes;
     const double T = shape.global_batch_tokens, mb = shape.micro_batches;
-    r.micro_batches = make_figure("micro_batches", mb, "", "global_batch_tokens / (data x micro_batch x sequence)",
-                                  n(T) + " / (" + n(dp) + " x " + n(shape.micro_batch) + " x " + n(shape.sequence) + ") = " + n(mb),
-                                  {input("global_batch_tokens", "tokens", user_given(T))});
+    r.micro_batches = explained_figure("micro_batches", mb, "", [&] {
+        return Explanation{"global_batch_tokens / (data x micro_batch x sequence)",
+                           n(T) + " / (" + n(dp) + " x " + n(shape.micro_batch) + " x " + n(shape.sequence) + ") = " + n(mb),
+                           {input("global_batch_tokens", "tokens", user_given(T))}};
+    });
     const ComputeStep compute = compute_step(acc, m, q, shape, r);
 
     // Parameters held per model-parallel rank (experts split over expert parallel).
