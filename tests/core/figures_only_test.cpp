@@ -74,6 +74,12 @@ std::vector<std::string> estimate_values(const InferenceEstimate& e) {
     return out;
 }
 
+// A type's node topology built figures-only, as the sweeps build it once for all its layouts.
+NodeTopology shared_node(const Instance& inst) {
+    const FiguresOnly values_only;
+    return node_topology(catalog(), inst);
+}
+
 TEST_CASE("every layout the serving sweep estimates has the same figures with explanations and without", "[figures_only]") {
     // The models cover dense models small and large, MoE and MoE with MLA; the instance types
     // every GPU type of the catalog; the layouts every power-of-two tensor-parallel degree, at a
@@ -86,6 +92,7 @@ TEST_CASE("every layout the serving sweep estimates has the same figures with ex
             if (!inst.accelerator_count || *inst.accelerator_count < 1 || !inst.accelerator_memory_gib_each) continue;
             const Accelerator* a = inst.accelerator ? catalog().find_accelerator(*inst.accelerator) : nullptr;
             if (!a || a->kind != AcceleratorKind::gpu || !a->memory_bandwidth_gb_per_s) continue;
+            const NodeTopology node = shared_node(inst);  // one for all this type's layouts, as in the sweep
             for (double tp = 1; tp <= *inst.accelerator_count; tp *= 2) {
                 for (const bool under_load : {false, true}) {
                     INFO(model << " on " << inst.name << " tp " << tp << (under_load ? " under load" : ""));
@@ -108,9 +115,8 @@ TEST_CASE("every layout the serving sweep estimates has the same figures with ex
                         explained = {std::string("error: ") + err.what()};
                     }
                     {
-                        // As the sweep does: figures-only, on the type's links built once for all its layouts.
+                        // As the sweep does: figures-only, on the type's shared links.
                         const FiguresOnly values_only;
-                        const NodeTopology node = node_topology(catalog(), inst);
                         r.node = &node;
                         try {
                             const InferenceEstimate e = estimate_inference(catalog(), r);
@@ -178,6 +184,7 @@ TEST_CASE("every layout the training sweep times has the same figures with expla
             if (!inst.accelerator_count || *inst.accelerator_count < 1 || !inst.accelerator_memory_gib_each) continue;
             const Accelerator* a = inst.accelerator ? catalog().find_accelerator(*inst.accelerator) : nullptr;
             if (!a || a->kind != AcceleratorKind::gpu) continue;
+            const NodeTopology node = shared_node(inst);  // one for all this type's node counts and layouts, as in the sweep
             for (double nodes : {1.0, 8.0})
                 for (const auto& [tp, zero] : {std::pair{1.0, 0}, {1.0, 2}, {1.0, 3}, {*inst.accelerator_count, 1}}) {
                     INFO(model << " on " << nodes << " x " << inst.name << ", tp " << tp << ", ZeRO " << zero);
@@ -200,9 +207,8 @@ TEST_CASE("every layout the training sweep times has the same figures with expla
                         }
                     };
                     const std::vector<std::string> explained = timed();
-                    // As the sweep does: figures-only, on the type's links built once for all its node counts.
+                    // As the sweep does: figures-only, on the type's shared links.
                     const FiguresOnly values_only;
-                    const NodeTopology node = node_topology(catalog(), inst);
                     t.node = &node;
                     CHECK(explained == timed());
                     ++timings;
@@ -210,6 +216,36 @@ TEST_CASE("every layout the training sweep times has the same figures with expla
         }
     }
     CHECK(timings > 300);
+}
+
+TEST_CASE("a node topology handed to a model must be the one it would build", "[figures_only]") {
+    const Instance& p5 = *catalog().find_instance("p5.48xlarge");
+    const NodeTopology p5_node = node_topology(catalog(), p5), p4_node = node_topology(catalog(), *catalog().find_instance("p4d.24xlarge"));
+    InferenceEstimateRequest r;
+    r.serving.model = find_model(builtin_models(), "llama-3.1-70b");
+    r.serving.batch = 8;
+    r.serving.context = 4096;
+    r.serving.tensor_parallel = 8;
+    r.instance = p5.name;
+    r.node = &p5_node;
+    CHECK_NOTHROW(estimate_inference(catalog(), r));
+    r.node = &p4_node;
+    CHECK_THROWS_AS(estimate_inference(catalog(), r), std::logic_error);
+
+    TrainingTimeRequest t;
+    t.model = find_model(builtin_models(), "llama-3-8b");
+    t.instance = &p5;
+    t.layout.data = 8;
+    t.layout.sequence = 4096;
+    t.layout.global_batch_tokens = 4096 * 512;
+    t.node = &p5_node;
+    CHECK_NOTHROW(training_time(catalog(), t));
+    t.node = &p4_node;
+    CHECK_THROWS_AS(training_time(catalog(), t), std::logic_error);
+    // Measured links change the node: a prebuilt one without them cannot stand in.
+    t.node = &p5_node;
+    t.topology.pcie_efficiency = Param{0.5, InputOrigin::user, ""};
+    CHECK_THROWS_AS(training_time(catalog(), t), std::logic_error);
 }
 
 TEST_CASE("the serving sweep explains the picks it shows", "[figures_only]") {

@@ -224,9 +224,10 @@ void require_region(const Catalog& catalog, const std::string& region, const std
 struct CatalogDocument {
     std::string origin;  // shown in errors: "assets/catalog/instances.json", "my.json"
     std::string text;
-    // Embedded at build time (cmake/EmbedJson.cmake). Its JSON is read without the limits and
-    // the duplicate-key check a user's file gets (json_reader.hpp): tests/core/catalog_test.cpp
-    // applies them to every built-in document, so each start need not (docs/performance.md).
+    // Embedded at build time (cmake/EmbedJson.cmake). load_catalog reads its JSON without the
+    // limits and duplicate-key check a user's file gets (json_reader.hpp): tests/core/
+    // catalog_test.cpp applies them to every built-in catalog document, so each start need not
+    // (docs/performance.md). Other readers of embedded documents ignore it.
     bool built_in = false;
 };
 

@@ -73,6 +73,12 @@ struct TopologyOverrides {
     std::optional<Param> host_gb_per_s;  // GPU <-> host PCIe (also same-socket peers when the ring crosses sockets)
     std::optional<Param> pcie_efficiency, cross_socket_factor, efa_staged_efficiency, ena_tcp_efficiency, nvlink_efficiency, efa_efficiency;
     InterNodeTransport transport = InterNodeTransport::automatic;
+
+    // Anything above given (a field added above belongs here too).
+    bool any() const {
+        return intra_gb_per_s || intra_latency_us || inter_gb_per_s || inter_latency_us || host_gb_per_s || pcie_efficiency || cross_socket_factor ||
+               efa_staged_efficiency || ena_tcp_efficiency || nvlink_efficiency || efa_efficiency || transport != InterNodeTransport::automatic;
+    }
 };
 
 // Documented defaults (docs/models.md), each an InputOrigin::assumption Param.

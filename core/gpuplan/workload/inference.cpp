@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <stdexcept>
 #include <tuple>
 
 #include "gpuplan/input_error.hpp"
@@ -316,6 +317,8 @@ InferenceEstimate estimate_inference(const Catalog& catalog, const InferenceEsti
     e.roofline = decode_roofline(model, mq.weight_bytes, mq.kv_bytes, batch, e.decode_context, devices, e.bandwidth, e.bandwidth_efficiency);
     e.compute_ceiling = compute_ceiling(model, c, devices, e.decode_context, e.peak, e.compute_efficiency);
     // The node's links, built once for the decode step and the prefills.
+    if (q.node && q.node->instance != e.pool.instance->name)
+        throw std::logic_error("estimate_inference: the node given is not " + e.pool.instance->name + "'s");
     std::optional<NodeTopology> built_node;
     if (tp > 1 && !q.node) built_node = node_topology(catalog, *e.pool.instance);
     const NodeTopology* tp_topology = tp <= 1 ? nullptr : q.node ? q.node : &*built_node;

@@ -44,6 +44,7 @@ struct InferenceEstimateRequest {
     AccountQuotas quotas;                               // the account's vCPU quotas (pricing/quota.hpp)
     // The instance's node as topology.hpp's node_topology(catalog, instance) builds it, when the
     // caller has it already (a sweep estimating several layouts of one type); else built here.
+    // Another instance's node is a std::logic_error.
     const NodeTopology* node = nullptr;
 };
 

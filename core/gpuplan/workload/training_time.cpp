@@ -4,6 +4,7 @@
 #include "gpuplan/workload/training_steps.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "gpuplan/input_error.hpp"
 #include "gpuplan/workload/fit.hpp"
@@ -94,6 +95,9 @@ TrainingTime training_time(const Catalog& catalog, const TrainingTimeRequest& q)
     const double gpn = shape.gpus_per_node, dp = shape.data, tp = shape.tensor, pp = shape.pipeline, ep = shape.expert;
 
     TrainingTime r;
+    // A node given by the caller stands in only for the one built here (training_time.hpp).
+    if (q.node && (q.node->instance != inst.name || q.topology.any()))
+        throw std::logic_error("training_time: the node given is not " + inst.name + "'s node without overrides");
     r.topology = q.node ? *q.node : node_topology(catalog, inst, q.topology);
     use_gpus_of_node(r.topology, gpn);
     r.gpus_per_node = gpn;

@@ -71,8 +71,9 @@ struct TrainingTimeRequest {
     // Tokens to train on; none given: kDefaultTokenBudget, shown as a default assumption (the
     // scenario's train.tokens and `gpuplan train --tokens` share it).
     std::optional<double> token_budget;
-    // The instance's node as node_topology(catalog, *instance, topology) builds it, when the
-    // caller has it already (a sweep timing one type at several node counts); else built here.
+    // The instance's node as node_topology(catalog, *instance) builds it, when the caller has
+    // it already (a sweep timing one type at several node counts); else built here. Only
+    // without `topology` overrides (std::logic_error otherwise: a prebuilt node has none).
     const NodeTopology* node = nullptr;
 };
 inline constexpr double kDefaultTokenBudget = 1e9;
